@@ -1,0 +1,1 @@
+"""Ember: a Pythonic systems language compiled through real MLIR and real LLVM."""

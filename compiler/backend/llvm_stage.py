@@ -1,0 +1,123 @@
+"""The LLVM stage: parse IR/bitcode, optimise with the new pass manager, emit code.
+
+Each function is individually callable so the split back end can run the same stages
+on pieces of a module inside worker processes.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import llvmlite.binding as llvm
+
+from compiler.diagnostics import EmberError, Location, UsageError, error_from_llvm
+
+
+@functools.cache
+def _init_targets() -> None:
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    llvm.initialize_all_asmparsers() if hasattr(llvm, "initialize_all_asmparsers") else None
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    llvm.initialize_native_asmparser()
+
+
+def host_triple() -> str:
+    """The triple objects are produced for when `--target` is not given."""
+    return str(llvm.get_process_triple())
+
+
+def parse_ir(text: str, path: str) -> llvm.ModuleRef:
+    """Parse and verify textual LLVM IR; errors carry `path:line:col`."""
+    _init_targets()
+    try:
+        module = llvm.parse_assembly(text)
+        module.verify()
+    except RuntimeError as exc:
+        raise error_from_llvm(exc, path) from None
+    return module
+
+
+def parse_bitcode(data: bytes, path: str) -> llvm.ModuleRef:
+    """Parse and verify LLVM bitcode."""
+    _init_targets()
+    try:
+        module = llvm.parse_bitcode(data)
+        module.verify()
+    except RuntimeError as exc:
+        raise error_from_llvm(exc, path) from None
+    return module
+
+
+def target_machine(triple: str | None = None, opt: int = 2) -> llvm.TargetMachine:
+    """A PIC, small-code-model target machine (not llvmlite's JIT default)."""
+    _init_targets()
+    triple = triple or host_triple()
+    try:
+        target = llvm.Target.from_triple(triple)
+    except RuntimeError as exc:
+        raise UsageError(f"unknown target triple '{triple}': {str(exc).strip()}") from None
+    cpu = ""
+    if triple.startswith("nvptx"):
+        cpu = "sm_80"
+    return target.create_target_machine(cpu=cpu, opt=opt, codemodel="small", reloc="pic")
+
+
+def prepare(module: llvm.ModuleRef, tm: llvm.TargetMachine, *, force_triple: bool) -> None:
+    """Set the module's triple and data layout for `tm` (keep a module's own triple unless forced)."""
+    if force_triple or not module.triple:
+        module.triple = tm.triple
+    if module.triple == tm.triple:
+        module.data_layout = str(tm.target_data)
+
+
+def optimise(module: llvm.ModuleRef, tm: llvm.TargetMachine, level: int) -> None:
+    """Run LLVM's default `O<level>` module pipeline in place."""
+    if level not in (0, 1, 2, 3):
+        raise UsageError(f"invalid optimisation level {level}")
+    pto = llvm.create_pipeline_tuning_options(speed_level=level)
+    pb = llvm.create_pass_builder(tm, pto)
+    try:
+        pb.getModulePassManager().run(module, pb)
+    finally:
+        pb.close()
+
+
+def emit_object(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> bytes:
+    """Codegen to an ELF relocatable object."""
+    return bytes(tm.emit_object(module))
+
+
+def emit_assembly(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> str:
+    """Codegen to assembly text."""
+    return str(tm.emit_assembly(module))
+
+
+def assemble(asm: str, tm: llvm.TargetMachine, path: str = "<asm>") -> bytes:
+    """Assemble a whole `.s` text into one object with the integrated assembler.
+
+    A module whose only content is `module asm` lines is given to `emit_object`.
+    """
+    escaped = "\n".join(
+        'module asm "' + _escape_asm(line) + '"' for line in asm.splitlines()
+    )
+    ir_text = f'target triple = "{tm.triple}"\n{escaped}\n'
+    try:
+        module = llvm.parse_assembly(ir_text)
+    except RuntimeError as exc:
+        raise EmberError(f"cannot wrap assembly: {str(exc).strip()}", Location(path)) from None
+    try:
+        return emit_object(module, tm)
+    except RuntimeError as exc:
+        raise EmberError(f"assembler error: {str(exc).strip()}", Location(path)) from None
+
+
+def _escape_asm(line: str) -> str:
+    out = []
+    for code in line.encode("utf-8"):
+        if code in (0x22, 0x5C) or code < 32 or code > 126:
+            out.append(f"\\{code:02X}")
+        else:
+            out.append(chr(code))
+    return "".join(out)

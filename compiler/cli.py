@@ -1,0 +1,150 @@
+"""`ember`: build, run, inspect symbol tables. Errors are one line; bad usage exits 2."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from compiler import driver
+from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, UsageError
+
+
+def _add_build_options(p: argparse.ArgumentParser) -> None:
+    level = p.add_mutually_exclusive_group()
+    for n in range(4):
+        level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
+    p.set_defaults(opt_level=2)
+    p.add_argument("--target", metavar="TRIPLE", help="target triple (default: the host)")
+    p.add_argument("--split", default="none", choices=driver.SPLIT_MODES, help="how the LLVM back end splits the module")
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes for the split back end")
+    p.add_argument("--time-report", action="store_true", help="print per-stage wall time to stderr")
+
+
+def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("-j must be at least 1")
+    return driver.BuildOptions(
+        opt_level=args.opt_level,
+        emit=emit,
+        target=args.target,
+        split=args.split,
+        jobs=args.jobs,
+        time_report=args.time_report,
+    )
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    options = _options(args, args.emit)
+    result = driver.build(args.input, options)
+    out = args.output or driver.default_output(args.input, args.emit)
+    if out == "-":
+        if isinstance(result.output, bytes):
+            sys.stdout.buffer.write(result.output)
+        else:
+            sys.stdout.write(result.output)
+    else:
+        driver.write_atomically(out, result.output)
+    if args.time_report:
+        print(result.times.render(), file=sys.stderr)
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from oracle import runner
+
+    options = _options(args, "obj")
+    result = driver.build(args.input, options)
+    assert isinstance(result.output, bytes)
+    with tempfile.TemporaryDirectory(prefix="ember-run-") as tmp:
+        obj = Path(tmp) / "prog.o"
+        obj.write_bytes(result.output)
+        exe = runner.link_executable([obj], Path(tmp) / "prog")
+        limits = runner.Limits(timeout_s=args.timeout)
+        run = runner.run_executable(exe, args.args, limits=limits)
+    sys.stdout.buffer.write(run.stdout)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(run.stderr)
+    if run.timed_out:
+        print(f"{args.input}: error: program timed out after {args.timeout:g}s", file=sys.stderr)
+    elif run.signal is not None:
+        print(f"{args.input}: error: program killed by {run.outcome.split()[1]}", file=sys.stderr)
+    return run.exit_status
+
+
+def cmd_symtab(args: argparse.Namespace) -> int:
+    from oracle import symtab
+
+    symbols = symtab.read_symbols(args.object)
+    print(symtab.to_json(symbols) if args.json else symtab.format_table(symbols))
+    return 0
+
+
+def cmd_symdiff(args: argparse.Namespace) -> int:
+    from oracle import symtab
+
+    diff = symtab.diff_symbols(symtab.read_symbols(args.a), symtab.read_symbols(args.b))
+    print(diff.render(args.a, args.b))
+    return 0 if diff.clean else 1
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ember", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("build", help="compile .em/.mlir/.ll/.bc to an object, assembly, LLVM IR or MLIR")
+    p.add_argument("input")
+    p.add_argument("-o", "--output", help="output path ('-' for stdout)")
+    p.add_argument("--emit", default="obj", choices=driver.EMIT_KINDS)
+    _add_build_options(p)
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("run", help="compile, link and run a program; its exit status is passed through")
+    p.add_argument("input")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds before the program is killed")
+    _add_build_options(p)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("symtab", help="print the normal form of an object's symbol table")
+    p.add_argument("object")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_symtab)
+
+    p = sub.add_parser("symdiff", help="exit 1 when B's non-local symbols differ from A's or a local leaked")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.set_defaults(func=cmd_symdiff)
+    return parser
+
+
+def run_guarded(func: Callable[[], int], prog: str) -> int:
+    """Run a command body: EmberErrors become one-line diagnostics, bugs an internal-error line."""
+    try:
+        return func()
+    except EmberError as exc:
+        print(exc.render(), file=sys.stderr)
+        return exc.exit_status
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug in Ember: one line, full traceback on request
+        if os.environ.get("EMBER_TRACEBACK"):
+            raise
+        print(f"{prog}: internal error: {type(exc).__name__}: {exc} (set EMBER_TRACEBACK=1 for details)", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    return run_guarded(lambda: int(args.func(args)), "ember")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

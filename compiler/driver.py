@@ -1,0 +1,198 @@
+"""The build driver: input -> MLIR -> LLVM IR -> optimised module -> object, stage by stage."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+import llvmlite.binding as llvm
+
+from compiler.backend import llvm_stage
+from compiler.diagnostics import EmberError, Location, UsageError
+
+EMIT_KINDS = ("obj", "asm", "llvm", "mlir")
+SPLIT_MODES = ("none",)
+
+
+class InputKind(Enum):
+    """What a compiler input file holds, decided by its suffix."""
+
+    EMBER = ".em"
+    MLIR = ".mlir"
+    LLVM_IR = ".ll"
+    BITCODE = ".bc"
+
+
+def input_kind(path: str) -> InputKind:
+    """The kind of `path` from its suffix; unknown suffixes are a usage error."""
+    suffix = Path(path).suffix
+    for kind in InputKind:
+        if kind.value == suffix:
+            return kind
+    raise UsageError(f"{path}: unknown input kind '{suffix}' (expected .em, .mlir, .ll or .bc)")
+
+
+def read_input(path: str, *, binary: bool = False) -> str | bytes:
+    """Read an input file; a missing or unreadable file is a located error."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise EmberError("no such file", Location(path)) from None
+    except IsADirectoryError:
+        raise EmberError("is a directory, not a file", Location(path)) from None
+    except OSError as exc:
+        raise EmberError(f"cannot read file: {exc.strerror}", Location(path)) from None
+    if binary:
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EmberError(f"not UTF-8 text (byte {exc.start})", Location(path)) from None
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Everything `ember build` can be asked to do."""
+
+    opt_level: int = 2
+    emit: str = "obj"
+    target: str | None = None
+    split: str = "none"
+    jobs: int | None = None
+    time_report: bool = False
+
+
+@dataclass
+class StageTimes:
+    """Wall time per named stage, in the order the stages ran."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
+
+    def render(self) -> str:
+        total = sum(self.seconds.values()) or 1e-9
+        lines = ["===- Ember time report -===", f"{'stage':<24}{'wall (s)':>10}{'share':>8}"]
+        for name, secs in self.seconds.items():
+            lines.append(f"{name:<24}{secs:>10.4f}{100 * secs / total:>7.1f}%")
+        lines.append(f"{'total':<24}{total:>10.4f}")
+        lines.extend(self.notes)
+        return "\n".join(lines)
+
+
+@dataclass
+class BuildResult:
+    """The product of a build: bytes for objects, text otherwise."""
+
+    output: bytes | str
+    times: StageTimes
+
+
+def mlir_source_to_llvm_ir(text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
+    """Parse MLIR, run the midend and lowering, translate to LLVM IR text (or MLIR text for --emit mlir)."""
+    from compiler.midend import pipeline
+
+    with pipeline.mlir_context():
+        with times.stage("mlir parse"):
+            module = pipeline.parse_module(text, path)
+        before = pipeline.count_operations(module)
+        with times.stage("mlir midend"):
+            pipeline.optimise(module, options.opt_level, path, timing=options.time_report)
+        after = pipeline.count_operations(module)
+        times.notes.append(f"mlir operations: {before} before midend, {after} after")
+        if options.emit == "mlir":
+            return str(module)
+        with times.stage("mlir lower"):
+            pipeline.lower_to_llvm_dialect(module, path)
+        with times.stage("mlir translate"):
+            return pipeline.translate_to_llvm_ir(module, path)
+
+
+def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> llvm.ModuleRef | str:
+    """Bring any input down to an unoptimised llvmlite module (or MLIR text for --emit mlir)."""
+    kind = input_kind(path)
+    if kind is InputKind.BITCODE:
+        if options.emit == "mlir":
+            raise UsageError("--emit mlir needs an .em or .mlir input")
+        data = read_input(path, binary=True)
+        assert isinstance(data, bytes)
+        with times.stage("llvm parse"):
+            return llvm_stage.parse_bitcode(data, path)
+    text = read_input(path)
+    assert isinstance(text, str)
+    if kind is InputKind.LLVM_IR:
+        if options.emit == "mlir":
+            raise UsageError("--emit mlir needs an .em or .mlir input")
+        with times.stage("llvm parse"):
+            return llvm_stage.parse_ir(text, path)
+    if kind is InputKind.EMBER:
+        from compiler.frontend import emit_mlir_text
+
+        with times.stage("frontend"):
+            text = emit_mlir_text(text, path)
+    ir_text = mlir_source_to_llvm_ir(text, path, options, times)
+    if options.emit == "mlir":
+        return ir_text
+    with times.stage("llvm parse"):
+        return llvm_stage.parse_ir(ir_text, path)
+
+
+def build(path: str, options: BuildOptions) -> BuildResult:
+    """Compile `path` as `options` say; the serial (unsplit) pipeline."""
+    if options.split not in SPLIT_MODES:
+        raise UsageError(f"unknown split mode '{options.split}' (choose from {', '.join(SPLIT_MODES)})")
+    if options.emit not in EMIT_KINDS:
+        raise UsageError(f"unknown --emit kind '{options.emit}'")
+    times = StageTimes()
+    loaded = load_llvm_module(path, options, times)
+    if isinstance(loaded, str):
+        return BuildResult(loaded, times)
+    module = loaded
+    tm = llvm_stage.target_machine(options.target, options.opt_level)
+    llvm_stage.prepare(module, tm, force_triple=options.target is not None)
+    with times.stage("llvm optimise"):
+        llvm_stage.optimise(module, tm, options.opt_level)
+    if options.emit == "llvm":
+        return BuildResult(str(module), times)
+    if options.emit == "asm":
+        with times.stage("codegen"):
+            return BuildResult(llvm_stage.emit_assembly(module, tm), times)
+    with times.stage("codegen"):
+        return BuildResult(llvm_stage.emit_object(module, tm), times)
+
+
+def default_output(path: str, emit: str) -> str:
+    """`prog.em` -> `prog.o` / `prog.s` / `prog.opt.ll` / `prog.lowered.mlir` in the cwd."""
+    stem = Path(path).stem
+    return {"obj": f"{stem}.o", "asm": f"{stem}.s", "llvm": f"{stem}.opt.ll", "mlir": f"{stem}.out.mlir"}[emit]
+
+
+def write_atomically(path: str, data: bytes | str) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    except OSError as exc:
+        raise EmberError(f"cannot write output: {exc.strerror}", Location(path)) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise EmberError(f"cannot write output: {exc.strerror}", Location(path)) from None

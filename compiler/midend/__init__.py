@@ -1,0 +1,1 @@
+"""Ember compiler: midend."""

@@ -1,0 +1,157 @@
+"""The MLIR stage: parse, run pass pipelines (upstream + Ember passes), translate to LLVM IR."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from mlir import ir, passmanager
+from mlir.dialects import llvm as mlir_llvm
+
+from compiler.diagnostics import EmberError, Location, UsageError, error_from_mlir
+from compiler.midend import passes
+
+#: Lowering from func/arith/scf/cf/memref/math to the llvm dialect.
+LOWER_TO_LLVM = (
+    "ember-internalize-private,"
+    "convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,"
+    "convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts"
+)
+
+#: MLIR optimisation pipeline run before lowering, per optimisation level.
+MIDEND_PIPELINES: dict[int, str] = {
+    0: "",
+    1: "canonicalize,cse",
+    2: "inline,canonicalize,cse,sccp,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
+    3: "inline,canonicalize,cse,sccp,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
+}
+
+
+@contextmanager
+def mlir_context() -> Iterator[ir.Context]:
+    """A fresh MLIR context with every upstream dialect available and threading on."""
+    with ir.Context() as ctx, ir.Location.unknown():
+        ctx.enable_multithreading(True)
+        yield ctx
+
+
+def parse_module(text: str, path: str) -> ir.Module:
+    """Parse and verify MLIR text; errors carry `path:line:col`."""
+    try:
+        module = ir.Module.parse(text)
+    except Exception as exc:  # MLIRError is created dynamically by the bindings
+        raise error_from_mlir(exc, path) from None
+    try:
+        module.operation.verify()
+    except Exception as exc:
+        raise error_from_mlir(exc, path) from None
+    return module
+
+
+def split_pipeline(pipeline: str) -> list[str]:
+    """Split `builtin.module(a,b{x=1},func.func(c))` or `a,b` into its top-level elements."""
+    text = pipeline.strip()
+    if text.startswith("builtin.module(") and text.endswith(")"):
+        text = text[len("builtin.module(") : -1]
+    elements: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+            if depth < 0:
+                raise UsageError(f"unbalanced ')' in pass pipeline '{pipeline}'")
+        if ch == "," and depth == 0:
+            elements.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if depth != 0:
+        raise UsageError(f"unbalanced '(' in pass pipeline '{pipeline}'")
+    elements.append("".join(current).strip())
+    return [e for e in elements if e]
+
+
+def build_pass_manager(pipeline: str, *, timing: bool = False) -> passmanager.PassManager:
+    """A module pass manager running `pipeline`, with Ember's Python passes spliced in."""
+    pm = passmanager.PassManager("builtin.module")
+    upstream: list[str] = []
+
+    def flush() -> None:
+        if upstream:
+            try:
+                pm.add(",".join(upstream))
+            except ValueError as exc:
+                raise EmberError(_first_pipeline_error(str(exc)), Location("--pass-pipeline")) from None
+            upstream.clear()
+
+    for element in split_pipeline(pipeline):
+        ember_pass = passes.lookup(element)
+        if ember_pass is None:
+            upstream.append(element)
+            continue
+        flush()
+        pm.add(_as_external_pass(ember_pass), name=ember_pass.name, argument=ember_pass.name)
+    flush()
+    if timing:
+        pm.enable_timing()
+    return pm
+
+
+def _as_external_pass(ember_pass: passes.EmberPass) -> Callable[[ir.Operation, object], None]:
+    def run(op: ir.Operation, _pass: object) -> None:
+        ember_pass.run(op)
+
+    run.__name__ = ember_pass.name.replace("-", "_")
+    return run
+
+
+def _first_pipeline_error(text: str) -> str:
+    for line in text.splitlines():
+        if "error:" in line:
+            return line.split("error:", 1)[1].strip()
+    return text.strip().splitlines()[0] if text.strip() else "invalid pass pipeline"
+
+
+def run_pipeline(module: ir.Module, pipeline: str, path: str, *, timing: bool = False) -> None:
+    """Run a textual pipeline on `module` in place; pass failures become EmberErrors."""
+    if not split_pipeline(pipeline):
+        return
+    pm = build_pass_manager(pipeline, timing=timing)
+    try:
+        pm.run(module.operation)
+    except Exception as exc:
+        raise error_from_mlir(exc, path) from None
+
+
+def optimise(module: ir.Module, level: int, path: str, *, timing: bool = False) -> None:
+    """The midend: MLIR optimisation before lowering (nothing at -O0)."""
+    run_pipeline(module, MIDEND_PIPELINES[level], path, timing=timing)
+
+
+def lower_to_llvm_dialect(module: ir.Module, path: str) -> None:
+    """Lower func/arith/scf/cf/memref/math to the llvm dialect in place."""
+    run_pipeline(module, LOWER_TO_LLVM, path)
+
+
+def translate_to_llvm_ir(module: ir.Module, path: str) -> str:
+    """Translate an llvm-dialect module to textual LLVM IR."""
+    try:
+        return str(mlir_llvm.translate_module_to_llvmir(module.operation))
+    except Exception as exc:
+        raise error_from_mlir(exc, path, "cannot translate to LLVM IR: ") from None
+
+
+def count_operations(module: ir.Module) -> int:
+    """Number of operations nested in `module` (the IR size the time report shows)."""
+    count = 0
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal count
+        count += 1
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return count - 1  # the module itself is not counted

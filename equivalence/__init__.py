@@ -1,0 +1,1 @@
+"""SMT semantics of IR ops, rewrite verification, translation validation."""

@@ -1,0 +1,1 @@
+"""Differential fuzzing harness: strategies, properties, findings, reducer."""

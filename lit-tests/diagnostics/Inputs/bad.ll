@@ -1,0 +1,4 @@
+; an invalid module
+define i32 @f() {
+  ret i32 %x
+}

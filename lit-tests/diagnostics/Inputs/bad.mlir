@@ -1,0 +1,3 @@
+func.func @f() {
+  %x = arith.addi %y, %y : i32
+}

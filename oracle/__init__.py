@@ -1,0 +1,1 @@
+"""Ground truths: runner, symbol tables, reference interpreter, external compilers."""

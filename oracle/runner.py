@@ -1,0 +1,149 @@
+"""Run compiled code in a sandboxed child process: link with `cc`, limit time, memory, CPU and output.
+
+A crash, hang or runaway output of the program is reported in the result; it never
+takes the caller down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from compiler.diagnostics import EmberError, Location
+
+#: Exit status reported for a program killed at its time limit (as GNU timeout does).
+TIMEOUT_STATUS = 124
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one run."""
+
+    timeout_s: float = 10.0
+    memory_mb: int = 2048
+    cpu_s: int = 30
+    output_mb: int = 64
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run produced; `signal` is set when the program died of one."""
+
+    stdout: bytes
+    stderr: bytes
+    exit_status: int
+    signal: int | None = None
+    timed_out: bool = False
+
+    @property
+    def outcome(self) -> str:
+        """A short, comparable description: `exit 0`, `signal SIGSEGV`, `timeout`."""
+        if self.timed_out:
+            return "timeout"
+        if self.signal is not None:
+            return f"signal {signal.Signals(self.signal).name}"
+        return f"exit {self.exit_status}"
+
+
+def runtime_sources() -> list[Path]:
+    """The C runtime linked into every Ember program (print helpers, traps)."""
+    root = resources.files("oracle") / "runtime"
+    return sorted(Path(str(p)) for p in root.iterdir() if str(p).endswith(".c"))
+
+
+def find_cc() -> str:
+    """The system C compiler used as the linker driver."""
+    for name in (os.environ.get("CC", ""), "cc", "gcc", "clang"):
+        if name and shutil.which(name):
+            return name
+    raise EmberError("no C compiler (cc) found to link the program; install gcc")
+
+
+def link_executable(
+    objects: Sequence[str | Path], out: str | Path, *, with_runtime: bool = True, extra_args: Sequence[str] = ()
+) -> Path:
+    """Link objects (plus the Ember runtime) into an executable with the system `cc`."""
+    cmd = [find_cc(), "-o", str(out), *map(str, objects)]
+    if with_runtime:
+        cmd += [str(p) for p in runtime_sources()]
+    cmd += [*extra_args, "-lm"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip())
+        raise EmberError(f"link failed: {first}", Location(str(objects[0]) if objects else str(out)))
+    return Path(out)
+
+
+def _limit(limits: Limits) -> Callable[[], None]:
+    def apply() -> None:
+        mem = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
+        out = limits.output_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (out, out))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply
+
+
+def run_executable(
+    exe: str | Path, args: Sequence[str] = (), *, stdin: bytes = b"", limits: Limits | None = None
+) -> RunResult:
+    """Run `exe` in its own session with resource limits; output goes through size-capped files."""
+    limits = limits or Limits()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+        inp.write(stdin)
+        inp.seek(0)
+        proc = subprocess.Popen(
+            [str(exe), *args],
+            stdin=inp,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+            preexec_fn=_limit(limits),
+        )
+        timed_out = False
+        try:
+            proc.wait(timeout=limits.timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    code = proc.returncode
+    if timed_out:
+        return RunResult(stdout, stderr, TIMEOUT_STATUS, None, True)
+    if code < 0:
+        return RunResult(stdout, stderr, 128 - code, -code, False)
+    return RunResult(stdout, stderr, code, None, False)
+
+
+def run_object(
+    obj: bytes | str | Path,
+    args: Sequence[str] = (),
+    *,
+    with_runtime: bool = True,
+    stdin: bytes = b"",
+    limits: Limits | None = None,
+) -> RunResult:
+    """Link an object (bytes or path) into a temporary executable and run it."""
+    with tempfile.TemporaryDirectory(prefix="ember-run-") as tmp:
+        if isinstance(obj, bytes):
+            obj_path = Path(tmp) / "prog.o"
+            obj_path.write_bytes(obj)
+        else:
+            obj_path = Path(obj)
+        exe = link_executable([obj_path], Path(tmp) / "prog", with_runtime=with_runtime)
+        return run_executable(exe, args, stdin=stdin, limits=limits)

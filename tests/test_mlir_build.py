@@ -1,0 +1,125 @@
+"""`ember build x.mlir`: func/arith/scf/cf/memref/math programs compile, link and run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oracle import runner, symtab
+
+ROOT = Path(__file__).parent.parent
+
+PROGRAMS = {
+    # name: (source, expected exit status)
+    "scf_for_sum": (
+        """
+func.func @main() -> i32 {
+  %lo = arith.constant 0 : index
+  %hi = arith.constant 10 : index
+  %st = arith.constant 1 : index
+  %z = arith.constant 0 : i32
+  %s = scf.for %i = %lo to %hi step %st iter_args(%acc = %z) -> (i32) {
+    %v = arith.index_cast %i : index to i32
+    %n = arith.addi %acc, %v : i32
+    scf.yield %n : i32
+  }
+  return %s : i32
+}""",
+        45,
+    ),
+    "memref_and_cf": (
+        """
+memref.global "private" @table : memref<4xi32> = dense<[3, 5, 7, 11]>
+func.func @main() -> i32 {
+  %buf = memref.alloca() : memref<4xi32>
+  %g = memref.get_global @table : memref<4xi32>
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %a = memref.load %g[%c0] : memref<4xi32>
+  %b = memref.load %g[%c3] : memref<4xi32>
+  memref.store %b, %buf[%c0] : memref<4xi32>
+  %x = memref.load %buf[%c0] : memref<4xi32>
+  %cond = arith.cmpi sgt, %x, %a : i32
+  cf.cond_br %cond, ^big, ^small
+^big:
+  %r = arith.addi %x, %a : i32
+  return %r : i32
+^small:
+  %zero = arith.constant 0 : i32
+  return %zero : i32
+}""",
+        14,
+    ),
+    "math_and_private_helper": (
+        """
+func.func private @hyp(%a: f64, %b: f64) -> f64 {
+  %a2 = arith.mulf %a, %a : f64
+  %b2 = arith.mulf %b, %b : f64
+  %s = arith.addf %a2, %b2 : f64
+  %r = math.sqrt %s : f64
+  return %r : f64
+}
+func.func @main() -> i32 {
+  %a = arith.constant 3.0 : f64
+  %b = arith.constant 4.0 : f64
+  %h = func.call @hyp(%a, %b) : (f64, f64) -> f64
+  %i = arith.fptosi %h : f64 to i32
+  return %i : i32
+}""",
+        5,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("level", [0, 2])
+def test_program_runs(name: str, level: int, tmp_path: Path, ember) -> None:
+    source, expected = PROGRAMS[name]
+    src = tmp_path / f"{name}.mlir"
+    src.write_text(source)
+    obj = tmp_path / f"{name}.o"
+    r = ember("build", str(src), f"-O{level}", "-o", str(obj))
+    assert r.status == 0, r.stderr
+    assert runner.run_object(str(obj)).exit_status == expected
+
+
+def test_private_helper_stays_local(tmp_path: Path, ember) -> None:
+    src = tmp_path / "p.mlir"
+    src.write_text(PROGRAMS["math_and_private_helper"][0])
+    obj = tmp_path / "p.o"
+    assert ember("build", str(src), "-O0", "-o", str(obj)).status == 0
+    syms = {s.name: s for s in symtab.read_symbols(str(obj))}
+    assert syms["hyp"].binding == "LOCAL"
+    assert syms["main"].binding == "GLOBAL"
+
+
+@pytest.mark.parametrize("emit", ["asm", "llvm", "mlir"])
+def test_text_emits(emit: str, tmp_path: Path, ember) -> None:
+    src = tmp_path / "s.mlir"
+    src.write_text(PROGRAMS["scf_for_sum"][0])
+    r = ember("build", str(src), "--emit", emit, "-O0", "-o", "-")
+    assert r.status == 0
+    marker = {"asm": "main:", "llvm": "define i32 @main()", "mlir": "func.func @main()"}[emit]
+    assert marker in r.stdout
+
+
+def test_run_passes_exit_status_through(ember) -> None:
+    r = ember("run", str(ROOT / "examples" / "collatz.mlir"))
+    assert r.status == 0
+
+
+def test_time_report(tmp_path: Path, ember) -> None:
+    src = tmp_path / "s.mlir"
+    src.write_text(PROGRAMS["scf_for_sum"][0])
+    r = ember("build", str(src), "--time-report", "-o", str(tmp_path / "s.o"))
+    assert r.status == 0
+    for stage in ("mlir parse", "mlir lower", "llvm optimise", "codegen", "mlir operations:"):
+        assert stage in r.stderr
+
+
+def test_nvptx_target_emits_ptx(tmp_path: Path, ember) -> None:
+    src = tmp_path / "k.ll"
+    src.write_text("define void @k(ptr %p) { store i32 1, ptr %p\n ret void }\n")
+    r = ember("build", str(src), "--target", "nvptx64-nvidia-cuda", "--emit", "asm", "-o", "-")
+    assert r.status == 0 and ".visible .func k" in r.stdout
