@@ -19,9 +19,16 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
         level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
     p.set_defaults(opt_level=2)
     p.add_argument("--target", metavar="TRIPLE", help="target triple (default: the host)")
-    p.add_argument("--split", default="none", choices=driver.SPLIT_MODES, help="how the LLVM back end splits the module")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes for the split back end")
-    p.add_argument("--time-report", action="store_true", help="print per-stage wall time to stderr")
+    p.add_argument(
+        "--split",
+        default=driver.DEFAULT_SPLIT,
+        choices=driver.SPLIT_MODES,
+        help="how the LLVM back end splits the module (default: %(default)s; ignored for --emit llvm/mlir)",
+    )
+    p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--time-report", action="store_true", help="print per-stage wall time and peak memory to stderr")
+    p.add_argument("--save-pieces", metavar="DIR", help="keep every split piece (subgraphs, codegen pieces, plan) in DIR")
+    p.add_argument("--print-split-plan", action="store_true", help="print which function lands in which subgraph")
 
 
 def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
@@ -34,6 +41,8 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         split=args.split,
         jobs=args.jobs,
         time_report=args.time_report,
+        save_pieces=args.save_pieces,
+        print_split_plan=args.print_split_plan,
     )
 
 
@@ -49,7 +58,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     else:
         driver.write_atomically(out, result.output)
     if args.time_report:
+        own, children = driver.peak_memory_mb()
         print(result.times.render(), file=sys.stderr)
+        print(f"peak memory: {own:.0f} MiB (driver), {children:.0f} MiB (largest worker)", file=sys.stderr)
+    elif args.print_split_plan:
+        print("\n".join(n for n in result.times.notes if n.startswith("subgraph")), file=sys.stderr)
     return 0
 
 

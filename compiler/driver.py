@@ -17,7 +17,8 @@ from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir")
-SPLIT_MODES = ("none",)
+SPLIT_MODES = ("none", "subgraph", "function", "two-level")
+DEFAULT_SPLIT = "two-level"
 
 
 class InputKind(Enum):
@@ -66,6 +67,15 @@ class BuildOptions:
     split: str = "none"
     jobs: int | None = None
     time_report: bool = False
+    save_pieces: str | None = None
+    print_split_plan: bool = False
+    worker_timeout: float = 600.0
+    #: deliberately broken back-end variants (power check); tests only, never the CLI
+    faults: frozenset[str] = frozenset()
+
+    @property
+    def job_count(self) -> int:
+        return self.jobs or os.cpu_count() or 1
 
 
 @dataclass
@@ -163,7 +173,9 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     module = loaded
     tm = llvm_stage.target_machine(options.target, options.opt_level)
     llvm_stage.prepare(module, tm, force_triple=options.target is not None)
-    with times.stage("llvm optimise"):
+    if options.split != "none" and options.emit in ("obj", "asm"):
+        return _build_split(module, tm, options, times)
+    with times.stage("optimise"):
         llvm_stage.optimise(module, tm, options.opt_level)
     if options.emit == "llvm":
         return BuildResult(str(module), times)
@@ -172,6 +184,47 @@ def build(path: str, options: BuildOptions) -> BuildResult:
             return BuildResult(llvm_stage.emit_assembly(module, tm), times)
     with times.stage("codegen"):
         return BuildResult(llvm_stage.emit_object(module, tm), times)
+
+
+def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes) -> BuildResult:
+    """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
+    from compiler.backend import split
+
+    config = split.BackendConfig(
+        opt_level=options.opt_level,
+        triple=str(module.triple) or None,
+        force_triple=options.target is not None,
+        faults=options.faults,
+    )
+    result = split.compile_split(
+        str(module),
+        options.split,
+        options.job_count,
+        config,
+        save_pieces=options.save_pieces,
+        worker_timeout=options.worker_timeout,
+    )
+    for stage, secs in result.stage_seconds.items():
+        times.seconds[stage] = times.seconds.get(stage, 0.0) + secs
+    times.notes.append(
+        f"split {options.split}: {result.subgraphs} subgraphs, {result.pieces} codegen pieces, -j{options.job_count}"
+    )
+    if options.print_split_plan:
+        times.notes.append(result.plan_text)
+    if options.emit == "asm":
+        return BuildResult(result.asm, times)
+    with times.stage("assemble"):
+        obj = llvm_stage.assemble(result.asm, tm)
+    return BuildResult(obj, times)
+
+
+def peak_memory_mb() -> tuple[float, float]:
+    """Peak resident memory (MiB) of this process and of its reaped children (the workers)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
 
 
 def default_output(path: str, emit: str) -> str:

@@ -114,8 +114,10 @@ def test_time_report(tmp_path: Path, ember) -> None:
     src.write_text(PROGRAMS["scf_for_sum"][0])
     r = ember("build", str(src), "--time-report", "-o", str(tmp_path / "s.o"))
     assert r.status == 0
-    for stage in ("mlir parse", "mlir lower", "llvm optimise", "codegen", "mlir operations:"):
+    for stage in ("mlir parse", "mlir lower", "split", "optimise", "codegen", "link", "assemble", "peak memory"):
         assert stage in r.stderr
+    r = ember("build", str(src), "--split", "none", "--time-report", "-o", str(tmp_path / "s.o"))
+    assert r.status == 0 and "optimise" in r.stderr and "assemble" not in r.stderr
 
 
 def test_nvptx_target_emits_ptx(tmp_path: Path, ember) -> None:

@@ -1,0 +1,372 @@
+"""An entity model over textual LLVM IR: top-level entities and the references between them.
+
+llvmlite cannot delete a function or global, so pieces of a module are cut out and
+re-emitted as text. Input is expected in the form LLVM prints (`str(ModuleRef)`), which
+puts every top-level entity on its own line(s). Shared by the split back end and the
+reducer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+LOCAL_LINKAGES = frozenset({"private", "internal"})
+LINKAGES = frozenset(
+    {
+        "private",
+        "internal",
+        "available_externally",
+        "linkonce",
+        "weak",
+        "common",
+        "appending",
+        "extern_weak",
+        "linkonce_odr",
+        "weak_odr",
+        "external",
+    }
+)
+VISIBILITIES = frozenset({"default", "hidden", "protected"})
+PREEMPTION = frozenset({"dso_local", "dso_preemptable"})
+
+#: A global-value reference (`@name`, `@"quoted"`, `@0`) or a string literal to skip.
+_TOKEN = re.compile(r'(?P<str>[!c]?"[^"]*")|@(?P<name>"[^"]*"|[-a-zA-Z$._0-9]+)')
+
+
+def unquote(token: str) -> str:
+    """`"a b"` -> `a b`; plain names unchanged."""
+    return token[1:-1] if token.startswith('"') else token
+
+
+def quote(name: str) -> str:
+    """The IR spelling of a global name (quoted when it needs to be)."""
+    if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+", name):
+        return name
+    return '"' + name + '"'
+
+
+def iter_refs(text: str) -> Iterable[tuple[str, int, int]]:
+    """Yield (name, start, end) for each `@name` token outside string literals."""
+    for m in _TOKEN.finditer(text):
+        if m.group("name") is not None:
+            yield unquote(m.group("name")), m.start(), m.end()
+
+
+def rename_refs(text: str, mapping: dict[str, str]) -> str:
+    """Rename `@name` tokens per `mapping` (strings untouched)."""
+    if not mapping:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        token = m.group("name")
+        if token is None:
+            return m.group(0)
+        new = mapping.get(unquote(token))
+        return m.group(0) if new is None else "@" + quote(new)
+
+    return _TOKEN.sub(sub, text)
+
+
+@dataclass
+class Entity:
+    """One top-level entity of a module."""
+
+    kind: str  # function | declaration | global | alias | ifunc | comdat | attributes | metadata | type | asm
+    name: str  # the global name for values, the key otherwise
+    text: str
+    index: int
+    linkage: str = "external"
+    visibility: str = "default"
+    refs: list[str] = field(default_factory=list)  # referenced global names, in order, deduplicated
+    address_refs: set[str] = field(default_factory=set)  # refs that are not a direct call's callee
+    comdat: str | None = None
+    blockaddress_of: set[str] = field(default_factory=set)
+
+    @property
+    def is_value(self) -> bool:
+        return self.kind in ("function", "declaration", "global", "alias", "ifunc")
+
+    @property
+    def is_definition(self) -> bool:
+        return self.kind in ("function", "global", "alias", "ifunc") and not (
+            self.kind == "global" and self.linkage in ("external", "extern_weak") and _is_global_decl(self.text)
+        )
+
+    @property
+    def is_local(self) -> bool:
+        return self.linkage in LOCAL_LINKAGES
+
+    @property
+    def cost(self) -> int:
+        """Estimated compile cost: instructions in a function body, 1 otherwise."""
+        return self.text.count("\n") if self.kind == "function" else 1
+
+
+@dataclass
+class IRModule:
+    """A module as an ordered list of entities plus its header lines."""
+
+    header: list[str]
+    entities: list[Entity]
+
+    def __post_init__(self) -> None:
+        self.values: dict[str, Entity] = {e.name: e for e in self.entities if e.is_value}
+
+    def by_kind(self, *kinds: str) -> list[Entity]:
+        return [e for e in self.entities if e.kind in kinds]
+
+
+_COMDAT_REF = re.compile(r"\bcomdat(?:\(\$(?P<name>\"[^\"]*\"|[-a-zA-Z$._0-9]+)\))?")
+_BLOCKADDRESS = re.compile(r'blockaddress\(@("[^"]*"|[-a-zA-Z$._0-9]+)')
+_DEBUG_ATTACH = re.compile(r", !dbg ![0-9]+")
+
+
+def _is_global_decl(text: str) -> bool:
+    """`@g = external global i32` (no initializer) is a declaration."""
+    head = text.split("=", 1)[1] if "=" in text else text
+    words = _words_until_type(head)
+    return "external" in words or "extern_weak" in words
+
+
+def _words_until_type(head: str) -> list[str]:
+    words = []
+    for word in head.split():
+        words.append(word)
+        if word in ("global", "constant", "alias", "ifunc"):
+            break
+    return words
+
+
+def _linkage_and_visibility(words: Iterable[str]) -> tuple[str, str]:
+    linkage, visibility = "external", "default"
+    for word in words:
+        if word in LINKAGES:
+            linkage = word
+        elif word in VISIBILITIES:
+            visibility = word
+    return linkage, visibility
+
+
+def _header_name(line: str) -> str:
+    for name, _s, _e in iter_refs(line):
+        return name
+    raise ValueError(f"no name in: {line[:80]}")
+
+
+def _analyse_refs(entity: Entity, body: str, own_header: str | None) -> None:
+    seen: dict[str, None] = {}
+    for name, start, end in iter_refs(body):
+        if own_header is not None and start < len(own_header) and name == entity.name:
+            continue  # the function's own name in its header
+        seen.setdefault(name, None)
+        nxt = body[end : end + 1]
+        if nxt != "(" or entity.kind not in ("function",):
+            entity.address_refs.add(name)
+        elif start >= 1 and own_header is not None:
+            # `@f(` is a call only when the text before is a call/invoke's type
+            line_start = body.rfind("\n", 0, start) + 1
+            line = body[line_start:start]
+            if not re.search(r"\b(call|invoke|callbr|tail call|musttail call|notail call)\b", line):
+                entity.address_refs.add(name)
+    entity.refs = [n for n in seen if n != entity.name or entity.kind != "function"]
+    entity.blockaddress_of = {unquote(m.group(1)) for m in _BLOCKADDRESS.finditer(body)}
+
+
+def parse_module(text: str) -> IRModule:
+    """Split printed LLVM IR into entities with their references."""
+    header: list[str] = []
+    entities: list[Entity] = []
+    lines = text.splitlines()
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        stripped = line.strip()
+        idx = len(entities)
+        if not stripped or stripped.startswith(";"):
+            i += 1
+            continue
+        if line.startswith("define "):
+            j = i
+            while j < n and lines[j] != "}":
+                j += 1
+            body = "\n".join(lines[i : j + 1])
+            head = line.split("@", 1)[0].split()[1:]
+            linkage, visibility = _linkage_and_visibility(head)
+            e = Entity("function", _header_name(line), body, idx, linkage, visibility)
+            cm = _COMDAT_REF.search(line[line.rfind(")") :]) if "comdat" in line else None
+            if cm:
+                e.comdat = unquote(cm.group("name")) if cm.group("name") else e.name
+            _analyse_refs(e, body, line)
+            entities.append(e)
+            i = j + 1
+            continue
+        if line.startswith("declare "):
+            head = line.split("@", 1)[0].split()[1:]
+            linkage, visibility = _linkage_and_visibility(head)
+            e = Entity("declaration", _header_name(line), line, idx, linkage or "external", visibility)
+            _analyse_refs(e, line, line)
+            entities.append(e)
+        elif line.startswith("@"):
+            name_token, rest = line.split("=", 1)
+            words = _words_until_type(rest)
+            kind = "alias" if "alias" in words else "ifunc" if "ifunc" in words else "global"
+            linkage, visibility = _linkage_and_visibility(words)
+            e = Entity(kind, unquote(name_token.strip()[1:]), line, idx, linkage, visibility)
+            cm = _COMDAT_REF.search(rest)
+            if cm and kind == "global":
+                e.comdat = unquote(cm.group("name")) if cm.group("name") else e.name
+            _analyse_refs(e, rest, None)
+            e.address_refs = set(e.refs)
+            entities.append(e)
+        elif line.startswith("$"):
+            entities.append(Entity("comdat", unquote(line.split("=", 1)[0].strip()[1:]), line, idx))
+        elif line.startswith("attributes #"):
+            entities.append(Entity("attributes", line.split("=", 1)[0].strip(), line, idx))
+        elif line.startswith("!"):
+            entities.append(Entity("metadata", line.split("=", 1)[0].strip(), line, idx))
+        elif line.startswith("%"):
+            entities.append(Entity("type", line.split("=", 1)[0].strip(), line, idx))
+        elif line.startswith("module asm"):
+            entities.append(Entity("asm", f"asm{idx}", line, idx))
+        elif stripped.startswith(("target ", "source_filename")):
+            header.append(line)
+        else:
+            # uselistorder directives and anything unknown: dropped (they carry no meaning we need)
+            pass
+        i += 1
+    return IRModule(header, entities)
+
+
+# ---------------------------------------------------------------- rewriting entities
+
+
+def set_linkage(entity: Entity, linkage: str, visibility: str = "default") -> str:
+    """The entity's text with its linkage and visibility replaced (dso_local dropped)."""
+    drop = LINKAGES | VISIBILITIES | PREEMPTION
+    qualifiers = ([linkage] if linkage != "external" else []) + ([visibility] if visibility != "default" else [])
+    if entity.kind == "function":
+        head, sep, rest = entity.text.partition("@")
+        words = [w for w in head.split()[1:] if w not in drop]
+        return " ".join(["define", *qualifiers, *words]) + " " + sep + rest
+    if entity.kind in ("global", "alias", "ifunc"):
+        name_token, rest = entity.text.split("=", 1)
+        words = rest.lstrip().split(" ")
+        while words and words[0] in drop:
+            words.pop(0)
+        return name_token.rstrip() + " = " + " ".join([*qualifiers, *words])
+    raise ValueError(f"cannot set linkage of a {entity.kind}")
+
+
+_DECL_KEEP = re.compile(r"^(#[0-9]+|unnamed_addr|local_unnamed_addr|addrspace\([0-9]+\))$")
+
+
+def _matching_paren(text: str, open_at: int) -> int:
+    depth = 0
+    i = open_at
+    in_str = False
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            in_str = not in_str
+        elif not in_str:
+            if ch in "([{<":
+                depth += 1
+            elif ch in ")]}>":
+                depth -= 1
+                if depth == 0:
+                    return i
+        i += 1
+    raise ValueError("unbalanced parentheses")
+
+
+def declaration_of(entity: Entity, visibility: str | None = None, *, dso_local: bool = False) -> str:
+    """A declaration of a defined function or global, keeping its type, CC and attributes."""
+    vis = visibility if visibility is not None else entity.visibility
+    head_words = entity.text.split("@", 1)[0].split() if entity.kind == "function" else entity.text.split("=", 1)[1].split()[:6]
+    dso_local = dso_local or "dso_local" in head_words
+    if entity.kind == "function":
+        header = entity.text.split("\n", 1)[0]
+        at = header.index("@")
+        name_end = at + 1
+        # skip the name token
+        m = re.match(r'@("[^"]*"|[-a-zA-Z$._0-9]+)', header[at:])
+        assert m is not None
+        name_end = at + m.end()
+        close = _matching_paren(header, name_end)
+        prefix_words = [
+            w for w in header[:at].split()[1:] if w not in LINKAGES and w not in VISIBILITIES and w not in PREEMPTION
+        ]
+        params = header[name_end : close + 1]
+        params = re.sub(r" %[-a-zA-Z$._0-9]+(?=[,)])", "", params)
+        suffix_words = [w for w in header[close + 1 :].split() if _DECL_KEEP.match(w)]
+        linkage = "extern_weak" if entity.linkage == "extern_weak" else ""
+        words = ["declare", linkage, "dso_local" if dso_local else "", "" if vis == "default" else vis]
+        return " ".join(w for w in [*words, *prefix_words] if w) + " @" + quote(entity.name) + params + (
+            " " + " ".join(suffix_words) if suffix_words else ""
+        )
+    if entity.kind == "global":
+        return _global_declaration(entity, vis, dso_local)
+    raise ValueError(f"cannot declare a {entity.kind}")
+
+
+def _global_declaration(entity: Entity, vis: str, dso_local: bool) -> str:
+    name_token, rest = entity.text.split("=", 1)
+    words = rest.split()
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in ("global", "constant"):
+            break
+        if w in ("thread_local", "unnamed_addr", "local_unnamed_addr", "externally_initialized") or w.startswith(
+            ("thread_local(", "addrspace(")
+        ):
+            kept.append(w)
+        i += 1
+    keyword = words[i]
+    type_start = rest.index(keyword, len(" ".join(words[:i]))) + len(keyword) + 1
+    type_text = _read_type(rest, type_start)
+    align = re.search(r", align ([0-9]+)", rest[type_start + len(type_text) :])
+    out = [name_token.strip(), "=", "external"]
+    if dso_local:
+        out.append("dso_local")
+    if vis != "default":
+        out.append(vis)
+    out += kept + [keyword, type_text]
+    text = " ".join(out)
+    if align:
+        text += f", align {align.group(1)}"
+    return text
+
+
+def _read_type(text: str, start: int) -> str:
+    """Read one LLVM type starting at `start` (handles aggregates and `ptr addrspace(N)`)."""
+    while text[start] == " ":
+        start += 1
+    ch = text[start]
+    if ch in "[{<":
+        end = _matching_paren(text, start)
+        if ch == "<" and text[start + 1] == "{":
+            end = _matching_paren(text, start)
+        return text[start : end + 1]
+    m = re.match(r"(ptr addrspace\([0-9]+\)|[%@]?\"[^\"]*\"|[-a-zA-Z$._0-9%]+)", text[start:])
+    assert m is not None
+    return m.group(1)
+
+
+def strip_debug(text: str) -> str:
+    """Drop `!dbg` attachments and debug records from a function body."""
+    text = _DEBUG_ATTACH.sub("", text)
+    return "\n".join(ln for ln in text.split("\n") if not ln.lstrip().startswith("#dbg_"))
+
+
+def module_text(header: list[str], parts: Iterable[str]) -> str:
+    """Assemble header lines and entity texts into a module."""
+    return "\n".join([*header, *parts]) + "\n"
+
+
+def map_texts(entities: Iterable[Entity], fn: Callable[[Entity], str]) -> list[str]:
+    return [fn(e) for e in entities]

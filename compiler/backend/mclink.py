@@ -1,0 +1,92 @@
+"""MC-level link: join the pieces' assembly into ONE assembly text for the integrated assembler.
+
+Local labels (`.LBB`, `.LCPI`, `.LJTI`, `.Ltmp`, `.Lfunc_end`, `GCC_except_table`, …)
+are made unique per piece; symbols that were local in the input lose the
+`.globl`/`.hidden` the split gave them (so nothing local leaks); formerly private
+symbols become `.L` temporaries again; one copy of each legal duplicate directive is
+kept; pieces are joined in a stable order taken from the input module.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from compiler.diagnostics import EmberError
+
+_LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")
+_BINDING = re.compile(r"^\s*\.(globl|global|weak|hidden|protected|internal)\s+(\S+)\s*$")
+_SKIP = re.compile(r'^\s*(\.file\s|\.ident\s|\.addrsig|\.section\s+"?\.note\.GNU-stack)')
+_LABEL_DEF = re.compile(r'^("[^"]*"|[A-Za-z_.$][\w.$]*):')
+
+
+@dataclass(frozen=True)
+class AsmPiece:
+    """One piece's assembly and where it goes in the output order."""
+
+    key: tuple[int, int, int]
+    asm: str
+
+
+def _unquote(sym: str) -> str:
+    return sym[1:-1] if sym.startswith('"') else sym
+
+
+def link(
+    pieces: Sequence[AsmPiece],
+    local_names: set[str],
+    private_names: set[str],
+    *,
+    keep_linkage_directives: bool = False,
+    unique_labels: bool = True,
+) -> str:
+    """One assembly text from many pieces (see the module docstring)."""
+    out: list[str] = []
+    defined_locals: dict[str, int] = {}
+    binding_seen: set[str] = set()
+    first_file: str | None = None
+    rename_private = {name: ".L" + name for name in private_names}
+    private_rx = (
+        re.compile(
+            r"(?<![\w.$])(?:"
+            + "|".join(re.escape(n) for n in sorted(private_names, key=len, reverse=True))
+            + r")(?![\w.$])"
+        )
+        if private_names
+        else None
+    )
+    for number, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
+        prefix = f".Lp{number}_"
+        for line in piece.asm.splitlines():
+            if _SKIP.match(line):
+                if first_file is None and line.lstrip().startswith(".file"):
+                    first_file = line
+                continue
+            if unique_labels and (".L" in line or "GCC_except_table" in line):
+                line = _LOCAL_LABEL.sub(lambda m: _unique_label(prefix, m.group(1)), line)
+            m = _BINDING.match(line)
+            if m:
+                sym = _unquote(m.group(2))
+                if sym in local_names and not keep_linkage_directives:
+                    continue  # restore the original local binding
+                key = line.strip()
+                if key in binding_seen:
+                    continue
+                binding_seen.add(key)
+            label = _LABEL_DEF.match(line)
+            if label:
+                sym = _unquote(label.group(1))
+                if sym in local_names:
+                    if sym in defined_locals and defined_locals[sym] != number:
+                        raise EmberError(f"MC link: local symbol '{sym}' is defined by two pieces")
+                    defined_locals[sym] = number
+            if private_rx is not None and private_rx.search(line):
+                line = private_rx.sub(lambda s: rename_private[s.group(0)], line)
+            out.append(line)
+    header = [first_file] if first_file else []
+    return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
+
+
+def _unique_label(prefix: str, label: str) -> str:
+    return prefix + (label[2:] if label.startswith(".L") else label)

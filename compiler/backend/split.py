@@ -1,0 +1,299 @@
+"""The parallel back end: plan the split, optimise and codegen pieces in worker processes, MC-link.
+
+Modes: `subgraph` (level 1 only: each optimised subgraph is one codegen piece),
+`function` (no level 1: the unoptimised module is cut per function, optimised and
+compiled per piece), `two-level` (level 1 for optimisation, level 2 per function for
+codegen). Workers come from a `spawn` pool (llvmlite holds one global lock and LLVM is
+not fork-safe); modules travel as text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler.backend import mclink, planner
+from compiler.diagnostics import EmberError, Location
+
+SPLIT_MODES = ("subgraph", "function", "two-level")
+
+#: Deliberately broken variants for the harness's power check; never reachable from the CLI.
+FAULTS = frozenset({"skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors"})
+
+
+@dataclass(frozen=True)
+class BackendConfig:
+    """What every worker needs to compile a piece."""
+
+    opt_level: int = 2
+    triple: str | None = None
+    force_triple: bool = False
+    faults: frozenset[str] = frozenset()
+
+
+@dataclass
+class SplitResult:
+    """Assembly of the whole module plus facts for the time report."""
+
+    asm: str
+    subgraphs: int
+    pieces: int
+    plan_text: str
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ worker side
+
+
+def _worker_tm(config: BackendConfig):  # type: ignore[no-untyped-def]
+    from compiler.backend import llvm_stage
+
+    return llvm_stage.target_machine(config.triple, config.opt_level)
+
+
+def _maybe_crash(text: str) -> None:
+    """Test hook: a piece containing this marker kills or hangs its worker."""
+    if "ember.test.crash.worker" in text:
+        os.abort()
+    if "ember.test.hang.worker" in text:
+        import time
+
+        time.sleep(3600)
+
+
+def optimise_task(
+    text: str, known: list[str], k: int, config: BackendConfig, level2: bool
+) -> tuple[list[tuple[list[str], str, bool]], set[str], set[str], float]:
+    """Level 1 in a worker: optimise a subgraph, then (two-level) cut it per function."""
+    import time
+
+    from compiler.backend import llvm_stage
+
+    _maybe_crash(text)
+    start = time.process_time()
+    tm = _worker_tm(config)
+    module = llvm_stage.parse_ir(text, f"<subgraph {k}>")
+    llvm_stage.prepare(module, tm, force_triple=config.force_triple)
+    llvm_stage.optimise(module, tm, config.opt_level)
+    optimised = str(module)
+    pieces, local, private = planner.split_functions(optimised, set(known), k, per_function=level2)
+    return pieces, local, private, time.process_time() - start
+
+
+def codegen_task(text: str, config: BackendConfig) -> tuple[str, float]:
+    """Level 2 in a worker: codegen one (already optimised) piece to assembly."""
+    import time
+
+    from compiler.backend import llvm_stage
+
+    _maybe_crash(text)
+    start = time.process_time()
+    tm = _worker_tm(config)
+    module = llvm_stage.parse_ir(text, "<piece>")
+    llvm_stage.prepare(module, tm, force_triple=config.force_triple)
+    return llvm_stage.emit_assembly(module, tm), time.process_time() - start
+
+
+# ------------------------------------------------------------------ pool
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(jobs: int) -> ProcessPoolExecutor:
+    """A cached spawn pool per job count (worker start-up is paid once per process)."""
+    pool = _POOLS.get(jobs)
+    if pool is None:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+        _POOLS[jobs] = pool
+    return pool
+
+
+def _discard_pool(jobs: int) -> None:
+    pool = _POOLS.pop(jobs, None)
+    if pool is None:
+        return
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        if proc.is_alive():
+            proc.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown_pools() -> None:
+    """Stop every cached worker pool."""
+    for jobs in list(_POOLS):
+        _discard_pool(jobs)
+
+
+def _save_piece(text: str, what: str) -> Path:
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    directory = Path(os.environ.get("EMBER_CRASH_DIR", tempfile.gettempdir())) / f"ember-crash-{digest}"
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "piece.ll"
+    tmp = directory / ".piece.ll.tmp"
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    (directory / "what.txt").write_text(what + "\n")
+    return path
+
+
+def _run_all(
+    jobs: int,
+    fn: Callable[..., object],
+    tasks: Sequence[tuple[str, tuple[object, ...]]],
+    timeout: float,
+) -> list[object]:
+    """Run tasks (piece text, args) on the pool; a crash or hang names and saves the piece."""
+    if jobs == 1 and os.environ.get("EMBER_INPROCESS_J1"):
+        return [fn(*args) for _text, args in tasks]
+    pool = _pool(jobs)
+    futures: list[Future[object]] = [pool.submit(fn, *args) for _text, args in tasks]
+    results: list[object] = []
+    for (text, _args), future in zip(tasks, futures, strict=True):
+        try:
+            results.append(future.result(timeout=timeout))
+        except BrokenProcessPool:
+            _discard_pool(jobs)
+            culprit = _find_crasher(fn, tasks, timeout)
+            saved = _save_piece(culprit, "worker crashed")
+            raise EmberError("worker process crashed while compiling a piece; piece saved", Location(str(saved))) from None
+        except TimeoutError:
+            _discard_pool(jobs)
+            saved = _save_piece(text, f"worker exceeded {timeout:g}s")
+            raise EmberError(f"worker timed out after {timeout:g}s on a piece; piece saved", Location(str(saved))) from None
+        except EmberError as exc:
+            saved = _save_piece(text, exc.render())
+            raise EmberError(f"piece failed to compile: {exc.message}", Location(str(saved))) from None
+    return results
+
+
+def _find_crasher(fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[object, ...]]], timeout: float) -> str:
+    """Re-run tasks one at a time in a fresh single worker to find the one that kills it."""
+    for text, args in tasks:
+        probe = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            probe.submit(fn, *args).result(timeout=timeout)
+        except BrokenProcessPool:
+            return text
+        except Exception:
+            pass
+        finally:
+            for proc in list(getattr(probe, "_processes", {}).values()):
+                if proc.is_alive():
+                    proc.kill()
+            probe.shutdown(wait=False, cancel_futures=True)
+    return tasks[0][0] if tasks else ""
+
+
+# ------------------------------------------------------------------ driver side
+
+
+def compile_split(
+    module_text: str,
+    mode: str,
+    jobs: int,
+    config: BackendConfig,
+    *,
+    save_pieces: str | None = None,
+    worker_timeout: float = 600.0,
+) -> SplitResult:
+    """Compile printed LLVM IR with the split back end; returns one assembly text."""
+    import time
+
+    if mode not in SPLIT_MODES:
+        raise EmberError(f"unknown split mode '{mode}'")
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    # `function` mode is level 2 only: one subgraph optimised whole, codegen per function
+    target_cost = 1 << 40 if mode == "function" else planner.TARGET_SUBGRAPH_COST
+    the_plan = planner.plan(module_text, target_cost=target_cost)
+    if "duplicate-internal-global" in config.faults:
+        the_plan = _fault_duplicate_globals(the_plan)
+    seconds["split"] = time.perf_counter() - t0
+    order = the_plan.order
+    local_names = set(the_plan.local_names)
+    private_names: set[str] = set()
+    codegen_inputs: list[tuple[tuple[int, int, int], str]] = []
+
+    t0 = time.perf_counter()
+    tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != "subgraph")) for sg in the_plan.subgraphs]
+    results = _run_all(jobs, optimise_task, tasks, worker_timeout)
+    shared_seen: set[tuple[str, ...]] = set()
+    for sg, result in zip(the_plan.subgraphs, results, strict=True):
+        pieces, local, private, _cpu = result  # type: ignore[misc]
+        local_names |= local
+        private_names |= private
+        for j, (members, text, shared) in enumerate(pieces):
+            if shared:  # discardable linkonce copy: keep the first subgraph's, drop the rest
+                ident = tuple(sorted(members))
+                if ident in shared_seen:
+                    continue
+                shared_seen.add(ident)
+            codegen_inputs.append((_key(members, order, sg.index, j), text))
+    seconds["optimise"] = time.perf_counter() - t0
+    if save_pieces:
+        _write_pieces(save_pieces, the_plan, codegen_inputs)
+
+    t0 = time.perf_counter()
+    # biggest pieces first so the pool stays busy; output order is restored by the key
+    schedule = sorted(range(len(codegen_inputs)), key=lambda i: -len(codegen_inputs[i][1]))
+    tasks2 = [(codegen_inputs[i][1], (codegen_inputs[i][1], config)) for i in schedule]
+    asm_results = _run_all(jobs, codegen_task, tasks2, worker_timeout)
+    asm_by_index: dict[int, str] = {}
+    for i, result in zip(schedule, asm_results, strict=True):
+        asm_by_index[i] = result[0]  # type: ignore[index]
+    seconds["codegen"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    pieces_asm = [mclink.AsmPiece(codegen_inputs[i][0], asm_by_index[i]) for i in range(len(codegen_inputs))]
+    if "drop-ctors" in config.faults:
+        pieces_asm = [mclink.AsmPiece(p.key, p.asm.replace(".init_array", ".data.ember_dropped")) for p in pieces_asm]
+    asm = mclink.link(
+        pieces_asm,
+        local_names,
+        private_names | the_plan.private_names,
+        keep_linkage_directives="skip-linkage-restore" in config.faults,
+        unique_labels="reuse-local-labels" not in config.faults,
+    )
+    seconds["link"] = time.perf_counter() - t0
+    return SplitResult(asm, len(the_plan.subgraphs), len(codegen_inputs), the_plan.describe(), seconds)
+
+
+def _key(members: list[str], order: dict[str, int], k: int, j: int) -> tuple[int, int, int]:
+    """Stable output position: the input position of the piece's first original member."""
+    positions = [order[_original(n)] for n in members if _original(n) in order]
+    return (min(positions) if positions else 1 << 30, k, j)
+
+
+def _original(name: str) -> str:
+    return name.split(planner.COPY_SUFFIX, 1)[0]
+
+
+def _write_pieces(directory: str, the_plan: planner.SplitPlan, inputs: list[tuple[tuple[int, int, int], str]]) -> None:
+    root = Path(directory)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "plan.txt").write_text(the_plan.describe() + "\n")
+    for sg in the_plan.subgraphs:
+        (root / f"subgraph-{sg.index:03d}.ll").write_text(sg.text)
+    for n, (key, text) in enumerate(sorted(inputs)):
+        (root / f"piece-{n:04d}-sg{key[1]}.ll").write_text(text)
+
+
+def _fault_duplicate_globals(the_plan: planner.SplitPlan) -> planner.SplitPlan:
+    """Power-check fault: every subgraph defines its own copy of internal mutable globals."""
+    import re
+
+    for sg in the_plan.subgraphs:
+        sg.text = re.sub(
+            r"^@([-\w$.]+) = external hidden global (.+?)(, align \d+)?$",
+            lambda m: f"@{m.group(1)} = internal global {m.group(2)} zeroinitializer{m.group(3) or ''}",
+            sg.text,
+            flags=re.M,
+        )
+    return the_plan
