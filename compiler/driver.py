@@ -70,6 +70,7 @@ class BuildOptions:
     save_pieces: str | None = None
     print_split_plan: bool = False
     worker_timeout: float = 600.0
+    subgraph_cost: int | None = None
     #: deliberately broken back-end variants (power check); tests only, never the CLI
     faults: frozenset[str] = frozenset()
 
@@ -203,12 +204,18 @@ def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildO
         config,
         save_pieces=options.save_pieces,
         worker_timeout=options.worker_timeout,
+        subgraph_cost=options.subgraph_cost,
     )
     for stage, secs in result.stage_seconds.items():
         times.seconds[stage] = times.seconds.get(stage, 0.0) + secs
     times.notes.append(
         f"split {options.split}: {result.subgraphs} subgraphs, {result.pieces} codegen pieces, -j{options.job_count}"
     )
+    peak = result.worker_cpu.pop("worker peak MiB", 0.0)
+    times.notes.append(
+        "worker CPU: " + ", ".join(f"{stage} {secs:.3f}s" for stage, secs in result.worker_cpu.items())
+    )
+    times.notes.append(f"peak worker memory: {peak:.0f} MiB")
     if options.print_split_plan:
         times.notes.append(result.plan_text)
     if options.emit == "asm":

@@ -118,7 +118,7 @@ class IRModule:
         return [e for e in self.entities if e.kind in kinds]
 
 
-_COMDAT_REF = re.compile(r"\bcomdat(?:\(\$(?P<name>\"[^\"]*\"|[-a-zA-Z$._0-9]+)\))?")
+_COMDAT_REF = re.compile(r"(?<![-%@$\w.])comdat(?:\(\$(?P<name>\"[^\"]*\"|[-a-zA-Z$._0-9]+)\))?(?![-\w.])")
 _BLOCKADDRESS = re.compile(r'blockaddress\(@("[^"]*"|[-a-zA-Z$._0-9]+)')
 _DEBUG_ATTACH = re.compile(r", !dbg ![0-9]+")
 
@@ -196,7 +196,7 @@ def parse_module(text: str) -> IRModule:
             head = line.split("@", 1)[0].split()[1:]
             linkage, visibility = _linkage_and_visibility(head)
             e = Entity("function", _header_name(line), body, idx, linkage, visibility)
-            cm = _COMDAT_REF.search(line[line.rfind(")") :]) if "comdat" in line else None
+            cm = _COMDAT_REF.search(line) if "comdat" in line else None
             if cm:
                 e.comdat = unquote(cm.group("name")) if cm.group("name") else e.name
             _analyse_refs(e, body, line)

@@ -9,6 +9,7 @@ kept; pieces are joined in a stable order taken from the input module.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -64,7 +65,7 @@ def link(
                     first_file = line
                 continue
             if unique_labels and (".L" in line or "GCC_except_table" in line):
-                line = _LOCAL_LABEL.sub(lambda m: _unique_label(prefix, m.group(1)), line)
+                line = _LOCAL_LABEL.sub(functools.partial(_unique_label, prefix), line)
             m = _BINDING.match(line)
             if m:
                 sym = _unquote(m.group(2))
@@ -88,5 +89,6 @@ def link(
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
 
 
-def _unique_label(prefix: str, label: str) -> str:
+def _unique_label(prefix: str, match: re.Match[str]) -> str:
+    label = match.group(1)
     return prefix + (label[2:] if label.startswith(".L") else label)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import heapq
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from compiler.backend import irmodel
@@ -33,6 +34,9 @@ from compiler.backend.irmodel import Entity, IRModule
 TARGET_SUBGRAPH_COST = 1200
 #: Never more subgraphs than this (each costs a module parse and fixed pass overhead).
 MAX_SUBGRAPHS = 64
+#: Level-2 codegen pieces group consecutive functions up to this estimated cost (a module
+#: parse per piece costs about as much as compiling a small function).
+LEVEL2_PIECE_COST = 600
 #: Suffix of renamed duplicate copies.
 COPY_SUFFIX = ".ember."
 
@@ -258,12 +262,29 @@ def plan(text: str, *, target_cost: int = TARGET_SUBGRAPH_COST, strip_debug: boo
     private_names = {n for n in exported if by_name[n].linkage == "private"}
     subgraphs = []
     for k in range(count):
-        members = [n for n in sorted(bucket_members[k], key=lambda n: order[n])]
-        text_k = piece_text(mod, members, exported, include_asm=(k == 0), rename=renames[k])
-        cost = sum(by_name[n].cost for n in members)
-        shown = [renames[k].get(n, n) for n in members]
+        ordered = sorted(bucket_members[k], key=lambda n: order[n])
+        text_k = piece_text(mod, ordered, exported, include_asm=(k == 0), rename=renames[k])
+        cost = sum(by_name[n].cost for n in ordered)
+        shown = [renames[k].get(n, n) for n in ordered]
         subgraphs.append(Subgraph(k, text_k, shown, cost))
     return SplitPlan(subgraphs, local_names, private_names, order)
+
+
+def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int]) -> list[list[str]]:
+    """Merge consecutive function atoms into pieces of about LEVEL2_PIECE_COST (deterministic)."""
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    current_cost = 0
+    for atom in atoms:
+        c = cost(atom)
+        if current and current_cost + c > LEVEL2_PIECE_COST:
+            chunks.append(current)
+            current, current_cost = [], 0
+        current = current + atom
+        current_cost += c
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def _assign_owners(
@@ -303,7 +324,8 @@ def _assign_owners(
                 owner[name] = k
             for name in atom_members[root]:
                 note_refs(name, k)
-        pending = [root for root in pending if root not in first_use]
+        done = set(progress)
+        pending = [root for root in pending if root not in done]
     for root in pending:  # referenced by nothing we compile: still defined exactly once, in bucket 0
         for name in atom_members[root]:
             owner[name] = 0
@@ -415,6 +437,7 @@ def split_functions(
             pieces.append(members)
         else:
             data.extend(members)
+    pieces = _chunk(pieces, lambda names: sum(mod.values[n].cost for n in names))
     if data or not (pieces or shared_pieces):
         if pieces:
             pieces[0] = data + pieces[0]

@@ -18,6 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from compiler.backend import mclink, planner
 from compiler.diagnostics import EmberError, Location
@@ -47,12 +48,13 @@ class SplitResult:
     pieces: int
     plan_text: str
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    worker_cpu: dict[str, float] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ worker side
 
 
-def _worker_tm(config: BackendConfig):  # type: ignore[no-untyped-def]
+def _worker_tm(config: BackendConfig) -> Any:
     from compiler.backend import llvm_stage
 
     return llvm_stage.target_machine(config.triple, config.opt_level)
@@ -113,6 +115,20 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
         _POOLS[jobs] = pool
     return pool
+
+
+def worker_peak_mb(jobs: int) -> float:
+    """Largest peak resident set (VmHWM) among the live workers of the pool, in MiB."""
+    pool = _POOLS.get(jobs)
+    peak = 0.0
+    for proc in list(getattr(pool, "_processes", {}).values()) if pool else []:
+        try:
+            for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]) / 1024)
+        except OSError:
+            continue
+    return peak
 
 
 def _discard_pool(jobs: int) -> None:
@@ -202,6 +218,7 @@ def compile_split(
     *,
     save_pieces: str | None = None,
     worker_timeout: float = 600.0,
+    subgraph_cost: int | None = None,
 ) -> SplitResult:
     """Compile printed LLVM IR with the split back end; returns one assembly text."""
     import time
@@ -211,7 +228,7 @@ def compile_split(
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     # `function` mode is level 2 only: one subgraph optimised whole, codegen per function
-    target_cost = 1 << 40 if mode == "function" else planner.TARGET_SUBGRAPH_COST
+    target_cost = 1 << 40 if mode == "function" else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
     the_plan = planner.plan(module_text, target_cost=target_cost)
     if "duplicate-internal-global" in config.faults:
         the_plan = _fault_duplicate_globals(the_plan)
@@ -225,8 +242,12 @@ def compile_split(
     tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != "subgraph")) for sg in the_plan.subgraphs]
     results = _run_all(jobs, optimise_task, tasks, worker_timeout)
     shared_seen: set[tuple[str, ...]] = set()
+    cpu = {"optimise": 0.0, "codegen": 0.0}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
-        pieces, local, private, _cpu = result  # type: ignore[misc]
+        pieces, local, private, task_cpu = cast(
+            tuple[list[tuple[list[str], str, bool]], set[str], set[str], float], result
+        )
+        cpu["optimise"] += task_cpu
         local_names |= local
         private_names |= private
         for j, (members, text, shared) in enumerate(pieces):
@@ -247,7 +268,9 @@ def compile_split(
     asm_results = _run_all(jobs, codegen_task, tasks2, worker_timeout)
     asm_by_index: dict[int, str] = {}
     for i, result in zip(schedule, asm_results, strict=True):
-        asm_by_index[i] = result[0]  # type: ignore[index]
+        asm_text, codegen_cpu = cast(tuple[str, float], result)
+        asm_by_index[i] = asm_text
+        cpu["codegen"] += codegen_cpu
     seconds["codegen"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -262,7 +285,8 @@ def compile_split(
         unique_labels="reuse-local-labels" not in config.faults,
     )
     seconds["link"] = time.perf_counter() - t0
-    return SplitResult(asm, len(the_plan.subgraphs), len(codegen_inputs), the_plan.describe(), seconds)
+    cpu["worker peak MiB"] = worker_peak_mb(jobs)
+    return SplitResult(asm, len(the_plan.subgraphs), len(codegen_inputs), the_plan.describe(), seconds, cpu)
 
 
 def _key(members: list[str], order: dict[str, int], k: int, j: int) -> tuple[int, int, int]:

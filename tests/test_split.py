@@ -1,0 +1,152 @@
+"""The parallel back end keeps contract 1 and 2: same symbols, same behaviour, same bytes for any -j."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler import driver
+from compiler.backend import irmodel, planner, split
+from compiler.diagnostics import EmberError
+from fuzz.genmodule import ModuleShape, generate
+from oracle import runner, symtab
+from tests.conftest import DATA
+
+MODES = ["subgraph", "function", "two-level"]
+
+
+def _build(path: Path, split_mode: str, jobs: int = 2, cost: int | None = None, level: int = 2, **kw) -> bytes:
+    options = driver.BuildOptions(opt_level=level, split=split_mode, jobs=jobs, subgraph_cost=cost, **kw)
+    out = driver.build(str(path), options).output
+    assert isinstance(out, bytes)
+    return out
+
+
+def _check_equivalent(reference: bytes, candidate: bytes) -> None:
+    diff = symtab.diff_symbols(symtab.read_symbols(reference), symtab.read_symbols(candidate))
+    assert diff.clean, diff.render("--split none", "split")
+    want, got = runner.run_object(reference), runner.run_object(candidate)
+    assert (got.stdout, got.outcome) == (want.stdout, want.outcome)
+    assert want.outcome == "exit 0" and want.stdout
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", ["linkages", "split_semantics"])
+def test_checklist_modules(name: str, mode: str) -> None:
+    src = DATA / f"{name}.ll"
+    reference = _build(src, "none")
+    # cost 1 puts every anchor in its own subgraph: every cross-subgraph rule is exercised
+    _check_equivalent(reference, _build(src, mode, cost=1))
+
+
+def test_split_semantics_output_is_the_expected_one() -> None:
+    """Hand-derived: ctor ran once, the address-taken function kept one identity, blockaddress branches."""
+    result = runner.run_object(_build(DATA / "split_semantics.ll", "two-level", cost=1))
+    assert result.stdout.startswith(b"ctor=1 same=1 ba=112 ")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("level", [0, 2])
+def test_generated_modules_all_modes(tmp_path: Path, seed: int, level: int) -> None:
+    src = tmp_path / f"gen{seed}.ll"
+    src.write_text(generate(seed, ModuleShape(functions=120)))
+    reference = _build(src, "none", level=level)
+    for mode in MODES:
+        _check_equivalent(reference, _build(src, mode, cost=150, level=level))
+
+
+def test_bytes_identical_for_every_job_count(tmp_path: Path) -> None:
+    src = tmp_path / "gen.ll"
+    src.write_text(generate(7, ModuleShape(functions=150)))
+    outputs = {jobs: _build(src, "two-level", jobs=jobs, cost=200) for jobs in (1, 2, 8)}
+    assert outputs[1] == outputs[2] == outputs[8]
+
+
+def test_internal_mutable_global_has_one_definition(tmp_path: Path) -> None:
+    src = tmp_path / "gen.ll"
+    src.write_text(generate(4, ModuleShape(functions=150, globals=3)))
+    syms = symtab.read_symbols(_build(src, "two-level", cost=100))
+    for g in ("g0", "g1", "g2"):
+        defs = [s for s in syms if s.name == g]
+        assert len(defs) == 1 and defs[0].binding == "LOCAL", defs
+
+
+def test_specialised_copies_stay_separate() -> None:
+    """`special` reached from two subgraphs: each keeps its own local copy, none is global or weak."""
+    syms = symtab.read_symbols(_build(DATA / "split_semantics.ll", "two-level", cost=1, level=0))
+    copies = [s for s in syms if s.name.split(planner.COPY_SUFFIX)[0] == "special"]
+    assert len(copies) == 2
+    assert all(s.binding == "LOCAL" for s in copies)
+
+
+def test_no_formerly_local_symbol_leaks_on_a_big_module(tmp_path: Path) -> None:
+    src = tmp_path / "big.ll"
+    src.write_text(generate(11, ModuleShape(functions=600)))
+    reference = symtab.read_symbols(_build(src, "none"))
+    ours = symtab.read_symbols(_build(src, "two-level"))
+    diff = symtab.diff_symbols(reference, ours)
+    assert diff.clean and not diff.leaked_locals
+    locals_before = {s.name for s in reference if s.is_local}
+    assert locals_before, "the module must have local symbols for this test to mean anything"
+    assert not [s for s in ours if s.name in locals_before and not s.is_local]
+
+
+def test_plan_does_not_depend_on_jobs(tmp_path: Path) -> None:
+    text = generate(5, ModuleShape(functions=200))
+    assert planner.plan(text).describe() == planner.plan(text).describe()
+    # the plan takes no job count at all: -j only decides how many workers run it
+    assert "jobs" not in planner.plan.__code__.co_varnames
+
+
+def test_crashing_worker_is_reported_and_piece_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBER_CRASH_DIR", str(tmp_path / "crashes"))
+    src = tmp_path / "crash.ll"
+    src.write_text(
+        'define i32 @"ember.test.crash.worker"() {\n  ret i32 1\n}\n'
+        "define i32 @main() {\n  ret i32 0\n}\n"
+    )
+    with pytest.raises(EmberError) as info:
+        _build(src, "two-level", cost=1)
+    assert "worker process crashed" in info.value.message
+    saved = Path(str(info.value.location))
+    assert saved.exists() and "ember.test.crash.worker" in saved.read_text()
+
+
+def test_hanging_worker_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBER_CRASH_DIR", str(tmp_path / "crashes"))
+    src = tmp_path / "hang.ll"
+    src.write_text('define i32 @"ember.test.hang.worker"() {\n  ret i32 1\n}\n')
+    with pytest.raises(EmberError) as info:
+        _build(src, "two-level", cost=1, worker_timeout=3.0)
+    assert "timed out" in info.value.message
+    assert Path(str(info.value.location)).exists()
+
+
+def test_save_pieces_and_plan(tmp_path: Path, ember) -> None:
+    out = tmp_path / "pieces"
+    r = ember(
+        "build", str(DATA / "split_semantics.ll"), "--split-cost", "1", "--save-pieces", str(out),
+        "--print-split-plan", "-o", str(tmp_path / "x.o"),
+    )
+    assert r.status == 0
+    assert "subgraph 0" in r.stderr and "anchor_a" in r.stderr
+    assert (out / "plan.txt").exists()
+    assert len(list(out.glob("subgraph-*.ll"))) >= 4
+    assert list(out.glob("piece-*.ll"))
+
+
+def test_entity_model_finds_linkage_and_references() -> None:
+    mod = irmodel.parse_module((DATA / "split_semantics.ll").read_text())
+    v = mod.values
+    assert v["special"].linkage == "internal" and v["anchor_a"].linkage == "external"
+    assert "special" in v["anchor_a"].refs and "special" not in v["anchor_a"].address_refs
+    assert "address_taken" in v["anchor_c"].address_refs
+    assert v["in_comdat"].comdat == "shared_comdat" and v["comdat_data"].comdat == "shared_comdat"
+    assert v["with_blockaddress"].blockaddress_of == {"with_blockaddress"}
+    assert irmodel.rename_refs('call @f(ptr @g, c"@f")', {"f": "h"}) == 'call @h(ptr @g, c"@f")'
+
+
+def test_unknown_mode_is_rejected() -> None:
+    with pytest.raises(EmberError):
+        split.compile_split("", "bogus", 1, split.BackendConfig())
