@@ -106,6 +106,16 @@ def cmd_symdiff(args: argparse.Namespace) -> int:
     return 0 if diff.clean else 1
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from compiler import bench
+
+    sizes = [int(x) for x in args.sizes.split(",") if x] if args.sizes else []
+    jobs = [int(x) for x in args.jobs.split(",")] if args.jobs else None
+    if not sizes and not args.inputs:
+        raise UsageError("nothing to benchmark: give --sizes or input modules")
+    return bench.main(sizes, args.inputs, jobs, args.plot)
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ember", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -123,6 +133,13 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=10.0, help="seconds before the program is killed")
     _add_build_options(p)
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("bench", help="serial vs split back end vs opt+llc, side by side")
+    p.add_argument("inputs", nargs="*", help=".ll/.bc modules to measure besides generated ones")
+    p.add_argument("--sizes", default="1000,3000", help="generated module sizes (functions), comma separated")
+    p.add_argument("--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
+    p.add_argument("--plot", default="bench-speedup.png", help="PNG plot of speed-up vs jobs")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("symtab", help="print the normal form of an object's symbol table")
     p.add_argument("object")

@@ -1,0 +1,40 @@
+; RUN: %ember build %s --split two-level --split-cost 1 -j1 --print-split-plan -o %t.o 2>&1 | %FileCheck %s --check-prefix=PLAN
+; RUN: %ember build %s --split two-level --split-cost 1 -j1 --emit asm -o - | %FileCheck %s --check-prefix=ASM
+; RUN: %ember build %s --split none -o %t.none.o
+; RUN: %ember symdiff %t.none.o %t.o | %FileCheck %s --check-prefix=DIFF
+
+; Each anchor is its own subgraph (balanced by cost, biggest first); the shared internal callee is copied into both,
+; the copy outside its home subgraph renamed; the internal global has one owner.
+; PLAN: subgraph 0 (cost {{[0-9]+}}): counter, helper, second
+; PLAN: subgraph 1 (cost {{[0-9]+}}): helper.ember.1, first
+
+; The MC link restores the local binding of the externalised global (no .globl/.hidden)
+; and gives each piece's local labels a unique prefix.
+; ASM-NOT: .globl{{.*}}counter
+; ASM-NOT: .hidden{{.*}}counter
+; ASM-LABEL: second:
+; ASM: .Lp0_func_end
+; ASM-LABEL: first:
+; ASM: .Lp1_func_end
+
+; DIFF: symbol tables agree
+
+@counter = internal global i64 0
+
+define internal i64 @helper(i64 %x) noinline {
+  %c = load i64, ptr @counter
+  %n = add i64 %c, %x
+  store i64 %n, ptr @counter
+  ret i64 %n
+}
+
+define i64 @first(i64 %x) {
+  %r = call i64 @helper(i64 %x)
+  ret i64 %r
+}
+
+define i64 @second(i64 %x) {
+  %r = call i64 @helper(i64 3)
+  %s = add i64 %r, %x
+  ret i64 %s
+}
