@@ -263,7 +263,9 @@ def plan(text: str, *, target_cost: int = TARGET_SUBGRAPH_COST, strip_debug: boo
     subgraphs = []
     for k in range(count):
         ordered = sorted(bucket_members[k], key=lambda n: order[n])
-        text_k = piece_text(mod, ordered, exported, include_asm=(k == 0), rename=renames[k])
+        text_k = piece_text(
+            mod, ordered, exported, include_asm=(k == 0), rename=renames[k], constants_visible=True
+        )
         cost = sum(by_name[n].cost for n in ordered)
         shown = [renames[k].get(n, n) for n in ordered]
         subgraphs.append(Subgraph(k, text_k, shown, cost))
@@ -338,8 +340,14 @@ def piece_text(
     *,
     include_asm: bool,
     rename: dict[str, str] | None = None,
+    constants_visible: bool = False,
 ) -> str:
-    """Module text holding `members`: definitions (exported locals made hidden), declarations of the rest."""
+    """Module text holding `members`: definitions (exported locals made hidden), declarations of the rest.
+
+    With `constants_visible` (level 1), pure-data constants owned elsewhere come as
+    `available_externally` copies so the optimiser can still fold loads from them (and
+    libcalls on constant strings) exactly as the unsplit compile does.
+    """
     by_name = mod.values
     member_set = set(members)
     parts: list[str] = []
@@ -367,6 +375,8 @@ def piece_text(
             continue
         if target.kind == "declaration" or (target.kind == "global" and not target.is_definition):
             parts.append(target.text)
+        elif constants_visible and _foldable_constant(target):
+            parts.append(irmodel.set_linkage(target, "available_externally", "hidden" if target.is_local else target.visibility))
         elif target.kind in ("function", "global"):
             if target.is_local:
                 parts.append(irmodel.declaration_of(target, "hidden"))
@@ -378,6 +388,16 @@ def piece_text(
         parts.append(e.text)
     text = irmodel.module_text(mod.header, parts)
     return irmodel.rename_refs(text, rename or {})
+
+
+def _foldable_constant(e: Entity) -> bool:
+    """A defined constant holding plain data (no references, section or comdat)."""
+    if e.kind != "global" or not e.is_definition or e.refs or e.comdat is not None:
+        return False
+    if e.linkage not in ("private", "internal", "external"):
+        return False
+    head = e.text.split("=", 1)[1]
+    return " constant " in head and ", section " not in head and " thread_local" not in head
 
 
 def _declare_alias(alias: Entity, mod: IRModule) -> str:

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Optional system tools for the opt-in-by-availability tests: clang-19 (real-world C program),
+# redis-server (shared example database). Best effort: without them those tests skip with a reason.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  missing=""
+  command -v clang-19 >/dev/null 2>&1 || missing="$missing clang-19"
+  command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+  if [ -n "$missing" ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null 2>&1 \
+      || (apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null 2>&1) \
+      || echo "ci: could not install$missing; their tests will skip" >&2
+  fi
+fi
+bash ci/fetch_lua.sh || echo "ci: could not fetch the Lua sources; the real-world test will skip" >&2
