@@ -53,7 +53,7 @@ def measure_ember(src: Path, split: str, jobs: int, out: Path) -> Measurement:
     ember = str(Path(sys.executable).with_name("ember"))
     cmd = [ember, "build", str(src), "-O2", "--split", split, "-j", str(jobs), "--time-report", "-o", str(out)]
     wall, cpu, report = _run(cmd)
-    llvm_stages = ["split", "optimise", "codegen", "link", "assemble"]
+    llvm_stages = ["split", "optimise", "optimise+codegen", "codegen", "link", "assemble"]
     llvm_wall = sum(_stage(report, s) for s in llvm_stages)
     peak = [float(x) for x in re.findall(r"peak (?:worker )?memory: ([0-9.]+) MiB", report)]
     link = _stage(report, "link") + _stage(report, "assemble")

@@ -168,6 +168,10 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     if options.emit not in EMIT_KINDS:
         raise UsageError(f"unknown --emit kind '{options.emit}'")
     times = StageTimes()
+    if options.split != "none" and options.emit in ("obj", "asm"):
+        from compiler.backend import split
+
+        split.warm_pool(options.job_count)  # worker start-up overlaps parsing and planning
     loaded = load_llvm_module(path, options, times)
     if isinstance(loaded, str):
         return BuildResult(loaded, times)

@@ -133,7 +133,7 @@ def test_save_pieces_and_plan(tmp_path: Path, ember) -> None:
     assert "subgraph 0" in r.stderr and "anchor_a" in r.stderr
     assert (out / "plan.txt").exists()
     assert len(list(out.glob("subgraph-*.ll"))) >= 4
-    assert list(out.glob("piece-*.ll"))
+    assert list(out.glob("piece-*.s"))
 
 
 def test_entity_model_finds_linkage_and_references() -> None:

@@ -56,7 +56,7 @@ def iter_refs(text: str) -> Iterable[tuple[str, int, int]]:
 
 def rename_refs(text: str, mapping: dict[str, str]) -> str:
     """Rename `@name` tokens per `mapping` (strings untouched)."""
-    if not mapping:
+    if not mapping or (len(mapping) <= 8 and not any(("@" + n) in text or ('@"' + n) in text for n in mapping)):
         return text
 
     def sub(m: re.Match[str]) -> str:
@@ -359,6 +359,8 @@ def _read_type(text: str, start: int) -> str:
 
 def strip_debug(text: str) -> str:
     """Drop `!dbg` attachments and debug records from a function body."""
+    if "!dbg" not in text and "#dbg_" not in text:
+        return text
     text = _DEBUG_ATTACH.sub("", text)
     return "\n".join(ln for ln in text.split("\n") if not ln.lstrip().startswith("#dbg_"))
 

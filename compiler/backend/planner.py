@@ -94,6 +94,8 @@ class _UnionFind:
 
 def name_unnamed(text: str, prefix: str = "__ember_unnamed_") -> str:
     """Give numbered globals (`@0`) stable names so pieces can refer to them by name."""
+    if not re.search(r"^@[0-9]+ = |^define [^@\n]*@[0-9]+\(", text, re.M):
+        return text  # nothing unnamed: skip a second parse
     mod = irmodel.parse_module(text)
     mapping = {e.name: f"{prefix}{e.name}" for e in mod.entities if e.is_value and e.name.isdigit()}
     return irmodel.rename_refs(text, mapping)

@@ -72,35 +72,74 @@ def _maybe_crash(text: str) -> None:
 
 def optimise_task(
     text: str, known: list[str], k: int, config: BackendConfig, level2: bool
-) -> tuple[list[tuple[list[str], str, bool]], set[str], set[str], float]:
-    """Level 1 in a worker: optimise a subgraph, then (two-level) cut it per function."""
+) -> tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]]:
+    """One subgraph in a worker: optimise (level 1), then codegen right here (no round trip).
+
+    Returns [(members, assembly, is_shared_copy)], the local names defined, the private
+    names that crossed pieces, and CPU seconds per stage. With `level2`, the optimised
+    subgraph is cut per function and each piece compiled as its own module; otherwise
+    the optimised module is compiled in place (locals the optimiser created renamed
+    in memory), unless it holds discardable linkonce copies, which need pieces of their
+    own so the link can keep one of each.
+    """
     import time
+
+    import llvmlite.binding as llvm
 
     from compiler.backend import llvm_stage
 
     _maybe_crash(text)
+    cpu: dict[str, float] = {}
     start = time.process_time()
     tm = _worker_tm(config)
     module = llvm_stage.parse_ir(text, f"<subgraph {k}>")
     llvm_stage.prepare(module, tm, force_triple=config.force_triple)
     llvm_stage.optimise(module, tm, config.opt_level)
-    optimised = str(module)
-    pieces, local, private = planner.split_functions(optimised, set(known), k, per_function=level2)
-    return pieces, local, private, time.process_time() - start
+    cpu["optimise"] = time.process_time() - start
+    start = time.process_time()
+    discardable = {llvm.Linkage.linkonce_any, llvm.Linkage.linkonce_odr, llvm.Linkage.available_externally}
+    values = [*module.functions, *module.global_variables]
+    has_shared = any(not v.is_declaration and v.linkage in discardable for v in values)
+    if not level2 and not has_shared:
+        known_set = set(known)
+        local_kinds = {llvm.Linkage.internal, llvm.Linkage.private}
+        local: set[str] = set()
+        unnamed = 0
+        for v in values:
+            if v.is_declaration or v.linkage not in local_kinds:
+                continue
+            if not v.name:
+                v.name = f"__ember_unnamed_{k}_{unnamed}"
+                unnamed += 1
+            elif v.name not in known_set and planner.COPY_SUFFIX not in v.name:
+                v.name = f"{v.name}{planner.COPY_SUFFIX}{k}"
+            local.add(v.name)
+        asm = llvm_stage.emit_assembly(module, tm)
+        cpu["codegen"] = time.process_time() - start
+        return [(list(known), asm, False)], local, set(), cpu
+    pieces, local, private = planner.split_functions(str(module), set(known), k, per_function=level2)
+    out = []
+    for members, piece, shared in pieces:
+        piece_module = llvm_stage.parse_ir(piece, f"<subgraph {k} piece>")
+        llvm_stage.prepare(piece_module, tm, force_triple=config.force_triple)
+        out.append((members, llvm_stage.emit_assembly(piece_module, tm), shared))
+    cpu["codegen"] = time.process_time() - start
+    return out, local, private, cpu
 
 
-def codegen_task(text: str, config: BackendConfig) -> tuple[str, float]:
-    """Level 2 in a worker: codegen one (already optimised) piece to assembly."""
-    import time
-
+def warm_up() -> bool:
+    """Import LLVM and initialise targets in a fresh worker (overlaps the parent's parsing)."""
     from compiler.backend import llvm_stage
 
-    _maybe_crash(text)
-    start = time.process_time()
-    tm = _worker_tm(config)
-    module = llvm_stage.parse_ir(text, "<piece>")
-    llvm_stage.prepare(module, tm, force_triple=config.force_triple)
-    return llvm_stage.emit_assembly(module, tm), time.process_time() - start
+    llvm_stage.target_machine(None, 2)
+    return True
+
+
+def warm_pool(jobs: int) -> None:
+    """Start the workers now so their start-up overlaps the parent's parse and plan."""
+    pool = _pool(jobs)
+    for _ in range(jobs):
+        pool.submit(warm_up)
 
 
 # ------------------------------------------------------------------ pool
@@ -236,45 +275,38 @@ def compile_split(
     order = the_plan.order
     local_names = set(the_plan.local_names)
     private_names: set[str] = set()
-    codegen_inputs: list[tuple[tuple[int, int, int], str]] = []
 
     t0 = time.perf_counter()
     tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != "subgraph")) for sg in the_plan.subgraphs]
-    results = _run_all(jobs, optimise_task, tasks, worker_timeout)
+    # biggest subgraphs first so the pool stays busy; output order comes from the keys
+    schedule = sorted(range(len(tasks)), key=lambda i: -the_plan.subgraphs[i].cost)
+    results_in_schedule = _run_all(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout)
+    results: list[object] = [None] * len(tasks)
+    for i, result in zip(schedule, results_in_schedule, strict=True):
+        results[i] = result
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
+    pieces_asm: list[mclink.AsmPiece] = []
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
         pieces, local, private, task_cpu = cast(
-            tuple[list[tuple[list[str], str, bool]], set[str], set[str], float], result
+            tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]], result
         )
-        cpu["optimise"] += task_cpu
+        for stage, secs in task_cpu.items():
+            cpu[stage] += secs
         local_names |= local
         private_names |= private
-        for j, (members, text, shared) in enumerate(pieces):
+        for j, (members, asm_text, shared) in enumerate(pieces):
             if shared:  # discardable linkonce copy: keep the first subgraph's, drop the rest
                 ident = tuple(sorted(members))
                 if ident in shared_seen:
                     continue
                 shared_seen.add(ident)
-            codegen_inputs.append((_key(members, order, sg.index, j), text))
-    seconds["optimise"] = time.perf_counter() - t0
+            pieces_asm.append(mclink.AsmPiece(_key(members, order, sg.index, j), asm_text))
+    seconds["optimise+codegen"] = time.perf_counter() - t0
     if save_pieces:
-        _write_pieces(save_pieces, the_plan, codegen_inputs)
+        _write_pieces(save_pieces, the_plan, pieces_asm)
 
     t0 = time.perf_counter()
-    # biggest pieces first so the pool stays busy; output order is restored by the key
-    schedule = sorted(range(len(codegen_inputs)), key=lambda i: -len(codegen_inputs[i][1]))
-    tasks2 = [(codegen_inputs[i][1], (codegen_inputs[i][1], config)) for i in schedule]
-    asm_results = _run_all(jobs, codegen_task, tasks2, worker_timeout)
-    asm_by_index: dict[int, str] = {}
-    for i, result in zip(schedule, asm_results, strict=True):
-        asm_text, codegen_cpu = cast(tuple[str, float], result)
-        asm_by_index[i] = asm_text
-        cpu["codegen"] += codegen_cpu
-    seconds["codegen"] = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    pieces_asm = [mclink.AsmPiece(codegen_inputs[i][0], asm_by_index[i]) for i in range(len(codegen_inputs))]
     if "drop-ctors" in config.faults:
         pieces_asm = [mclink.AsmPiece(p.key, p.asm.replace(".init_array", ".data.ember_dropped")) for p in pieces_asm]
     asm = mclink.link(
@@ -286,7 +318,7 @@ def compile_split(
     )
     seconds["link"] = time.perf_counter() - t0
     cpu["worker peak MiB"] = worker_peak_mb(jobs)
-    return SplitResult(asm, len(the_plan.subgraphs), len(codegen_inputs), the_plan.describe(), seconds, cpu)
+    return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan.describe(), seconds, cpu)
 
 
 def _key(members: list[str], order: dict[str, int], k: int, j: int) -> tuple[int, int, int]:
@@ -299,14 +331,14 @@ def _original(name: str) -> str:
     return name.split(planner.COPY_SUFFIX, 1)[0]
 
 
-def _write_pieces(directory: str, the_plan: planner.SplitPlan, inputs: list[tuple[tuple[int, int, int], str]]) -> None:
+def _write_pieces(directory: str, the_plan: planner.SplitPlan, pieces: list[mclink.AsmPiece]) -> None:
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
     (root / "plan.txt").write_text(the_plan.describe() + "\n")
     for sg in the_plan.subgraphs:
         (root / f"subgraph-{sg.index:03d}.ll").write_text(sg.text)
-    for n, (key, text) in enumerate(sorted(inputs)):
-        (root / f"piece-{n:04d}-sg{key[1]}.ll").write_text(text)
+    for n, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
+        (root / f"piece-{n:04d}-sg{piece.key[1]}.s").write_text(piece.asm)
 
 
 def _fault_duplicate_globals(the_plan: planner.SplitPlan) -> planner.SplitPlan:
