@@ -123,7 +123,35 @@ def plot(results: dict[str, list[Measurement]], jobs: Sequence[int], path: Path)
     return True
 
 
-def main(sizes: Sequence[int], inputs: Sequence[str], jobs: Sequence[int] | None, plot_path: str | None) -> int:
+def runtime_compare(tmp: Path, runs: int = 3) -> str:
+    """Run time of split-built vs unsplit-built compute-heavy programs (best of `runs`)."""
+    from oracle import runner
+
+    ember = str(Path(sys.executable).with_name("ember"))
+    lines = ["== generated code: run time of the built program (best of %d)" % runs]
+    lines.append(f"{'program':<34}{'serial s':>10}{'two-level s':>13}{'slowdown':>10}")
+    for seed, shape in ((3, ModuleShape(functions=400, main_repeat=2_000_000)), (9, ModuleShape(functions=1000, main_repeat=300_000))):
+        src = tmp / f"heavy{seed}.ll"
+        src.write_text(generate(seed, shape))
+        best = {}
+        for split in ("none", "two-level"):
+            obj = tmp / f"heavy{seed}-{split}.o"
+            _run([ember, "build", str(src), "-O2", "--split", split, "-o", str(obj)])
+            exe = runner.link_executable([obj], tmp / f"heavy{seed}-{split}", with_runtime=False)
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                runner.run_executable(exe, limits=runner.Limits(timeout_s=120))
+                times.append(time.perf_counter() - start)
+            best[split] = min(times)
+        label = f"{shape.functions} functions x{shape.main_repeat}"
+        lines.append(f"{label:<34}{best['none']:>10.3f}{best['two-level']:>13.3f}{best['two-level'] / best['none'] - 1:>9.1%}")
+    return "\n".join(lines)
+
+
+def main(
+    sizes: Sequence[int], inputs: Sequence[str], jobs: Sequence[int] | None, plot_path: str | None, runtime: bool = False
+) -> int:
     jobs = list(jobs or range(1, (os.cpu_count() or 1) + 1))
     results: dict[str, list[Measurement]] = {}
     with tempfile.TemporaryDirectory(prefix="ember-bench-") as tmpdir:
@@ -138,6 +166,8 @@ def main(sizes: Sequence[int], inputs: Sequence[str], jobs: Sequence[int] | None
             rows = bench_module(src, jobs, tmp)
             results[title] = rows
             print(render(title, rows), flush=True)
+        if runtime:
+            print(runtime_compare(tmp), flush=True)
     if plot_path and results:
         if plot(results, jobs, Path(plot_path)):
             print(f"plot written to {plot_path}")

@@ -111,9 +111,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     sizes = [int(x) for x in args.sizes.split(",") if x] if args.sizes else []
     jobs = [int(x) for x in args.jobs.split(",")] if args.jobs else None
-    if not sizes and not args.inputs:
+    if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
-    return bench.main(sizes, args.inputs, jobs, args.plot)
+    return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -139,6 +139,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--sizes", default="1000,3000", help="generated module sizes (functions), comma separated")
     p.add_argument("--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
     p.add_argument("--plot", default="bench-speedup.png", help="PNG plot of speed-up vs jobs")
+    p.add_argument("--runtime", action="store_true", help="also compare run time of split vs unsplit programs")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("symtab", help="print the normal form of an object's symbol table")

@@ -37,6 +37,11 @@ MAX_SUBGRAPHS = 64
 #: Level-2 codegen pieces group consecutive functions up to this estimated cost (a module
 #: parse per piece costs about as much as compiling a small function).
 LEVEL2_PIECE_COST = 600
+#: Exported functions up to this many instructions are imported (as available_externally
+#: copies) into subgraphs that call them, so the inliner still sees across subgraphs.
+IMPORT_COST = 200
+#: Total instructions one subgraph may import.
+IMPORT_BUDGET = 8000
 #: Suffix of renamed duplicate copies.
 COPY_SUFFIX = ".ember."
 
@@ -153,7 +158,13 @@ def _duplicable(mod: IRModule, atoms: _UnionFind) -> set[str]:
     }
 
 
-def plan(text: str, *, target_cost: int = TARGET_SUBGRAPH_COST, strip_debug: bool = True) -> SplitPlan:
+def plan(
+    text: str,
+    *,
+    target_cost: int = TARGET_SUBGRAPH_COST,
+    strip_debug: bool = True,
+    import_cost: int = 0,
+) -> SplitPlan:
     """Cut printed LLVM IR into level-1 subgraphs."""
     text = name_unnamed(text)
     mod = irmodel.parse_module(text)
@@ -235,7 +246,37 @@ def plan(text: str, *, target_cost: int = TARGET_SUBGRAPH_COST, strip_debug: boo
     for e in defs:
         if e.name in dup and e.name not in reached:
             bucket_members[0][e.name] = None
-    # owned entities may reach duplicable functions too: add their closure
+    # cross-subgraph inlining: small exported callees come in as available_externally copies
+    imported: list[set[str]] = [set() for _ in range(count)]
+    if import_cost > 0:
+        importable = {
+            e.name
+            for e in defs
+            if e.kind == "function"
+            and e.linkage == "external"
+            and e.comdat is None
+            and not e.blockaddress_of
+            and e.cost <= import_cost
+            # a body touching an owned thread-local would change its TLS access model (and
+            # the runtime symbols it needs) once the owner has to export it
+            and not any(r in by_name and by_name[r].is_local and " thread_local" in by_name[r].text.split("=", 1)[-1][:80]
+                        for r in e.refs)
+            and sum(1 for other in defs if atoms.find(other.name) == atoms.find(e.name)) == 1
+        }
+        for k in range(count):
+            budget = IMPORT_BUDGET
+            frontier = list(bucket_members[k])
+            while frontier and budget > 0:
+                name = frontier.pop(0)
+                for r in by_name[name].refs if name in by_name else ():
+                    if r in importable and r not in bucket_members[k] and r not in by_name[name].address_refs:
+                        if budget < by_name[r].cost:
+                            continue
+                        budget -= by_name[r].cost
+                        bucket_members[k][r] = None
+                        imported[k].add(r)
+                        frontier.append(r)
+    # owned entities (and imports) may reach duplicable functions too: add their closure
     for k in range(count):
         bucket_members[k] = dict.fromkeys(closure(list(bucket_members[k])))
         for name in bucket_members[k]:
@@ -266,7 +307,13 @@ def plan(text: str, *, target_cost: int = TARGET_SUBGRAPH_COST, strip_debug: boo
     for k in range(count):
         ordered = sorted(bucket_members[k], key=lambda n: order[n])
         text_k = piece_text(
-            mod, ordered, exported, include_asm=(k == 0), rename=renames[k], constants_visible=True
+            mod,
+            ordered,
+            exported,
+            include_asm=(k == 0),
+            rename=renames[k],
+            constants_visible=True,
+            imported=imported[k],
         )
         cost = sum(by_name[n].cost for n in ordered)
         shown = [renames[k].get(n, n) for n in ordered]
@@ -343,6 +390,7 @@ def piece_text(
     include_asm: bool,
     rename: dict[str, str] | None = None,
     constants_visible: bool = False,
+    imported: set[str] | None = None,
 ) -> str:
     """Module text holding `members`: definitions (exported locals made hidden), declarations of the rest.
 
@@ -366,6 +414,8 @@ def piece_text(
         e = by_name[name]
         if name in exported:
             parts.append(irmodel.set_linkage(e, "external", "hidden"))
+        elif imported and name in imported:
+            parts.append(irmodel.set_linkage(e, "available_externally", e.visibility))
         else:
             parts.append(e.text)
         for r in e.refs:
