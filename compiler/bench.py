@@ -128,7 +128,7 @@ def runtime_compare(tmp: Path, runs: int = 3) -> str:
     from oracle import runner
 
     ember = str(Path(sys.executable).with_name("ember"))
-    lines = ["== generated code: run time of the built program (best of %d)" % runs]
+    lines = [f"== generated code: run time of the built program (best of {runs})"]
     lines.append(f"{'program':<34}{'serial s':>10}{'two-level s':>13}{'slowdown':>10}")
     for seed, shape in ((3, ModuleShape(functions=400, main_repeat=2_000_000)), (9, ModuleShape(functions=1000, main_repeat=300_000))):
         src = tmp / f"heavy{seed}.ll"
