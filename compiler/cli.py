@@ -116,6 +116,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
 
 
+def cmd_reduce(args: argparse.Namespace) -> int:
+    from fuzz.reduce import command, oracle
+
+    if args.jobs < 1:
+        raise UsageError("-j must be at least 1")
+    settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
+    stats = command.reduce_file(
+        args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
+        time_budget=args.time_budget,
+    )
+    print(f"{args.output}: {stats.initial_lines} -> {stats.final_lines} lines (report: {args.output}.report.txt)")
+    return 0
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ember", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -141,6 +155,22 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", default="bench-speedup.png", help="PNG plot of speed-up vs jobs")
     p.add_argument("--runtime", action="store_true", help="also compare run time of split vs unsplit programs")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("reduce", help="shrink a .ll/.bc module that shows a split-linkage failure")
+    p.add_argument("input")
+    p.add_argument("-o", "--output", required=True)
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument("--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "crash"))
+    how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
+    p.add_argument("--time-budget", type=float, default=None, metavar="S", help="stop after S seconds (best result kept)")
+    p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
+    p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
+    p.add_argument("--split-cost", type=int, default=None)
+    level = p.add_mutually_exclusive_group()
+    for n in range(4):
+        level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
+    p.set_defaults(func=cmd_reduce, opt_level=2)
 
     p = sub.add_parser("symtab", help="print the normal form of an object's symbol table")
     p.add_argument("object")

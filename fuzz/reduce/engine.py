@@ -1,0 +1,106 @@
+"""ddmin over the delta-pass table, with parallel candidates, a time budget and progress.
+
+Deterministic: candidates of one round are evaluated in parallel but the first
+interesting one *in order* wins, so the result does not depend on -j or timing. The
+best module so far is handed to `on_success` after every accepted step (the CLI
+writes it to disk atomically, so Ctrl-C loses nothing).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from compiler.backend import llvm_stage
+from compiler.diagnostics import EmberError
+from fuzz.reduce.ir_deltas import DeltaPass
+
+
+@dataclass
+class ReduceStats:
+    """What the reduction did."""
+
+    initial_lines: int
+    final_lines: int = 0
+    candidates: int = 0
+    accepted: int = 0
+    seconds: float = 0.0
+    per_pass: dict[str, int] = field(default_factory=dict)
+
+
+def lines_of(text: str) -> int:
+    """Size measure: non-blank, non-comment lines."""
+    return sum(1 for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(";"))
+
+
+def valid_ir(text: str) -> bool:
+    """A candidate must parse and verify before the property runs."""
+    try:
+        llvm_stage.parse_ir(text, "<candidate>")
+    except EmberError:
+        return False
+    return True
+
+
+def reduce_text(
+    text: str,
+    interesting: Callable[[str], bool],
+    deltas: Sequence[DeltaPass],
+    *,
+    jobs: int = 1,
+    time_budget: float | None = None,
+    on_success: Callable[[str], None] = lambda _t: None,
+    on_progress: Callable[[str, int], None] = lambda _p, _n: None,
+) -> tuple[str, ReduceStats]:
+    """Shrink `text` while `interesting` holds; passes repeat until none makes progress."""
+    start = time.monotonic()
+    stats = ReduceStats(initial_lines=lines_of(text))
+
+    def out_of_time() -> bool:
+        return time_budget is not None and time.monotonic() - start > time_budget
+
+    def check(candidate: str) -> bool:
+        return candidate is not None and valid_ir(candidate) and interesting(candidate)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        progress = True
+        while progress and not out_of_time():
+            progress = False
+            for delta in deltas:
+                n = len(delta.chunks(text))
+                size = max(1, n // 2)
+                while n and size >= 1 and not out_of_time():
+                    on_progress(delta.name, lines_of(text))
+                    groups = [set(range(i, min(i + size, n))) for i in range(0, n, size)]
+                    accepted = False
+                    for batch_start in range(0, len(groups), max(1, jobs)):
+                        batch = groups[batch_start : batch_start + max(1, jobs)]
+                        candidates = []
+                        for group in batch:
+                            try:
+                                candidates.append(delta.apply(text, set(range(n)) - group))
+                            except (ValueError, IndexError, AssertionError):
+                                candidates.append("")
+                        candidates = [c if c and c != text else "" for c in candidates]
+                        results = list(pool.map(lambda c: bool(c) and check(c), candidates))
+                        stats.candidates += sum(1 for c in candidates if c)
+                        winner = next((c for c, ok in zip(candidates, results, strict=True) if ok), None)
+                        if winner is not None:
+                            text = winner
+                            stats.accepted += 1
+                            stats.per_pass[delta.name] = stats.per_pass.get(delta.name, 0) + 1
+                            on_success(text)
+                            accepted = progress = True
+                            break
+                        if out_of_time():
+                            break
+                    if accepted:
+                        n = len(delta.chunks(text))
+                        size = min(size, max(1, n // 2)) if n else 0
+                    else:
+                        size //= 2
+    stats.final_lines = lines_of(text)
+    stats.seconds = time.monotonic() - start
+    return text, stats

@@ -1,0 +1,267 @@
+"""Delta passes over LLVM IR text, one small function each (llvm-reduce's `deltas/` table).
+
+A pass turns a module into *chunks* (things it could remove or simplify) and applies a
+subset of them; the reducer runs ddmin over the chunks. Every candidate is validated
+(parses and verifies) before the property sees it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from compiler.backend import irmodel
+
+
+@dataclass(frozen=True)
+class DeltaPass:
+    """`chunks(text)` lists what may go; `apply(text, keep)` keeps only chunks whose index is in `keep`."""
+
+    name: str
+    chunks: Callable[[str], list[str]]
+    apply: Callable[[str, set[int]], str]
+
+
+def _entities(text: str, kinds: Sequence[str], pred: Callable[[irmodel.Entity], bool] = lambda e: True) -> list[irmodel.Entity]:
+    mod = irmodel.parse_module(text)
+    return [e for e in mod.entities if e.kind in kinds and pred(e)]
+
+
+def _rebuild(text: str, replace: dict[str, str | None]) -> str:
+    """Re-emit the module with some entity texts replaced (None drops the entity)."""
+    mod = irmodel.parse_module(text)
+    parts = []
+    for e in mod.entities:
+        key = f"{e.kind}:{e.name}"
+        if key in replace:
+            new = replace[key]
+            if new is not None:
+                parts.append(new)
+        else:
+            parts.append(e.text)
+    return irmodel.module_text(mod.header, parts)
+
+
+# -- functions: make definitions declarations ------------------------------------------
+
+
+def _function_chunks(text: str) -> list[str]:
+    return [e.name for e in _entities(text, ("function",), lambda e: e.name != "main")]
+
+
+def _functions_to_declarations(text: str, keep: set[int]) -> str:
+    funcs = [e for e in _entities(text, ("function",), lambda e: e.name != "main")]
+    replace: dict[str, str | None] = {}
+    for i, e in enumerate(funcs):
+        if i not in keep:
+            # a declaration cannot be local: local functions become plain external declarations
+            replace[f"function:{e.name}"] = irmodel.declaration_of(e, "default" if e.is_local else None)
+    return _rebuild(text, replace)
+
+
+# -- globals: drop initialisers (make declarations) -------------------------------------
+
+
+def _global_chunks(text: str) -> list[str]:
+    return [e.name for e in _entities(text, ("global",), lambda e: e.is_definition)]
+
+
+def _globals_to_declarations(text: str, keep: set[int]) -> str:
+    gs = _entities(text, ("global",), lambda e: e.is_definition)
+    replace: dict[str, str | None] = {}
+    for i, e in enumerate(gs):
+        if i in keep:
+            continue
+        if e.name.startswith("llvm."):
+            replace[f"global:{e.name}"] = None  # ctors/dtors/used arrays: just drop them
+        else:
+            replace[f"global:{e.name}"] = irmodel.declaration_of(e, "default" if e.is_local else None)
+    return _rebuild(text, replace)
+
+
+# -- aliases and ifuncs ------------------------------------------------------------------
+
+
+def _alias_chunks(text: str) -> list[str]:
+    return [e.name for e in _entities(text, ("alias", "ifunc"))]
+
+
+def _drop_aliases(text: str, keep: set[int]) -> str:
+    aliases = _entities(text, ("alias", "ifunc"))
+    replace: dict[str, str | None] = {}
+    mapping: dict[str, str] = {}
+    for i, e in enumerate(aliases):
+        if i not in keep and e.refs:
+            replace[f"{e.kind}:{e.name}"] = None
+            mapping[e.name] = e.refs[0]  # uses go to the aliasee/resolver directly
+    return irmodel.rename_refs(_rebuild(text, replace), mapping) if mapping else text
+
+
+# -- instructions ------------------------------------------------------------------------
+
+_INSTRUCTION = re.compile(r"^  (?!ret\b|br\b|switch\b|indirectbr\b|unreachable\b)\S")
+
+
+def _instruction_lines(text: str) -> list[int]:
+    lines = text.split("\n")
+    in_body = False
+    out = []
+    for i, line in enumerate(lines):
+        if line.startswith("define "):
+            in_body = True
+        elif line == "}":
+            in_body = False
+        elif in_body and _INSTRUCTION.match(line) and " = phi " not in line:
+            out.append(i)
+    return out
+
+
+def _instruction_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[i].strip() for i in _instruction_lines(text)]
+
+
+def _drop_instructions(text: str, keep: set[int]) -> str:
+    lines = text.split("\n")
+    drop = {line_no for k, line_no in enumerate(_instruction_lines(text)) if k not in keep}
+    out = []
+    for i, line in enumerate(lines):
+        if i not in drop:
+            out.append(line)
+            continue
+        m = re.match(r"^  (%[-\w.$]+) = (.*)$", line)
+        if m:  # a value-producing instruction: replace its uses by a constant of its type
+            ty = _result_type(m.group(2))
+            if ty is None:
+                out.append(line)
+                continue
+            out.append(f"  {m.group(1)} = {_zero_def(ty)}")
+    return "\n".join(out)
+
+
+_TYPED = re.compile(r"^(?:add|sub|mul|and|or|xor|shl|lshr|ashr|udiv|sdiv|urem|srem)(?: nuw| nsw| exact| disjoint)* (i\d+) ")
+_LOAD = re.compile(r"^load (?:volatile |atomic )?(i\d+|ptr|double|float), ")
+_CALL = re.compile(r"^(?:tail |musttail |notail )?call (?:[a-z_]+ )*(i\d+|ptr|double|float) ")
+_CMP = re.compile(r"^(?:icmp|fcmp) ")
+_CAST = re.compile(r"^(?:zext|sext|trunc|bitcast|inttoptr|ptrtoint|fptosi|sitofp) .* to (i\d+|ptr|double|float)$")
+_SELECT = re.compile(r"^select i1 [^,]+, (i\d+|ptr|double|float) ")
+
+
+def _result_type(rhs: str) -> str | None:
+    for rx in (_TYPED, _LOAD, _CALL, _CAST, _SELECT):
+        m = rx.match(rhs)
+        if m:
+            return m.group(1)
+    if _CMP.match(rhs):
+        return "i1"
+    return None
+
+
+def _zero_def(ty: str) -> str:
+    """An instruction defining a value of `ty` from constants only (keeps the SSA name)."""
+    if ty == "ptr":
+        return "getelementptr i8, ptr null, i64 0"
+    if ty in ("double", "float"):
+        return f"fadd {ty} 0.0, 0.0"
+    return f"add {ty} 0, 0"
+
+
+# -- constants ---------------------------------------------------------------------------
+
+_BIG_CONST = re.compile(r"(?<=i64 |i32 |i16 )(-?[2-9]|-?[1-9][0-9]+)\b")
+
+
+def _constant_chunks(text: str) -> list[str]:
+    return [m.group(0) for m in _BIG_CONST.finditer(text)]
+
+
+def _zero_constants(text: str, keep: set[int]) -> str:
+    counter = iter(range(1 << 30))
+
+    def sub(m: re.Match[str]) -> str:
+        return m.group(0) if next(counter) in keep else "1"
+
+    return _BIG_CONST.sub(sub, text)
+
+
+# -- attributes and metadata -------------------------------------------------------------
+
+_ATTR_REF = re.compile(r" #[0-9]+(?= |\{|$)")
+_MD_ATTACH = re.compile(r", ![-a-zA-Z_.0-9]+ ![0-9]+")
+
+
+def _attribute_chunks(text: str) -> list[str]:
+    return [m.group(0) for m in _ATTR_REF.finditer(text)] + [m.group(0) for m in _MD_ATTACH.finditer(text)]
+
+
+def _drop_attributes(text: str, keep: set[int]) -> str:
+    counter = iter(range(1 << 30))
+
+    def sub(m: re.Match[str]) -> str:
+        return m.group(0) if next(counter) in keep else ""
+
+    text = _ATTR_REF.sub(sub, text)
+    return _MD_ATTACH.sub(sub, text)
+
+
+# -- unused declarations -----------------------------------------------------------------
+
+
+def _unused_declaration_chunks(text: str) -> list[str]:
+    mod = irmodel.parse_module(text)
+    used = {r for e in mod.entities for r in e.refs}
+    return [e.name for e in mod.entities if e.kind == "declaration" and e.name not in used]
+
+
+def _drop_unused_declarations(text: str, keep: set[int]) -> str:
+    names = _unused_declaration_chunks(text)
+    return _rebuild(text, {f"declaration:{n}": None for i, n in enumerate(names) if i not in keep})
+
+
+# -- dead values (left behind by the instruction pass) ------------------------------------
+
+_DEF = re.compile(r"^  (%[-\w.$]+) = ")
+
+
+def _dead_value_lines(text: str) -> list[int]:
+    lines = text.split("\n")
+    out: list[int] = []
+    body_start = None
+    for i, line in enumerate(lines):
+        if line.startswith("define "):
+            body_start = i
+        elif line == "}" and body_start is not None:
+            body = "\n".join(lines[body_start : i + 1])
+            for j in range(body_start + 1, i):
+                m = _DEF.match(lines[j])
+                if m and " = phi " not in lines[j] and not lines[j].lstrip().startswith(m.group(1) + " = call"):
+                    uses = len(re.findall(re.escape(m.group(1)) + r"(?![-\w.$])", body))
+                    if uses == 1:
+                        out.append(j)
+            body_start = None
+    return out
+
+
+def _dead_value_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[i].strip() for i in _dead_value_lines(text)]
+
+
+def _drop_dead_values(text: str, keep: set[int]) -> str:
+    lines = text.split("\n")
+    drop = {line_no for k, line_no in enumerate(_dead_value_lines(text)) if k not in keep}
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+
+
+#: The table, in the order the reducer tries them (big cuts first).
+IR_DELTAS: list[DeltaPass] = [
+    DeltaPass("functions-to-declarations", _function_chunks, _functions_to_declarations),
+    DeltaPass("globals-to-declarations", _global_chunks, _globals_to_declarations),
+    DeltaPass("aliases", _alias_chunks, _drop_aliases),
+    DeltaPass("unused-declarations", _unused_declaration_chunks, _drop_unused_declarations),
+    DeltaPass("instructions", _instruction_chunks, _drop_instructions),
+    DeltaPass("dead-values", _dead_value_chunks, _drop_dead_values),
+    DeltaPass("constants", _constant_chunks, _zero_constants),
+    DeltaPass("attributes-metadata", _attribute_chunks, _drop_attributes),
+]

@@ -1,0 +1,97 @@
+"""What a reduction preserves: a built-in failure signature or an interestingness script."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler import driver
+from compiler.diagnostics import EmberError
+from oracle import runner, symtab
+
+PROPERTIES = ("split-mismatch", "symtab-mismatch", "output-mismatch", "crash")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How candidates are built when checking a built-in property."""
+
+    split: str = "two-level"
+    jobs: int = 1
+    opt_level: int = 2
+    subgraph_cost: int | None = None
+    timeout_s: float = 10.0
+    faults: frozenset[str] = frozenset()
+
+
+def _build(path: Path, split: str, s: Settings) -> bytes:
+    options = driver.BuildOptions(
+        opt_level=s.opt_level, split=split, jobs=s.jobs, subgraph_cost=s.subgraph_cost, faults=s.faults,
+        worker_timeout=max(s.timeout_s * 6, 30),
+    )
+    out = driver.build(str(path), options).output
+    assert isinstance(out, bytes)
+    return out
+
+
+def signature(path: Path, prop: str, s: Settings) -> str | None:
+    """The failure signature of `path` under `prop`, or None when it does not fail that way.
+
+    Signatures name the kind of failure and the symbols involved (not addresses or
+    output bytes), so a reduction keeps *the same* failure, not just some failure.
+    """
+    try:
+        reference = _build(path, "none", s)
+    except EmberError:
+        return None  # the unsplit compile must work: a broken candidate is not interesting
+    try:
+        candidate = _build(path, s.split, s)
+    except EmberError as exc:
+        return f"crash: {exc.message.split(':')[0]}" if prop in ("crash", "split-mismatch") else None
+    if prop == "crash":
+        return None
+    parts: list[str] = []
+    if prop in ("split-mismatch", "symtab-mismatch"):
+        diff = symtab.diff_symbols(symtab.read_symbols(reference), symtab.read_symbols(candidate))
+        if not diff.clean:
+            kinds = []
+            if diff.leaked_locals:
+                kinds.append("leaked-local")
+            if diff.added:
+                kinds.append("added")
+            if diff.removed:
+                kinds.append("removed")
+            if diff.changed:
+                kinds.append("changed")
+            parts.append("symbols: " + ",".join(kinds))
+    if prop in ("split-mismatch", "output-mismatch") and not parts:
+        want = _run(reference, s)
+        got = _run(candidate, s)
+        if want is None:
+            return None
+        if got is None:
+            parts.append("output: link-failure")
+        elif (want.stdout, want.outcome) != (got.stdout, got.outcome):
+            parts.append("output: " + ("outcome" if want.outcome != got.outcome else "stdout"))
+    return "; ".join(parts) or None
+
+
+def _run(obj: bytes, s: Settings) -> runner.RunResult | None:
+    try:
+        return runner.run_object(obj, with_runtime=True, limits=runner.Limits(timeout_s=s.timeout_s))
+    except EmberError:
+        return None
+
+
+def script_says_interesting(script: str, candidate_text: str, suffix: str, timeout_s: float) -> bool:
+    """llvm-reduce's `--test`: exit 0 = interesting; the candidate path is the last argument."""
+    with tempfile.TemporaryDirectory(prefix="ember-reduce-") as tmp:
+        path = Path(tmp) / f"candidate{suffix}"
+        path.write_text(candidate_text)
+        try:
+            proc = subprocess.run([script, str(path)], capture_output=True, timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            return False
+        return proc.returncode == 0

@@ -1,0 +1,65 @@
+"""`ember reduce`: keeps the same failure, shrinks, deterministic, saves the best result and a report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fuzz.genmodule import ModuleShape, generate
+from fuzz.reduce import command, engine, oracle
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    src = tmp_path / "in.ll"
+    src.write_text(generate(5, ModuleShape(functions=25)))
+    return src
+
+
+def test_reduces_a_broken_linkage_restore_and_keeps_the_signature(module: Path, tmp_path: Path) -> None:
+    settings = oracle.Settings(subgraph_cost=50, faults=frozenset({"skip-linkage-restore"}))
+    wanted = oracle.signature(module, "split-mismatch", settings)
+    assert wanted is not None and "leaked-local" in wanted
+    out = tmp_path / "out.ll"
+    stats = command.reduce_file(
+        str(module), str(out), prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=45, quiet=True
+    )
+    assert stats.final_lines < stats.initial_lines / 2
+    assert oracle.signature(out, "split-mismatch", settings) == wanted
+    report = Path(str(out) + ".report.txt").read_text()
+    assert "reproduce:" in report and "ember build" in report
+
+
+def test_script_property_is_deterministic_across_jobs(module: Path, tmp_path: Path) -> None:
+    script = tmp_path / "keep.sh"
+    script.write_text('#!/bin/sh\ngrep -q "call i64 @int_" "$1"\n')
+    script.chmod(0o755)
+    results = []
+    for jobs in (1, 2):
+        out = tmp_path / f"out{jobs}.ll"
+        command.reduce_file(
+            str(module), str(out), prop=None, test=str(script), settings=oracle.Settings(), jobs=jobs,
+            time_budget=30, quiet=True,
+        )
+        results.append(out.read_text())
+    assert results[0] == results[1]
+    assert "call i64 @int_" in results[0]
+    assert engine.lines_of(results[0]) < engine.lines_of(module.read_text()) / 3
+
+
+def test_not_failing_input_is_an_error(module: Path, tmp_path: Path, ember) -> None:
+    r = ember("reduce", str(module), "-o", str(tmp_path / "o.ll"), "--property", "split-mismatch")
+    assert r.status == 1
+    assert r.stderr.strip() == f"{module}: error: the input does not show 'split-mismatch' with these settings"
+
+
+def test_usage_errors(module: Path, tmp_path: Path, ember) -> None:
+    assert ember("reduce", str(module), "-o", str(tmp_path / "o.ll")).status == 2  # no property nor test
+    r = ember("reduce", str(tmp_path / "x.em"), "-o", str(tmp_path / "o.ll"), "--property", "crash")
+    assert r.status == 2 and "takes .ll or .bc" in r.stderr
+
+
+def test_invalid_candidates_never_reach_the_property() -> None:
+    assert not engine.valid_ir("define i32 @f() {\n  ret i32 %x\n}\n")
+    assert engine.valid_ir("define i32 @f() {\n  ret i32 0\n}\n")
