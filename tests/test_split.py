@@ -150,3 +150,19 @@ def test_entity_model_finds_linkage_and_references() -> None:
 def test_unknown_mode_is_rejected() -> None:
     with pytest.raises(EmberError):
         split.compile_split("", "bogus", 1, split.BackendConfig())
+
+
+def test_unguarded_user_script_can_use_the_split_back_end(tmp_path: Path) -> None:
+    """spawn re-runs __main__ in each worker unless it is hidden; a script without a guard must work."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "user_script.py"
+    script.write_text(
+        "from compiler import driver\n"
+        f"out = driver.build({str(DATA / 'linkages.ll')!r}, driver.BuildOptions(split='two-level', jobs=2, subgraph_cost=1))\n"
+        "print('built', len(out.output) > 0)\n"
+    )
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "built True"

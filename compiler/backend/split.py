@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -137,9 +139,7 @@ def warm_up() -> bool:
 
 def warm_pool(jobs: int) -> None:
     """Start the workers now so their start-up overlaps the parent's parse and plan."""
-    pool = _pool(jobs)
-    for _ in range(jobs):
-        pool.submit(warm_up)
+    _pool(jobs)
 
 
 # ------------------------------------------------------------------ pool
@@ -153,7 +153,27 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
     if pool is None:
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
         _POOLS[jobs] = pool
+        # start every worker now, with the caller's __main__ hidden: spawn would otherwise
+        # re-run a user's script (one without a __main__ guard) inside each worker
+        with _main_module_hidden():
+            for _ in range(jobs):
+                pool.submit(warm_up)
     return pool
+
+
+@contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    main = sys.modules.get("__main__")
+    saved = {k: getattr(main, k) for k in ("__file__", "__spec__") if main is not None and hasattr(main, k)}
+    try:
+        if "__file__" in saved:
+            delattr(main, "__file__")
+        if "__spec__" in saved:
+            main.__spec__ = None  # type: ignore[union-attr]
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(main, k, v)
 
 
 def worker_peak_mb(jobs: int) -> float:
