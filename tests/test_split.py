@@ -166,3 +166,10 @@ def test_unguarded_user_script_can_use_the_split_back_end(tmp_path: Path) -> Non
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "built True"
+
+
+def test_private_name_inside_string_data_is_not_renamed() -> None:
+    """Fuzzer finding: the MC link renamed `msg` -> `.Lmsg` inside `.asciz "msg hello"` too."""
+    src = DATA / "private_name_in_string.ll"
+    _check_equivalent(_build(src, "none"), _build(src, "two-level", cost=1, jobs=1))
+    assert runner.run_object(_build(src, "two-level", cost=1, jobs=1)).stdout == b"msg hello\n"

@@ -19,6 +19,7 @@ from compiler.diagnostics import EmberError
 _LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")
 _BINDING = re.compile(r"^\s*\.(globl|global|weak|hidden|protected|internal)\s+(\S+)\s*$")
 _SKIP = re.compile(r'^\s*(\.file\s|\.ident\s|\.addrsig|\.section\s+"?\.note\.GNU-stack)')
+_STRING_DATA = re.compile(r"^\s*\.(ascii|asciz|string)\s")
 _LABEL_DEF = re.compile(r'^("[^"]*"|[A-Za-z_.$][\w.$]*):')
 
 
@@ -60,6 +61,9 @@ def link(
     for number, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
         prefix = f".Lp{number}_"
         for line in piece.asm.splitlines():
+            if _STRING_DATA.match(line):
+                out.append(line)  # string contents are data: never rename inside them
+                continue
             if _SKIP.match(line):
                 if first_file is None and line.lstrip().startswith(".file"):
                     first_file = line
