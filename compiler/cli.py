@@ -90,6 +90,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run.exit_status
 
 
+def cmd_interp(args: argparse.Namespace) -> int:
+    from oracle import interp
+
+    if driver.input_kind(args.input) is not driver.InputKind.EMBER:
+        raise UsageError(f"{args.input}: 'ember interp' runs .em programs only")
+    if args.fuel < 1 or args.max_depth < 1:
+        raise UsageError("--fuel and --max-depth must be at least 1")
+    source = driver.read_input(args.input)
+    assert isinstance(source, str)
+    result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth)
+    sys.stdout.buffer.write(result.stdout)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(result.stderr)
+    sys.stderr.flush()
+    return result.exit_status
+
+
 def cmd_symtab(args: argparse.Namespace) -> int:
     from oracle import symtab
 
@@ -130,6 +147,30 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from fuzz import cli as fuzz_cli
+
+    return fuzz_cli.cmd_fuzz(args)
+
+
+def cmd_findings(args: argparse.Namespace) -> int:
+    from fuzz import cli as fuzz_cli
+
+    return fuzz_cli.cmd_findings(args)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from fuzz import cli as fuzz_cli
+
+    return fuzz_cli.cmd_compare(args)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from equivalence import command
+
+    return command.run(args)
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ember", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -156,6 +197,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--runtime", action="store_true", help="also compare run time of split vs unsplit programs")
     p.set_defaults(func=cmd_bench)
 
+    p = sub.add_parser("interp", help="run a .em program in the reference interpreter (exit 124: out of fuel)")
+    p.add_argument("input")
+    p.add_argument("--fuel", type=int, default=10_000_000, help="steps before the run is stopped (exit 124)")
+    p.add_argument("--max-depth", type=int, default=5_000, help="deepest call nesting allowed (exit 124)")
+    p.set_defaults(func=cmd_interp)
+
     p = sub.add_parser("reduce", help="shrink a .ll/.bc module that shows a split-linkage failure")
     p.add_argument("input")
     p.add_argument("-o", "--output", required=True)
@@ -172,6 +219,20 @@ def make_parser() -> argparse.ArgumentParser:
         level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
     p.set_defaults(func=cmd_reduce, opt_level=2)
 
+    p = sub.add_parser("fuzz", help="differential fuzz campaign: split vs unsplit, -j, -O0 vs -O2; findings saved")
+    from fuzz import cli as fuzz_cli
+
+    fuzz_cli.add_fuzz_arguments(p)
+    p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser("findings", help="list, show or re-run saved fuzz findings")
+    fuzz_cli.add_findings_arguments(p)
+    p.set_defaults(func=cmd_findings)
+
+    p = sub.add_parser("compare", help="compare a candidate compiler command with Ember's reference build of IN")
+    fuzz_cli.add_compare_arguments(p)
+    p.set_defaults(func=cmd_compare)
+
     p = sub.add_parser("symtab", help="print the normal form of an object's symbol table")
     p.add_argument("object")
     p.add_argument("--json", action="store_true")
@@ -181,6 +242,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("a")
     p.add_argument("b")
     p.set_defaults(func=cmd_symdiff)
+
+    p = sub.add_parser("verify", help="prove Ember's rewrite patterns with Z3, or validate a pass pipeline (--tv)")
+    from equivalence import command as verify_command
+
+    verify_command.add_arguments(p)
+    p.set_defaults(func=cmd_verify)
     return parser
 
 

@@ -6,5 +6,15 @@ from compiler.diagnostics import EmberError, Location
 
 
 def emit_mlir_text(source: str, path: str) -> str:
-    """Compile Ember source to MLIR text (func/arith/scf/cf/memref/math)."""
-    raise EmberError("the Ember language frontend is not available in this build yet", Location(path))
+    """Compile Ember source to MLIR text (func/arith/cf/memref/math).
+
+    Bad input raises EmberError (one diagnostic) or MultipleErrors (several).
+    """
+    from compiler.frontend.checker import check_source
+    from compiler.frontend.emit import emit_module
+
+    program = check_source(source, path)
+    try:
+        return emit_module(program)
+    except RecursionError:
+        raise EmberError("program is nested too deeply", Location(path)) from None

@@ -21,9 +21,9 @@ LOWER_TO_LLVM = (
 #: MLIR optimisation pipeline run before lowering, per optimisation level.
 MIDEND_PIPELINES: dict[int, str] = {
     0: "",
-    1: "canonicalize,cse",
-    2: "inline,canonicalize,cse,sccp,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
-    3: "inline,canonicalize,cse,sccp,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
+    1: "canonicalize,ember-rewrites,cse",
+    2: "inline,canonicalize,cse,sccp,ember-rewrites,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
+    3: "inline,canonicalize,cse,sccp,ember-rewrites,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
 }
 
 

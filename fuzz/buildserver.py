@@ -1,0 +1,197 @@
+"""`driver.build` in a long-lived child process, so a compiler that dies cannot take the harness with it.
+
+LLVM reports some errors by exiting the process (e.g. the integrated assembler on a
+duplicate symbol: `error: <inline asm>: symbol '.Lfunc_end0' is already defined`, then
+`exit(1)`), and the MC link and assembler run in the driver's own process. The harness
+therefore sends every Ember build to this server: one request line (JSON) in, one
+response line out, the object written to the requested path. The server keeps LLVM
+initialised and the driver's worker pools warm, so a build costs what it costs in-process
+plus a few hundred microseconds. When the server dies, the build is a `crash` carrying
+the tail of its stderr; when a build outlives its deadline, the whole process group
+(server and its workers) is killed and the build is a `hang`. The next build starts a
+fresh server.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from compiler import driver
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What one build produced: an object at the requested path, or an error."""
+
+    ok: bool
+    error: str | None = None
+    hang: bool = False
+
+
+class BuildServer:
+    """The parent side: start lazily, send a build, wait with a deadline, restart after a death."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        if self.proc is not None and self.proc.poll() is None:
+            return self.proc
+        self.close()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "fuzz.buildserver"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            start_new_session=True,  # its own process group: killing it kills its pool workers too
+            env=env,
+        )
+        return self.proc
+
+    def build(self, path: Path, options: driver.BuildOptions, out: Path, *, timeout: float) -> BuildResult:
+        """Compile `path` to `out` with `options`; never raises for a compiler failure."""
+        proc = self._start()
+        assert proc.stdin is not None and proc.stdout is not None and self._stderr is not None
+        err_start = self._stderr.seek(0, os.SEEK_END)
+        request = asdict(options) | {"faults": sorted(options.faults), "input": str(path), "output": str(out)}
+        try:
+            proc.stdin.write(json.dumps(request).encode() + b"\n")
+            proc.stdin.flush()
+        except BrokenPipeError:
+            return self._died(err_start)
+        # not just EOF: the server's pool workers inherit its stdout and keep the pipe open
+        deadline = time.monotonic() + timeout
+        while True:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+            if ready:
+                break
+            if proc.poll() is not None:
+                ready, _, _ = select.select([proc.stdout], [], [], 0)
+                if not ready:
+                    return self._died(err_start)
+                break
+            if time.monotonic() > deadline:
+                self.close()
+                return BuildResult(False, f"build did not finish within {timeout:g}s (compiler process killed)", hang=True)
+        line = proc.stdout.readline()
+        if not line:
+            return self._died(err_start)
+        reply = json.loads(line)
+        return BuildResult(bool(reply["ok"]), reply.get("error"), bool(reply.get("hang", False)))
+
+    def _died(self, err_start: int) -> BuildResult:
+        assert self.proc is not None and self._stderr is not None
+        status = self.proc.wait()
+        self._stderr.seek(err_start)
+        tail = self._stderr.read().decode(errors="replace").strip()[-4000:]
+        self.close()
+        how = f"signal {signal.Signals(-status).name}" if status < 0 else f"exit {status}"
+        first = next((ln for ln in tail.splitlines() if "error" in ln), tail.splitlines()[0] if tail else "")
+        return BuildResult(False, f"compiler process died ({how}): {first}\n{tail}".rstrip())
+
+    def stop(self) -> None:
+        """Stop gracefully: the server joins its worker pools and exits, and is reaped here.
+
+        Afterwards this process's RUSAGE_CHILDREN includes the CPU time of the server and
+        of every worker it ran (the benchmark's checks-per-CPU-second figure needs that).
+        """
+        proc = self.proc
+        if proc is None or proc.poll() is not None or proc.stdin is None:
+            self.close()
+            return
+        try:
+            proc.stdin.write(b'{"op": "shutdown"}\n')
+            proc.stdin.flush()
+            proc.stdin.close()
+            proc.wait(timeout=60)
+        except (BrokenPipeError, subprocess.TimeoutExpired):
+            pass
+        self.close()
+
+    def close(self) -> None:
+        """Kill the server and its workers (its whole process group)."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+            else:  # the server is gone; its orphaned pool workers are still in its group
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc = None
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+
+_SERVER: BuildServer | None = None
+
+
+def server() -> BuildServer:
+    """The process-wide build server (closed at exit)."""
+    global _SERVER
+    if _SERVER is None:
+        _SERVER = BuildServer()
+        atexit.register(_SERVER.close)
+    return _SERVER
+
+
+# ------------------------------------------------------------------ the child side
+
+
+def _serve_one(request: dict[str, Any]) -> dict[str, object]:
+    from compiler.diagnostics import EmberError
+
+    inp, out = request.pop("input"), request.pop("output")
+    request["faults"] = frozenset(request.get("faults", ()))
+    options = driver.BuildOptions(**request)
+    try:
+        result = driver.build(inp, options).output
+    except EmberError as exc:
+        return {"ok": False, "error": exc.render(), "hang": "timed out" in exc.message}
+    except Exception as exc:  # an internal error of the compiler
+        return {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"}
+    data = result if isinstance(result, bytes) else result.encode()
+    Path(out).write_bytes(data)
+    return {"ok": True}
+
+
+def _shutdown_pools() -> None:
+    from compiler.backend import split
+
+    for jobs in list(split._POOLS):
+        split._POOLS.pop(jobs).shutdown(wait=True)
+
+
+def main() -> int:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        if request.get("op") == "shutdown":
+            break
+        reply = _serve_one(request)
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+    _shutdown_pools()  # join the workers, so their CPU time is counted for whoever reaps us
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

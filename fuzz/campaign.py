@@ -1,0 +1,239 @@
+"""A differential fuzz campaign: Hypothesis draws programs and check plans, `properties.check` judges.
+
+Used by `ember fuzz`, by the pytest campaign in `fuzz/test_campaign.py`, by the power
+check and by the benchmark. A failing example is saved to the findings store *before*
+the exception that reports it is raised: the first failure at once (nothing is lost if
+shrinking is interrupted) and the shrunk one when Hypothesis replays it at the end.
+
+Shrinking gets a time budget: once it is spent, examples not already known to fail
+count as passing, so Hypothesis stops quickly and reports the smallest failure so far.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from hypothesis import Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.control import current_build_context
+
+from fuzz import findings, properties
+from fuzz.profiles import SLOW_CHECKS
+from fuzz.regressions import known_bug
+from fuzz.strategies import FuzzCase, cases
+
+
+@dataclass(frozen=True)
+class CampaignConfig:
+    """What a campaign generates, which builds it compares, and where findings go."""
+
+    strategy: str = "mixed"
+    modes: tuple[str, ...] = properties.SPLIT_MODES
+    jobs: tuple[int, ...] = (1, 2)
+    opt_levels: tuple[int, ...] = (2, 0, 1, 3)
+    max_cost: int = 200
+    max_functions: int = 10
+    min_functions: int = 1
+    opt_check: bool = True
+    determinism: bool = True
+    candidate: str | None = None
+    faults: frozenset[str] = frozenset()
+    save_findings: bool = True
+    findings_root: Path | None = None
+    shrink_seconds: float | None = 30.0
+    time_budget: float | None = None
+    report_known: bool = False
+
+    def digest(self) -> str:
+        """Database key part: campaigns that check different things keep separate examples."""
+        fields = asdict(self)
+        for volatile in ("save_findings", "findings_root", "shrink_seconds", "time_budget", "report_known"):
+            fields.pop(volatile)
+        fields["faults"] = sorted(self.faults)
+        return hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+@dataclass
+class CampaignResult:
+    """What a campaign found and how long it took."""
+
+    findings: list[Path] = field(default_factory=list)
+    #: every distinct failure Hypothesis reported (several when it found several bugs)
+    failures: list[properties.DifferentialFailure] = field(default_factory=list)
+    stats: properties.Stats = field(default_factory=properties.Stats)
+    known: dict[str, int] = field(default_factory=dict)
+    examples_to_failure: int | None = None
+    seconds_to_failure: float | None = None
+    seconds: float = 0.0
+
+    @property
+    def found(self) -> bool:
+        return bool(self.failures)
+
+    @property
+    def failure(self) -> properties.DifferentialFailure | None:
+        """The most important failure (crash first, as `properties.CLASSIFICATIONS` orders them)."""
+        if not self.failures:
+            return None
+        return min(self.failures, key=lambda f: properties.CLASSIFICATIONS.index(f.classification))
+
+
+class Campaign:
+    """One campaign; `hypothesis_test()` is the property test, `run()` runs it outside pytest."""
+
+    def __init__(
+        self,
+        config: CampaignConfig,
+        *,
+        seed: int | None = None,
+        name: str = "ember-fuzz",
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.seed = seed
+        self.name = name
+        self.progress = progress
+        self.result = CampaignResult()
+        self.cases = cases(config.strategy, config.max_functions, config.min_functions)
+        self.plans = properties.check_plans(
+            modes=config.modes,
+            jobs=config.jobs,
+            opt_levels=config.opt_levels,
+            max_cost=config.max_cost,
+            opt_check=config.opt_check,
+            determinism=config.determinism,
+            candidate=config.candidate,
+        )
+        self._failing: dict[str, properties.Report] = {}
+        self._start = time.perf_counter()
+        self._first_failure: float | None = None
+        self._last_progress = self._start
+
+    # ---------------------------------------------------------------- the property
+
+    def body(self, data: st.DataObject) -> None:
+        """One example: draw a program and a plan, check, save and raise on a failure."""
+        now = time.perf_counter()
+        if self._first_failure is None and self.config.time_budget is not None and now - self._start > self.config.time_budget:
+            return  # out of time: the remaining examples are not checked
+        stats = self.result.stats
+        case: FuzzCase = data.draw(self.cases, label="program")
+        plan: properties.CheckPlan = data.draw(self.plans, label="builds")
+        stats.generation += time.perf_counter() - now
+        key = self._key(case, plan)
+        report = self._failing.get(key)
+        if report is None:
+            if self._shrink_budget_spent():
+                return  # shrinking has had its time: only already-known failures still fail
+            report = properties.check(case, plan, faults=self.config.faults, stats=stats)
+            self._tick()
+            if report.ok:
+                return
+            known = None if self.config.report_known else known_bug(report)
+            if known is not None:
+                self.result.known[known] = self.result.known.get(known, 0) + 1
+                return
+            self._failing[key] = report
+            if self._first_failure is None:
+                self._first_failure = time.perf_counter()
+                self.result.examples_to_failure = stats.examples
+                self.result.seconds_to_failure = self._first_failure - self._start
+        path = None
+        if self.config.save_findings and (not self.result.findings or _is_final()):
+            path = findings.save(report, root=self.config.findings_root, seed=self.seed, test=self.name)
+            if path not in self.result.findings:
+                self.result.findings.append(path)
+        raise properties.failure_exception(report, path)
+
+    def hypothesis_test(self, test_settings: settings | None = None) -> Callable[[], None]:
+        """The campaign as a Hypothesis test (its database key depends on the config).
+
+        Without explicit settings it runs under the loaded profile (`fuzz.profiles`): a
+        derandomised profile means a fixed seed plus the example database.
+        """
+        if test_settings is None:
+            from fuzz.profiles import campaign_settings
+
+            test_settings, profile_seed = campaign_settings(f"{self.name}:{self.config.digest()}")
+            if self.seed is None:
+                self.seed = profile_seed
+
+        def ember_campaign(data: st.DataObject) -> None:
+            self.body(data)
+
+        ember_campaign._hypothesis_internal_add_digest = self.config.digest().encode()  # type: ignore[attr-defined]
+        test: Callable[..., None] = given(st.data())(ember_campaign)
+        if self.seed is not None:  # before the settings: `seed` alone would switch the database off
+            test = hypothesis_seed(self.seed)(test)
+        if test_settings is not None:
+            test = test_settings(test)
+        return test
+
+    def run(self, *, examples: int, database: object = None, shrink: bool = True) -> CampaignResult:
+        """Run the campaign outside pytest; a failure is caught and returned in the result."""
+        phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
+        test_settings = settings(
+            max_examples=examples,
+            deadline=None,
+            database=database,  # type: ignore[arg-type]
+            phases=phases,
+            suppress_health_check=SLOW_CHECKS,
+            print_blob=True,
+            report_multiple_bugs=True,
+        )
+        self._start = time.perf_counter()
+        try:
+            self.hypothesis_test(test_settings)()
+        except (properties.DifferentialFailure, BaseExceptionGroup) as exc:
+            self.result.failures = differential_failures(exc)
+            if not self.result.failures:
+                raise
+        self.result.seconds = time.perf_counter() - self._start
+        return self.result
+
+    # ---------------------------------------------------------------- helpers
+
+    def _shrink_budget_spent(self) -> bool:
+        if self._first_failure is None or self.config.shrink_seconds is None:
+            return False
+        return time.perf_counter() - self._first_failure > self.config.shrink_seconds
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self.progress is not None and now - self._last_progress >= 10.0:
+            self._last_progress = now
+            s = self.result.stats
+            self.progress(
+                f"{now - self._start:.0f}s: {s.examples} programs, {s.checks} checks, "
+                f"{len(self._failing)} failing, {sum(self.result.known.values())} known"
+            )
+
+    @staticmethod
+    def _key(case: FuzzCase, plan: properties.CheckPlan) -> str:
+        h = hashlib.sha256(case.module.encode())
+        h.update((case.support or "").encode())
+        h.update(json.dumps(plan.to_json(), sort_keys=True).encode())
+        return h.hexdigest()
+
+
+def differential_failures(exc: BaseException) -> list[properties.DifferentialFailure]:
+    """The DifferentialFailures in what a Hypothesis test raised (one, or a group of distinct bugs)."""
+    if isinstance(exc, properties.DifferentialFailure):
+        return [exc]
+    if isinstance(exc, BaseExceptionGroup):
+        return [f for e in exc.exceptions for f in differential_failures(e)]
+    return []
+
+
+def _is_final() -> bool:
+    """True while Hypothesis replays the shrunk example it is about to report."""
+    try:
+        return bool(current_build_context().is_final)
+    except Exception:
+        return False

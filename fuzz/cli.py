@@ -1,0 +1,150 @@
+"""`ember fuzz`, `ember findings` and `ember compare`: the harness's commands (wired into compiler/cli.py).
+
+Only argparse is imported at module level so `ember --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from compiler.diagnostics import UsageError
+
+STRATEGY_CHOICES = ("callgraph", "linkage", "mixed")
+
+
+def _int_list(text: str, what: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise UsageError(f"{what} must be comma-separated integers, got '{text}'") from None
+    if not values or any(v < 1 for v in values):
+        raise UsageError(f"{what} must list integers >= 1, got '{text}'")
+    return values
+
+
+def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--examples", type=int, default=200, help="programs to generate (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random, printed)")
+    p.add_argument("--strategy", choices=STRATEGY_CHOICES, default="mixed", help="program generator (default: %(default)s)")
+    p.add_argument("--max-seconds", type=float, default=75.0, help="stop generating after this long (default: %(default)s)")
+    p.add_argument("--shrink-seconds", type=float, default=30.0, help="time allowed to shrink a failure (default: %(default)s)")
+    p.add_argument("-j", "--jobs", default="1,2", help="job counts the split builds use, e.g. 1,2 (default: %(default)s)")
+    p.add_argument("--modes", default="subgraph,function,two-level", help="split modes to compare with --split none")
+    p.add_argument("--candidate", metavar="TEMPLATE", help="also compare this compiler command ({in} -> {out})")
+    p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    p.add_argument("--report-known", action="store_true", help="save findings for known open bugs too (fuzz/regressions)")
+    p.add_argument("--no-database", action="store_true", help="do not replay or record examples in .hypothesis/ember")
+
+
+def add_findings_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=("list", "show", "reproduce"))
+    p.add_argument("finding", nargs="?", help="finding id (or a unique prefix/suffix) or directory")
+    p.add_argument("--root", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+
+
+def add_compare_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", help=".ll module with a main (what both compilers build)")
+    p.add_argument("--candidate", required=True, metavar="TEMPLATE", help="compiler command with {in} and {out}")
+    level = p.add_mutually_exclusive_group()
+    for n in range(4):
+        level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
+    p.set_defaults(opt_level=2)
+    p.add_argument("--support", metavar="LL", help="module compiled once and linked next to both objects")
+    p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    p.add_argument("--no-save", action="store_true", help="do not save a finding when they differ")
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from compiler import driver
+    from fuzz import findings, profiles
+    from fuzz.campaign import Campaign, CampaignConfig
+
+    if args.examples < 1:
+        raise UsageError("--examples must be at least 1")
+    modes = tuple(m for m in args.modes.split(",") if m)
+    bad = [m for m in modes if m not in driver.SPLIT_MODES or m == "none"]
+    if bad:
+        raise UsageError(f"unknown split mode(s) {', '.join(bad)} (choose from subgraph, function, two-level)")
+    if args.candidate is not None:
+        from oracle.candidate import CandidateCommand
+
+        CandidateCommand(args.candidate)  # validates the template
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    root = args.findings or findings.default_root()
+    config = CampaignConfig(
+        strategy=args.strategy,
+        modes=modes,
+        jobs=_int_list(args.jobs, "-j"),
+        candidate=args.candidate,
+        findings_root=root,
+        shrink_seconds=args.shrink_seconds,
+        time_budget=args.max_seconds,
+        report_known=args.report_known,
+    )
+    print(
+        f"ember fuzz: seed {seed}, {args.examples} programs ({args.strategy}) at most {args.max_seconds:g}s, "
+        f"split {','.join(modes)} -j {args.jobs} vs --split none; findings -> {root}",
+        flush=True,
+    )
+    campaign = Campaign(config, seed=seed, progress=lambda line: print(f"  {line}", flush=True))
+    database = None if args.no_database else profiles.example_database()
+    result = campaign.run(examples=args.examples, database=database)
+    print(result.stats.render())
+    for name, count in sorted(result.known.items()):
+        print(f"known open bug '{name}' hit {count} time(s) (see fuzz/regressions; --report-known saves them)")
+    if not result.found:
+        print(f"no failures in {result.stats.examples} programs ({result.seconds:.0f}s)")
+        return 0
+    print(f"FAILED after {result.examples_to_failure} programs ({result.seconds_to_failure or 0:.1f}s):")
+    for path in result.findings:
+        info = findings.info(path)
+        print(f"  {path}  {info.classification if info else ''}  {info.summary[:100] if info else ''}")
+    print(f"inspect with: ember findings show {result.findings[-1].name}" if result.findings else "")
+    return 1
+
+
+def cmd_findings(args: argparse.Namespace) -> int:
+    from fuzz import findings
+
+    if args.action == "list":
+        print(findings.format_list(findings.list_findings(args.root)))
+        return 0
+    if not args.finding:
+        raise UsageError(f"'ember findings {args.action}' needs a finding id or directory")
+    path = findings.resolve(args.finding, args.root)
+    if args.action == "show":
+        print(findings.show(path))
+        return 0
+    report = findings.reproduce(path, allow_faults=False)
+    if report.ok:
+        print(f"does not reproduce: {report.summary()}")
+        return 0
+    print(report.diff_text(), end="")
+    return 1
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from compiler import driver
+    from fuzz import findings
+    from oracle import candidate
+
+    if driver.input_kind(args.input) is not driver.InputKind.LLVM_IR:
+        raise UsageError(f"{args.input}: 'ember compare' takes an .ll module")
+    driver.read_input(args.input)  # a located error for a missing file
+    report = candidate.compare_file(args.input, args.candidate, opt_level=args.opt_level, support=args.support)
+    from fuzz.properties import Report
+
+    assert isinstance(report, Report)
+    for label, outcome in report.builds.items():
+        state = outcome.error.splitlines()[0] if outcome.error else (outcome.run.outcome if outcome.run else "built")
+        print(f"{label:<28} {state}")
+    if report.ok:
+        print("candidate agrees with the reference: same non-local symbols, no leaked local, same behaviour")
+        return 0
+    print(report.diff_text(), end="")
+    if not args.no_save:
+        path = findings.save(report, root=args.findings, test="ember compare")
+        print(f"finding saved: {path}")
+    return 1

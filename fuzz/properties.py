@@ -1,0 +1,516 @@
+"""The differential properties: what split, -j, -O and candidate builds must agree on.
+
+One *check* compares one build with its reference: behaviour (stdout and exit status of
+the linked program), the symbol-table normal form (`symdiff`), or the object bytes.
+`check(case, plan)` builds the reference (`--split none` at the plan's -O), then every
+configuration of the plan, and returns a `Report` whose failures are classified:
+
+- `crash`: the compiler, a worker, the assembler or the link failed (or the program
+  died of a signal where the reference did not);
+- `hang`: a worker or the program ran past its time limit where the reference did not;
+- `wrong-output`: stdout or exit status differ from the reference;
+- `symbol-difference`: a non-local symbol differs or a local leaked (contract 1);
+- `nondeterminism`: the same configuration gave different bytes for another `-j`.
+
+Builds run through `driver.build` in a long-lived build server (`fuzz.buildserver`:
+warm LLVM and worker pools, and a compiler that exits or hangs cannot take the harness
+down); runs are cached by the object's hash, so identical objects run once.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import tempfile
+import time
+import traceback
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hypothesis import strategies as st
+
+from compiler import driver
+from compiler.diagnostics import EmberError
+from fuzz import buildserver
+from fuzz.strategies import FuzzCase
+from oracle import runner, symtab
+
+#: In the order a report's headline picks them.
+CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism")
+SPLIT_MODES = tuple(m for m in driver.SPLIT_MODES if m != "none")
+#: Generated programs finish in milliseconds: anything near this is a hang.
+RUN_LIMITS = runner.Limits(timeout_s=10.0, memory_mb=1024, cpu_s=20, output_mb=16)
+WORKER_TIMEOUT = 120.0
+#: A whole build (the driver's own timeout is per worker piece).
+BUILD_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """One way of compiling the module: Ember with options, or an external candidate command."""
+
+    split: str = "none"
+    jobs: int = 1
+    opt: int = 2
+    cost: int | None = None
+    candidate: str | None = None
+
+    @property
+    def label(self) -> str:
+        if self.candidate is not None:
+            return f"candidate -O{self.opt}"
+        parts = [f"--split {self.split}", f"-O{self.opt}"]
+        if self.split != "none":
+            parts.insert(1, f"-j{self.jobs}")
+            if self.cost is not None:
+                parts.append(f"--split-cost {self.cost}")
+        return " ".join(parts)
+
+    @property
+    def slug(self) -> str:
+        """The label as a directory name."""
+        return "-".join(p.lstrip("-").replace(" ", "") for p in self.label.split(" ") if p).replace("split-", "")
+
+    def options(self, faults: frozenset[str] = frozenset()) -> driver.BuildOptions:
+        return driver.BuildOptions(
+            opt_level=self.opt,
+            split=self.split,
+            jobs=self.jobs,
+            subgraph_cost=self.cost,
+            worker_timeout=WORKER_TIMEOUT,
+            faults=faults if self.split != "none" else frozenset(),
+        )
+
+    def command(self, inp: str, out: str) -> str:
+        """The exact shell command that makes this build."""
+        if self.candidate is not None:
+            from oracle.candidate import CandidateCommand
+
+            return CandidateCommand(self.candidate).render(inp, out)
+        words = ["ember", "build", inp, "-o", out, "--split", self.split, f"-O{self.opt}"]
+        if self.split != "none":
+            words += ["-j", str(self.jobs)]
+            if self.cost is not None:
+                words += ["--split-cost", str(self.cost)]
+        return " ".join(words)
+
+
+REFERENCE = BuildConfig()
+
+
+@dataclass
+class BuildOutcome:
+    """One build and (lazily) its run."""
+
+    config: BuildConfig
+    obj: bytes | None = None
+    error: str | None = None
+    hang: bool = False
+    seconds: float = 0.0
+    symbols: list[symtab.Symbol] | None = None
+    run: runner.RunResult | None = None
+    run_error: str | None = None
+
+    @property
+    def behaviour(self) -> tuple[str, bytes] | None:
+        return None if self.run is None else (self.run.outcome, self.run.stdout)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One classified disagreement between a build and its reference."""
+
+    classification: str
+    reference: str
+    candidate: str
+    summary: str
+    detail: str = ""
+
+
+@dataclass
+class Stats:
+    """Where the time went (seconds per stage) and how many checks ran."""
+
+    generation: float = 0.0
+    compile: float = 0.0
+    run: float = 0.0
+    compare: float = 0.0
+    checks: int = 0
+    examples: int = 0
+    builds: int = 0
+    runs: int = 0
+
+    def add(self, other: Stats) -> None:
+        for name, value in asdict(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+    @property
+    def busy(self) -> float:
+        return self.generation + self.compile + self.run + self.compare
+
+    def render(self) -> str:
+        total = self.busy or 1e-9
+        parts = [
+            f"{name} {getattr(self, name):.2f}s ({100 * getattr(self, name) / total:.0f}%)"
+            for name in ("generation", "compile", "run", "compare")
+        ]
+        return (
+            f"{self.examples} examples, {self.checks} checks, {self.builds} builds, {self.runs} runs; "
+            f"{self.checks / total:.1f} checks/s; " + ", ".join(parts)
+        )
+
+
+@dataclass(frozen=True)
+class CheckPlan:
+    """What to compare for one module: split configurations at one -O, plus the -O0/-O2 check."""
+
+    opt: int = 2
+    cost: int | None = None
+    configs: tuple[BuildConfig, ...] = ()
+    opt_check: bool = True
+
+    def __repr__(self) -> str:
+        checks = "; ".join(c.label for c in self.configs)
+        return f"CheckPlan(reference --split none -O{self.opt}; {checks}{'; -O check' if self.opt_check else ''})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # Hypothesis' pretty printer
+        p.text(repr(self))
+
+    def to_json(self) -> dict[str, object]:
+        return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "configs": [asdict(c) for c in self.configs]}
+
+    @staticmethod
+    def from_json(data: dict[str, object]) -> CheckPlan:
+        configs = data.get("configs", [])
+        assert isinstance(configs, list)
+        opt, cost = data.get("opt", 2), data.get("cost")
+        assert isinstance(opt, int) and (cost is None or isinstance(cost, int))
+        return CheckPlan(opt, cost, tuple(BuildConfig(**c) for c in configs), bool(data.get("opt_check", True)))
+
+
+@dataclass
+class Report:
+    """Every build of one check and what disagreed."""
+
+    case: FuzzCase
+    plan: CheckPlan
+    faults: frozenset[str]
+    builds: dict[str, BuildOutcome] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    checks: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    @property
+    def classification(self) -> str:
+        found = {f.classification for f in self.failures}
+        return next((c for c in CLASSIFICATIONS if c in found), "ok")
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"{self.checks} checks agree"
+        return "; ".join(f"{f.classification}: {f.summary}" for f in self.failures[:4]) + (
+            f" (+{len(self.failures) - 4} more)" if len(self.failures) > 4 else ""
+        )
+
+    def diff_text(self) -> str:
+        blocks = []
+        for f in self.failures:
+            blocks.append(f"== {f.classification}: {f.reference}  vs  {f.candidate}\n{f.summary}\n{f.detail}".rstrip())
+        return "\n\n".join(blocks) + "\n"
+
+
+# ------------------------------------------------------------------ failures as exceptions
+
+
+class DifferentialFailure(AssertionError):
+    """A check failed; `finding` is the saved reproducer (written before this is raised)."""
+
+    classification = "failure"
+
+    def __init__(self, report: Report, finding: Path | None = None) -> None:
+        self.report = report
+        self.finding = finding
+        where = f"\nfinding saved: {finding}" if finding else ""
+        super().__init__(f"{report.classification}: {report.summary()}{where}\n\n{report.diff_text()}")
+
+
+class Crash(DifferentialFailure):
+    classification = "crash"
+
+
+class Hang(DifferentialFailure):
+    classification = "hang"
+
+
+class WrongOutput(DifferentialFailure):
+    classification = "wrong-output"
+
+
+class SymbolDifference(DifferentialFailure):
+    classification = "symbol-difference"
+
+
+class Nondeterminism(DifferentialFailure):
+    classification = "nondeterminism"
+
+
+EXCEPTIONS: dict[str, type[DifferentialFailure]] = {
+    cls.classification: cls for cls in (Crash, Hang, WrongOutput, SymbolDifference, Nondeterminism)
+}
+
+
+def failure_exception(report: Report, finding: Path | None = None) -> DifferentialFailure:
+    """The exception for a failed report (its class names the headline classification)."""
+    return EXCEPTIONS[report.classification](report, finding)
+
+
+# ------------------------------------------------------------------ building, running, comparing
+
+
+class Checker:
+    """Builds, runs and compares configurations of one module in a scratch directory."""
+
+    def __init__(
+        self,
+        case: FuzzCase,
+        workdir: Path,
+        *,
+        faults: frozenset[str] = frozenset(),
+        stats: Stats | None = None,
+        limits: runner.Limits = RUN_LIMITS,
+    ) -> None:
+        self.case = case
+        self.workdir = workdir
+        self.faults = faults
+        self.stats = stats if stats is not None else Stats()
+        self.limits = limits
+        self.input = workdir / "input.ll"
+        self.input.write_text(case.module)
+        self.support_obj: Path | None = None
+        self.builds: dict[BuildConfig, BuildOutcome] = {}
+        self._runs: dict[str, tuple[runner.RunResult | None, str | None]] = {}
+
+    def _support(self) -> Path | None:
+        if self.case.support is None:
+            return None
+        if self.support_obj is None:
+            src = self.workdir / "support.ll"
+            src.write_text(self.case.support)
+            out = self.workdir / "support.o"
+            result = buildserver.server().build(src, driver.BuildOptions(split="none"), out, timeout=WORKER_TIMEOUT)
+            if not result.ok:
+                raise EmberError(f"support module does not build: {result.error}")
+            self.support_obj = out
+        return self.support_obj
+
+    def build(self, config: BuildConfig) -> BuildOutcome:
+        """Compile (once per configuration); failures are recorded, never raised."""
+        if config in self.builds:
+            return self.builds[config]
+        outcome = BuildOutcome(config)
+        start = time.perf_counter()
+        try:
+            if config.candidate is not None:
+                from oracle.candidate import CandidateCommand
+
+                result = CandidateCommand(config.candidate).compile(self.input, workdir=self.workdir)
+                outcome.obj, outcome.error, outcome.hang = result.obj, result.error, result.timed_out
+            else:
+                out = self.workdir / f"build-{len(self.builds)}.o"
+                built = buildserver.server().build(self.input, config.options(self.faults), out, timeout=BUILD_TIMEOUT)
+                if built.ok:
+                    outcome.obj = out.read_bytes()
+                else:
+                    outcome.error, outcome.hang = built.error, built.hang
+        except Exception as exc:  # a bug in the harness's own plumbing: still a crash finding, never lost
+            outcome.error = f"internal error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
+        outcome.seconds = time.perf_counter() - start
+        self.stats.compile += outcome.seconds
+        self.stats.builds += 1
+        if outcome.obj is not None:
+            start = time.perf_counter()
+            try:
+                outcome.symbols = symtab.read_symbols(outcome.obj)
+            except EmberError as exc:
+                outcome.error = f"unreadable object: {exc.render()}"
+                outcome.obj = None
+            self.stats.compare += time.perf_counter() - start
+        self.builds[config] = outcome
+        return outcome
+
+    def execute(self, outcome: BuildOutcome) -> None:
+        """Link (with the support object) and run, once per distinct object."""
+        if outcome.obj is None or outcome.run is not None or outcome.run_error is not None:
+            return
+        digest = hashlib.sha256(outcome.obj).hexdigest()
+        if digest not in self._runs:
+            start = time.perf_counter()
+            with tempfile.TemporaryDirectory(prefix="run-", dir=self.workdir) as tmp:
+                obj = Path(tmp) / "prog.o"
+                obj.write_bytes(outcome.obj)
+                objects: list[Path] = [obj]
+                support = self._support()
+                if support is not None:
+                    objects.append(support)
+                try:
+                    exe = runner.link_executable(objects, Path(tmp) / "prog", with_runtime=False)
+                    self._runs[digest] = (runner.run_executable(exe, limits=self.limits), None)
+                except EmberError as exc:
+                    self._runs[digest] = (None, exc.message)
+            self.stats.run += time.perf_counter() - start
+            self.stats.runs += 1
+        outcome.run, outcome.run_error = self._runs[digest]
+
+    def compare(self, ref: BuildOutcome, cand: BuildOutcome, *, symbols: bool) -> list[Failure]:
+        """Behaviour (and, with `symbols`, the symbol normal form) of `cand` against `ref`."""
+        self.stats.checks += 1
+        r, c = ref.config.label, cand.config.label
+        if cand.error is not None:
+            return [Failure("hang" if cand.hang else "crash", r, c, f"{c}: build failed", cand.error)]
+        self.execute(ref)
+        self.execute(cand)
+        start = time.perf_counter()
+        try:
+            failures: list[Failure] = []
+            if symbols and ref.symbols is not None and cand.symbols is not None:
+                diff = symtab.diff_symbols(ref.symbols, cand.symbols)
+                if not diff.clean:
+                    first = (diff.leaked_locals + diff.added + diff.removed + [a for a, _ in diff.changed])[0]
+                    failures.append(
+                        Failure("symbol-difference", r, c, f"{c}: symbol '{first.name}' differs", diff.render(r, c))
+                    )
+            if cand.run_error is not None and ref.run_error is None:
+                failures.insert(0, Failure("crash", r, c, f"{c}: {cand.run_error}", cand.run_error))
+                return failures
+            if ref.run is None or cand.run is None:
+                return failures
+            failures[:0] = _behaviour(ref, cand)
+            return failures
+        finally:
+            self.stats.compare += time.perf_counter() - start
+
+    def same_bytes(self, a: BuildOutcome, b: BuildOutcome) -> list[Failure]:
+        """Objects of the same configuration at different -j must be byte-identical."""
+        self.stats.checks += 1
+        if a.obj is None or b.obj is None or a.obj == b.obj:
+            return []
+        detail = ""
+        if a.symbols is not None and b.symbols is not None:
+            ta, tb = symtab.format_table(a.symbols), symtab.format_table(b.symbols)
+            detail = "\n".join(difflib.unified_diff(ta.splitlines(), tb.splitlines(), a.config.label, b.config.label, lineterm=""))
+        first = next(i for i, (x, y) in enumerate(zip(a.obj, b.obj, strict=False)) if x != y) if len(a.obj) == len(b.obj) else -1
+        where = f"first differing byte at offset {first}" if first >= 0 else f"sizes {len(a.obj)} vs {len(b.obj)} bytes"
+        return [Failure("nondeterminism", a.config.label, b.config.label, f"object bytes differ across -j ({where})", detail)]
+
+
+def _behaviour(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
+    assert ref.run is not None and cand.run is not None
+    r, c = ref.config.label, cand.config.label
+    if cand.run.timed_out and not ref.run.timed_out:
+        return [Failure("hang", r, c, f"{c}: program ran past its time limit (reference: {ref.run.outcome})")]
+    if cand.run.signal is not None and ref.run.signal is None:
+        return [Failure("crash", r, c, f"{c}: program died of {cand.run.outcome.split()[-1]}", _output_diff(ref, cand))]
+    if ref.behaviour != cand.behaviour:
+        return [Failure("wrong-output", r, c, f"{c}: {_first_difference(ref, cand)}", _output_diff(ref, cand))]
+    return []
+
+
+def _first_difference(ref: BuildOutcome, cand: BuildOutcome) -> str:
+    assert ref.run is not None and cand.run is not None
+    if ref.run.outcome != cand.run.outcome:
+        return f"{cand.run.outcome} (reference: {ref.run.outcome})"
+    a, b = ref.run.stdout.decode(errors="replace").splitlines(), cand.run.stdout.decode(errors="replace").splitlines()
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return f"stdout line {i + 1}: {y!r} (reference: {x!r})"
+    return f"stdout has {len(b)} lines (reference: {len(a)})"
+
+
+def _output_diff(ref: BuildOutcome, cand: BuildOutcome) -> str:
+    assert ref.run is not None and cand.run is not None
+    a = ref.run.stdout.decode(errors="replace").splitlines() + [f"[{ref.run.outcome}]"]
+    b = cand.run.stdout.decode(errors="replace").splitlines() + [f"[{cand.run.outcome}]"]
+    return "\n".join(difflib.unified_diff(a, b, ref.config.label, cand.config.label, lineterm=""))
+
+
+# ------------------------------------------------------------------ the properties
+
+
+def check(
+    case: FuzzCase,
+    plan: CheckPlan,
+    *,
+    faults: frozenset[str] = frozenset(),
+    stats: Stats | None = None,
+    limits: runner.Limits = RUN_LIMITS,
+) -> Report:
+    """Run every check of `plan` on `case` and classify what disagreed (never raises on a finding)."""
+    stats = stats if stats is not None else Stats()
+    stats.examples += 1
+    report = Report(case, plan, faults)
+    with tempfile.TemporaryDirectory(prefix="ember-check-") as tmp:
+        checker = Checker(case, Path(tmp), faults=faults, stats=stats, limits=limits)
+        checks_before = stats.checks
+        try:
+            _run_plan(checker, plan, report)
+        finally:
+            report.builds = {c.label: o for c, o in checker.builds.items()}
+            report.checks = stats.checks - checks_before
+    return report
+
+
+def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
+    ref = checker.build(BuildConfig(opt=plan.opt))
+    if ref.error is not None:
+        kind = "hang" if ref.hang else "crash"
+        report.failures.append(Failure(kind, "-", ref.config.label, f"reference build failed: {ref.error.splitlines()[0]}", ref.error))
+        return
+    checker.execute(ref)
+    if ref.run is None or ref.run.outcome != "exit 0":
+        what = ref.run_error or (ref.run.outcome if ref.run else "no run")
+        report.failures.append(Failure("crash", "-", ref.config.label, f"reference program did not exit 0: {what}", ""))
+        return
+    for config in plan.configs:
+        report.failures += checker.compare(ref, checker.build(config), symbols=True)
+    groups: dict[tuple[str, int, int | None], list[BuildOutcome]] = {}
+    for config in plan.configs:
+        if config.candidate is None and config.split != "none":
+            groups.setdefault((config.split, config.opt, config.cost), []).append(checker.builds[config])
+    for outcomes in groups.values():
+        for other in outcomes[1:]:
+            report.failures += checker.same_bytes(outcomes[0], other)
+    if plan.opt_check:
+        other_level = 0 if plan.opt != 0 else 2
+        report.failures += checker.compare(ref, checker.build(BuildConfig(opt=other_level)), symbols=False)
+
+
+# ------------------------------------------------------------------ plan strategies
+
+
+@st.composite
+def check_plans(
+    draw: st.DrawFn,
+    modes: Iterable[str] = SPLIT_MODES,
+    jobs: tuple[int, ...] = (1, 2),
+    opt_levels: tuple[int, ...] = (2, 0, 1, 3),
+    max_cost: int = 200,
+    opt_check: bool = True,
+    determinism: bool = True,
+    candidate: str | None = None,
+) -> CheckPlan:
+    """The -O level, a small split cost (many subgraphs), a -j per mode and one -j pair for determinism."""
+    opt = draw(st.sampled_from(opt_levels), label="opt")
+    cost = draw(st.integers(1, max_cost), label="split cost")
+    configs = [BuildConfig(mode, draw(st.sampled_from(jobs)), opt, cost) for mode in modes]
+    if determinism and len(set(jobs)) > 1 and configs:
+        base = configs[draw(st.integers(0, len(configs) - 1))]
+        other = next(j for j in jobs if j != base.jobs)
+        configs.append(BuildConfig(base.split, other, opt, cost))
+    if candidate is not None:
+        configs.append(BuildConfig(opt=opt, candidate=candidate))
+    return CheckPlan(opt, cost, tuple(configs), opt_check)

@@ -1,0 +1,51 @@
+"""Minimal reproducers of back-end bugs the harness found, and how to recognise the open ones.
+
+Every `.ll` here is the smallest module we have for one bug (its header says what went
+wrong and how to reproduce it); `tests/test_fuzz_regressions.py` checks that each builds
+to the same behaviour and symbols in every split mode as with `--split none`.
+
+While a bug is open, add it to `KNOWN_BUGS` with a recogniser: its test becomes a strict
+xfail (it XPASSes, and so fails, once the back end is fixed: then remove the entry), and
+campaigns count reports that consist only of that bug as *known* instead of saving a new
+finding for every example that hits it (`ember fuzz --report-known` saves them anyway).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from fuzz import properties
+
+HERE = Path(__file__).parent
+#: every reproducer, fixed or open
+REPRODUCERS: tuple[Path, ...] = tuple(sorted(HERE.glob("*.ll")))
+
+
+@dataclass(frozen=True)
+class KnownBug:
+    """An open bug: its reproducer and a recogniser for the failures it causes."""
+
+    name: str
+    reproducer: Path
+    description: str
+    matches: Callable[[properties.Report, properties.Failure], bool]
+
+
+#: Open bugs. (private_name_in_string.ll was one until the MC link stopped renaming inside
+#: string data; its recogniser looked for `.L<private name>` text in the split object.)
+KNOWN_BUGS: tuple[KnownBug, ...] = ()
+
+
+def known_bug(report: properties.Report) -> str | None:
+    """The known open bug(s) that explain every failure of `report`, if any."""
+    if report.ok or not KNOWN_BUGS:
+        return None
+    names = set()
+    for failure in report.failures:
+        bug = next((b for b in KNOWN_BUGS if b.matches(report, failure)), None)
+        if bug is None:
+            return None
+        names.add(bug.name)
+    return ",".join(sorted(names))

@@ -1,0 +1,72 @@
+"""Hypothesis strategies for the differential harness: call-graph programs and linkage modules.
+
+Every strategy yields a `FuzzCase`: an LLVM IR module whose `main` prints a checksum
+of everything it computed, plus (rarely) a support module that must be linked next to
+it. All programs are UB-free and terminate at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from fuzz.strategies.callgraph import CallGraph, call_graphs
+from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
+
+STRATEGIES = ("callgraph", "linkage", "mixed")
+
+
+@dataclass(frozen=True)
+class FuzzCase:
+    """One generated program: the module, an optional support module, and where it came from."""
+
+    module: str
+    support: str | None = None
+    origin: str = "llvm-ir"
+
+    def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example: readable IR
+        extra = f"\n; ---- support module ----\n{self.support}" if self.support else ""
+        return f"FuzzCase(origin={self.origin!r}, module=\n{self.module}{extra})"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # Hypothesis' pretty printer
+        p.text(repr(self))
+
+
+@st.composite
+def callgraph_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
+    """Call-graph programs (see `fuzz.strategies.callgraph`)."""
+    return FuzzCase(draw(call_graphs(max_functions, min_functions)).render(), None, "callgraph")
+
+
+@st.composite
+def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, ...] | None = None) -> FuzzCase:
+    """Linkage modules (see `fuzz.strategies.linkage`), with their support module when one is needed."""
+    module: LinkageModule = draw(linkage_modules(max_fragments, features))
+    return FuzzCase(module.render(), module.support(), "linkage")
+
+
+def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[FuzzCase]:
+    """`callgraph`, `linkage` or `mixed` (either, call graphs first so shrinking prefers them)."""
+    if kind == "callgraph":
+        return callgraph_cases(max_functions, min_functions)
+    if kind == "linkage":
+        return linkage_cases()
+    if kind == "mixed":
+        return st.one_of(callgraph_cases(max_functions, min_functions), linkage_cases())
+    raise ValueError(f"unknown strategy '{kind}' (choose from {', '.join(STRATEGIES)})")
+
+
+__all__ = [
+    "FEATURES",
+    "STRATEGIES",
+    "CallGraph",
+    "FuzzCase",
+    "LinkageModule",
+    "call_graphs",
+    "callgraph_cases",
+    "cases",
+    "linkage_cases",
+    "linkage_modules",
+]

@@ -1,0 +1,363 @@
+"""Call graphs rendered as UB-free, terminating LLVM IR modules with a checksum-printing `main`.
+
+A program is a list of functions `i64 @fN(i64 %x, i64 %d)`. `%d` is a depth budget:
+every function returns at once when it is 0 and passes `%d - 1` to every callee, so
+recursion (SCCs, back edges, indirect calls through a function table) always ends;
+`main` starts at the largest depth whose worst-case call count stays under
+`MAX_CALLS`. Arithmetic wraps (no `nsw`/`nuw`), shifts are by constants below 64,
+unsigned division is by a constant or by `x | 1`, signed division only by a constant
+>= 2. `main` prints one line per anchor result and one per global, so a wrong value
+points at the function that computed it.
+
+Shapes the split back end must get right: shared internal callees reached from several
+anchors (copied per subgraph), call sites with constant arguments (IPO specialises each
+copy differently), address-taken functions in a function table, internal mutable
+globals read and written from several anchors, recursive SCCs, deep chains, wide
+fan-out and an optional `llvm.global_ctors` constructor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from hypothesis import strategies as st
+
+#: Upper bound on calls one run of `main` makes (keeps every program well under a millisecond).
+MAX_CALLS = 4000
+#: Deepest start depth main passes (a chain longer than this is cut short by the budget).
+MAX_DEPTH = 24
+
+ARITH = ("add", "sub", "mul", "xor", "and", "or")
+SHIFTS = ("shl", "lshr", "ashr")
+DIVS = ("udiv", "urem", "sdiv", "srem", "udivx", "uremx")
+OP_KINDS = ARITH + SHIFTS + DIVS + ("smin", "umax")
+LINKAGES = ("internal", "external", "private", "hidden")
+
+
+@dataclass(frozen=True)
+class Op:
+    """`acc = acc <kind> operand`; operand is `%x`, `%d`, `%i` (loop counter) or a constant."""
+
+    kind: str
+    operand: str  # "x" | "d" | "i" | "c"
+    value: int
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call made after the body: direct to `callee`, or through the table when `indirect`."""
+
+    callee: int
+    const_arg: int | None  # a constant first argument (IPO bait), else the accumulator
+    indirect: bool = False
+    combine: str = "xor"
+
+
+@dataclass(frozen=True)
+class GlobalUse:
+    """`read` folds the global into the accumulator, `write` stores it, `rmw` adds to it."""
+
+    index: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Function:
+    index: int
+    linkage: str
+    ops: tuple[Op, ...]
+    calls: tuple[Call, ...]
+    uses: tuple[GlobalUse, ...]
+    loop_trip: int  # 0: straight-line body
+    noinline: bool
+    base: int  # what the function returns (xor %x) when the depth budget is spent
+
+    @property
+    def name(self) -> str:
+        return f"f{self.index}"
+
+
+@dataclass(frozen=True)
+class CallGraph:
+    """A whole program; `render()` gives the LLVM IR text."""
+
+    functions: tuple[Function, ...]
+    globals: tuple[int, ...]  # initial values of internal mutable i64 globals @g0..
+    table: tuple[int, ...]  # address-taken functions, in @ftab order
+    table_mutable: bool
+    ctor: bool
+    main_args: tuple[int, ...]  # constant first argument for each anchor main calls
+
+    @property
+    def anchors(self) -> list[Function]:
+        return [f for f in self.functions if f.linkage in ("external", "hidden")]
+
+    def depth(self) -> int:
+        """Largest start depth (<= MAX_DEPTH) whose worst-case call count is <= MAX_CALLS."""
+        n = len(self.functions)
+        counts = [1] * n  # depth 0: the function returns at once
+        best = 0
+        for d in range(1, MAX_DEPTH + 1):
+            table_max = max((counts[t] for t in self.table), default=0)
+            new = []
+            for f in self.functions:
+                total = 1
+                for c in f.calls:
+                    total += table_max if c.indirect else counts[c.callee]
+                new.append(min(total, 10 * MAX_CALLS))
+            counts = new
+            if sum(counts[f.index] for f in self.anchors) > MAX_CALLS:
+                break
+            best = d
+        return max(best, 1)
+
+    def render(self) -> str:
+        return render(self)
+
+    def __repr__(self) -> str:  # shown by Hypothesis for a falsifying example: the module itself
+        return "CallGraph(module=\n" + self.render() + ")"
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def _operand(op: Op, in_loop: bool) -> str:
+    if op.operand == "x":
+        return "%x"
+    if op.operand == "d":
+        return "%d"
+    if op.operand == "i" and in_loop:
+        return "%i"
+    return str(op.value)
+
+
+def _render_op(op: Op, acc: str, out: str, k: int, in_loop: bool) -> list[str]:
+    """Instructions computing `out` from `acc`; every one is defined for every input."""
+    operand = _operand(op, in_loop)
+    if op.kind in ARITH:
+        return [f"  {out} = {op.kind} i64 {acc}, {operand}"]
+    if op.kind in SHIFTS:
+        return [f"  {out} = {op.kind} i64 {acc}, {op.value % 64}"]
+    if op.kind in ("udiv", "urem"):
+        return [f"  {out} = {op.kind} i64 {acc}, {max(1, abs(op.value))}"]
+    if op.kind in ("sdiv", "srem"):
+        return [f"  {out} = {op.kind} i64 {acc}, {max(2, abs(op.value))}"]
+    if op.kind in ("udivx", "uremx"):
+        src = operand if op.operand != "c" else "%x"
+        return [f"  %nz{k} = or i64 {src}, 1", f"  {out} = {op.kind[:-1]} i64 {acc}, %nz{k}"]
+    pred = "slt" if op.kind == "smin" else "ugt"
+    return [
+        f"  %cmp{k} = icmp {pred} i64 {acc}, {operand}",
+        f"  {out} = select i1 %cmp{k}, i64 {acc}, i64 {operand}",
+    ]
+
+
+def _render_function(f: Function, graph: CallGraph) -> str:
+    linkage = {"external": "", "hidden": "hidden ", "internal": "internal ", "private": "private "}[f.linkage]
+    attrs = " noinline" if f.noinline else ""
+    lines = [f"define {linkage}i64 @{f.name}(i64 %x, i64 %d){attrs} {{", "entry:"]
+    lines += ["  %stop = icmp eq i64 %d, 0", "  br i1 %stop, label %base, label %body", "base:"]
+    lines += [f"  %b = xor i64 %x, {f.base}", "  ret i64 %b", "body:", "  %d1 = sub i64 %d, 1"]
+    acc = "%x"
+    k = 0
+    if f.loop_trip:
+        lines += ["  br label %loop", "loop:", "  %i = phi i64 [ 0, %body ], [ %i.next, %loop ]"]
+        lines.append("  %acc = phi i64 [ %x, %body ], [ %acc.next, %loop ]")
+        acc = "%acc"
+    for op in f.ops:
+        out = f"%v{k}"
+        lines += _render_op(op, acc, out, k, bool(f.loop_trip))
+        acc, k = out, k + 1
+    if f.loop_trip:
+        lines.append(f"  %acc.next = add i64 {acc}, 1")
+        lines.append("  %i.next = add i64 %i, 1")
+        lines.append(f"  %more = icmp ult i64 %i.next, {f.loop_trip}")
+        lines += ["  br i1 %more, label %loop, label %after", "after:"]
+        acc = "%acc.next"
+    for n, use in enumerate(f.uses):
+        g = f"@g{use.index % max(1, len(graph.globals))}"
+        if use.kind == "read":
+            lines += [f"  %gl{n} = load i64, ptr {g}", f"  %gr{n} = xor i64 {acc}, %gl{n}"]
+            acc = f"%gr{n}"
+        elif use.kind == "write":
+            lines.append(f"  store i64 {acc}, ptr {g}")
+        else:
+            lines += [f"  %gl{n} = load i64, ptr {g}", f"  %gs{n} = add i64 %gl{n}, {acc}"]
+            lines.append(f"  store i64 %gs{n}, ptr {g}")
+    for n, call in enumerate(f.calls):
+        arg = acc if call.const_arg is None else str(call.const_arg)
+        if call.indirect and graph.table:
+            size = len(graph.table)
+            lines.append(f"  %ti{n} = urem i64 {acc}, {size}")
+            lines.append(f"  %tp{n} = getelementptr [{size} x ptr], ptr @ftab, i64 0, i64 %ti{n}")
+            lines.append(f"  %tf{n} = load ptr, ptr %tp{n}")
+            lines.append(f"  %c{n} = call i64 %tf{n}(i64 {arg}, i64 %d1)")
+        else:
+            callee = graph.functions[call.callee % len(graph.functions)].name
+            lines.append(f"  %c{n} = call i64 @{callee}(i64 {arg}, i64 %d1)")
+        lines.append(f"  %r{n} = {call.combine} i64 {acc}, %c{n}")
+        acc = f"%r{n}"
+    lines += [f"  ret i64 {acc}", "}"]
+    return "\n".join(lines)
+
+
+def _cstring(text: str) -> tuple[str, int]:
+    data = text.encode() + b"\0"
+    body = "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else f"\\{b:02X}" for b in data)
+    return f'c"{body}"', len(data)
+
+
+def render(graph: CallGraph) -> str:
+    """LLVM IR text for `graph` (deterministic)."""
+    fmt_f, len_f = _cstring("f%lld %016llx\n")
+    fmt_g, len_g = _cstring("g%lld %016llx\n")
+    fmt_t, len_t = _cstring("table %lld\n")
+    lines = [
+        f"@.fmt.f = private unnamed_addr constant [{len_f} x i8] {fmt_f}",
+        f"@.fmt.g = private unnamed_addr constant [{len_g} x i8] {fmt_g}",
+    ]
+    if graph.table:
+        lines.append(f"@.fmt.t = private unnamed_addr constant [{len_t} x i8] {fmt_t}")
+    for n, init in enumerate(graph.globals):
+        lines.append(f"@g{n} = internal global i64 {init}")
+    if graph.table:
+        kind = "global" if graph.table_mutable else "constant"
+        entries = ", ".join(f"ptr @{graph.functions[t].name}" for t in graph.table)
+        lines.append(f"@ftab = internal {kind} [{len(graph.table)} x ptr] [{entries}]")
+    if graph.ctor:
+        lines.append("@ctor_ran = internal global i64 0")
+        lines.append(
+            "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] "
+            "[{ i32, ptr, ptr } { i32 65535, ptr @ctor, ptr null }]"
+        )
+    lines.append("declare i32 @printf(ptr, ...)")
+    blocks = ["\n".join(lines)]
+    if graph.ctor:
+        body = ["define internal void @ctor() {", "  store i64 1, ptr @ctor_ran"]
+        if graph.globals:
+            body += ["  %g = load i64, ptr @g0", "  %h = mul i64 %g, 3", "  store i64 %h, ptr @g0"]
+        blocks.append("\n".join([*body, "  ret void", "}"]))
+    for f in graph.functions:
+        blocks.append(_render_function(f, graph))
+    blocks.append(_render_main(graph))
+    return "\n\n".join(blocks) + "\n"
+
+
+def _render_main(graph: CallGraph) -> str:
+    depth = graph.depth()
+    lines = ["define i32 @main() {", "entry:"]
+    for n, f in enumerate(graph.anchors):
+        arg = graph.main_args[n % len(graph.main_args)] if graph.main_args else n
+        lines.append(f"  %a{n} = call i64 @{f.name}(i64 {arg}, i64 {depth})")
+        lines.append(f"  call i32 (ptr, ...) @printf(ptr @.fmt.f, i64 {f.index}, i64 %a{n})")
+    for n in range(len(graph.globals)):
+        lines.append(f"  %g{n} = load i64, ptr @g{n}")
+        lines.append(f"  call i32 (ptr, ...) @printf(ptr @.fmt.g, i64 {n}, i64 %g{n})")
+    if graph.table:
+        # an address-taken function keeps one identity: the table entry equals the symbol
+        acc = "0"
+        size = len(graph.table)
+        for n, t in enumerate(graph.table):
+            lines.append(f"  %tp{n} = getelementptr [{size} x ptr], ptr @ftab, i64 0, i64 {n}")
+            lines.append(f"  %tf{n} = load ptr, ptr %tp{n}")
+            lines.append(f"  %te{n} = icmp eq ptr %tf{n}, @{graph.functions[t].name}")
+            lines.append(f"  %tz{n} = zext i1 %te{n} to i64")
+            lines.append(f"  %ts{n} = add i64 {acc}, %tz{n}")
+            acc = f"%ts{n}"
+        lines.append(f"  call i32 (ptr, ...) @printf(ptr @.fmt.t, i64 {acc})")
+    if graph.ctor:
+        lines.append("  %ran = load i64, ptr @ctor_ran")
+        lines.append("  call i32 (ptr, ...) @printf(ptr @.fmt.g, i64 -1, i64 %ran)")
+    lines += ["  ret i32 0", "}"]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ strategies
+
+_CONSTS = st.one_of(st.integers(-8, 64), st.integers(-(2**63), 2**63 - 1))
+
+
+@st.composite
+def ops(draw: st.DrawFn, in_loop: bool) -> Op:
+    kind = draw(st.sampled_from(OP_KINDS))
+    operands = ["c", "x", "d"] + (["i"] if in_loop else [])
+    operand = draw(st.sampled_from(operands))
+    return Op(kind, operand, draw(_CONSTS))
+
+
+@st.composite
+def functions(draw: st.DrawFn, max_functions: int, n_globals: int, table: bool) -> Function:
+    """One function; call targets and global indices are reduced modulo the final counts later."""
+    loop_trip = draw(st.sampled_from([0, 1, 3, 8]))
+    calls = draw(
+        st.lists(
+            st.builds(
+                Call,
+                callee=st.integers(0, max_functions - 1),
+                const_arg=st.none() | _CONSTS,
+                indirect=st.booleans() if table else st.just(False),
+                combine=st.sampled_from(["xor", "add", "mul"]),
+            ),
+            max_size=3,
+        )
+    )
+    uses = draw(
+        st.lists(
+            st.builds(GlobalUse, st.integers(0, 3), st.sampled_from(["rmw", "read", "write"])),
+            max_size=3 if n_globals else 0,
+        )
+    )
+    return Function(
+        index=0,
+        linkage=draw(st.sampled_from(LINKAGES)),
+        ops=tuple(draw(st.lists(ops(bool(loop_trip)), max_size=6))),
+        calls=tuple(calls),
+        uses=tuple(uses),
+        loop_trip=loop_trip,
+        noinline=draw(st.booleans()),
+        base=draw(st.integers(0, 255)),
+    )
+
+
+@st.composite
+def call_graphs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> CallGraph:
+    """A random program over a call graph.
+
+    The shape, global count and table size are drawn first; functions are a list, so
+    shrinking deletes whole functions (call targets are taken modulo the final count),
+    and everything shrinks towards internal, straight-line, call-free functions.
+    `f0` is always an anchor; other functions are anchors when drawn external/hidden.
+    """
+    max_functions = max(min_functions, max_functions)
+    shape = draw(st.sampled_from(["random", "chain", "fanout"]), label="shape")
+    n_globals = draw(st.integers(0, 4), label="globals")
+    table_size = draw(st.integers(0, 3), label="table size")
+    drawn = draw(
+        st.lists(functions(max_functions, n_globals, bool(table_size)), min_size=min_functions, max_size=max_functions),
+        label="functions",
+    )
+    n = len(drawn)
+    table = tuple(t % n for t in draw(st.lists(st.integers(0, max_functions - 1), min_size=table_size, max_size=table_size)))
+    fns = []
+    for i, f in enumerate(drawn):
+        calls = [replace(c, callee=c.callee % n, indirect=c.indirect and bool(table)) for c in f.calls]
+        if shape == "chain":
+            calls = [Call(i + 1, None)] if i + 1 < n else []
+        elif shape == "fanout" and i == 0:
+            calls += [Call(j, None) for j in range(1, n)]
+        uses = [replace(u, index=u.index % n_globals) for u in f.uses] if n_globals else []
+        linkage = "external" if i == 0 and f.linkage in ("internal", "private") else f.linkage
+        fns.append(replace(f, index=i, linkage=linkage, calls=tuple(calls), uses=tuple(uses)))
+    return CallGraph(
+        functions=tuple(fns),
+        globals=tuple(draw(st.lists(st.integers(-1000, 1000), min_size=n_globals, max_size=n_globals))),
+        table=table,
+        table_mutable=draw(st.booleans()),
+        ctor=draw(st.booleans()),
+        main_args=tuple(draw(st.lists(_CONSTS, min_size=1, max_size=3))),
+    )
+
+
+def call_graph_modules(max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[str]:
+    """LLVM IR text of random call-graph programs."""
+    return call_graphs(max_functions, min_functions).map(render)

@@ -1,0 +1,98 @@
+"""The reference interpreter: runs a checked Ember program by the spec (docs/language.md).
+
+It shares the parser and type checker with the compiler (the typed AST) but none of
+its lowering: every operation is implemented again in `semantics.py` on Python values.
+Its stdout and exit status are the ground truth for compiled code.
+
+Outcomes: `exit` (main returned; status = result mod 256, 0 for None), `trap` (status
+3, message on stderr), `out of fuel` / `call depth` (the interpreter's resource limits;
+status 124, like a timed-out compiled program; such a run proves nothing).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import dataclass
+
+from compiler.diagnostics import EmberError, Location
+from compiler.frontend import tast
+from oracle.interp import semantics
+from oracle.interp.machine import CallDepthExceeded, Machine, OutOfFuel, run_main
+
+#: Steps (statements, loop iterations, buffer elements) a run may take by default.
+DEFAULT_FUEL = 10_000_000
+#: Deepest call nesting the interpreter allows.
+DEFAULT_MAX_DEPTH = 5_000
+#: Exit status of a trap (same as compiled code).
+EXIT_TRAP = 3
+#: Exit status when the interpreter's fuel or call-depth limit is exhausted.
+EXIT_EXHAUSTED = 124
+
+__all__ = ["DEFAULT_FUEL", "EXIT_EXHAUSTED", "EXIT_TRAP", "InterpResult", "interpret", "run_source", "semantics"]
+
+
+@dataclass(frozen=True)
+class InterpResult:
+    stdout: bytes
+    stderr: bytes
+    exit_status: int
+    outcome: str  # "exit", "trap", "out of fuel", "call depth"
+
+    @property
+    def exhausted(self) -> bool:
+        """True when a resource limit stopped the run (its outcome is unknown)."""
+        return self.outcome in ("out of fuel", "call depth")
+
+
+def _execute(program: tast.Program, fuel: int, max_depth: int) -> InterpResult:
+    machine = Machine(program, fuel, max_depth)
+    try:
+        status = run_main(machine)
+        outcome, err = "exit", ""
+    except semantics.Trap as trap:
+        status, outcome, err = EXIT_TRAP, "trap", f"ember: trap: {trap}\n"
+    except OutOfFuel:
+        status, outcome = EXIT_EXHAUSTED, "out of fuel"
+        err = f"ember: interpreter: out of fuel after {fuel} steps\n"
+    except (CallDepthExceeded, RecursionError):
+        status, outcome = EXIT_EXHAUSTED, "call depth"
+        err = f"ember: interpreter: call depth limit ({max_depth}) exceeded\n"
+    stdout = "".join(machine.out).encode("utf-8")
+    return InterpResult(stdout, err.encode("utf-8"), status, outcome)
+
+
+def interpret(program: tast.Program, *, fuel: int = DEFAULT_FUEL, max_depth: int = DEFAULT_MAX_DEPTH) -> InterpResult:
+    """Run `program`'s main in a thread with a deep stack (deep Ember recursion is fine)."""
+    if program.main is None:
+        raise EmberError("the program has no 'main' function", Location(program.path))
+    box: list[InterpResult | BaseException] = []
+
+    def target() -> None:
+        try:
+            box.append(_execute(program, fuel, max_depth))
+        except BaseException as exc:  # re-raised in the caller
+            box.append(exc)
+
+    old_limit = sys.getrecursionlimit()
+    old_stack = threading.stack_size()
+    sys.setrecursionlimit(max(old_limit, 60 * max_depth + 10_000))
+    try:
+        threading.stack_size(512 * 1024 * 1024)
+        thread = threading.Thread(target=target, name="ember-interp")
+        thread.start()
+    finally:
+        threading.stack_size(old_stack)
+    thread.join()
+    sys.setrecursionlimit(old_limit)
+    result = box[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def run_source(source: str, path: str = "<source>", *, fuel: int = DEFAULT_FUEL, max_depth: int = DEFAULT_MAX_DEPTH) -> InterpResult:
+    """Check and run Ember source (raises EmberError for bad programs)."""
+    from compiler.frontend.checker import check_source
+
+    return interpret(check_source(source, path), fuel=fuel, max_depth=max_depth)

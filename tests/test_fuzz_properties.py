@@ -1,0 +1,189 @@
+"""The differential checks classify each kind of disagreement, and never invent one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fuzz import properties
+from fuzz.properties import BuildConfig, CheckPlan, Report
+from fuzz.strategies import FuzzCase
+from oracle import runner
+
+PRINTS_42 = """@.fmt = private unnamed_addr constant [7 x i8] c"v=%ld\\0A\\00"
+@counter = internal global i64 40
+declare i32 @printf(ptr, ...)
+
+define internal i64 @bump(i64 %x) noinline {
+  %c = load i64, ptr @counter
+  %n = add i64 %c, %x
+  store i64 %n, ptr @counter
+  ret i64 %n
+}
+
+define i64 @anchor(i64 %x) {
+  %r = call i64 @bump(i64 %x)
+  ret i64 %r
+}
+
+define i32 @main() {
+  %v = call i64 @anchor(i64 2)
+  call i32 (ptr, ...) @printf(ptr @.fmt, i64 %v)
+  ret i32 0
+}
+"""
+LLC = "llc -O2 -filetype=obj -relocation-model=pic"
+
+
+def _candidate(template: str, *, opt: int = 2, limits: runner.Limits = properties.RUN_LIMITS) -> Report:
+    plan = CheckPlan(opt=opt, configs=(BuildConfig(opt=opt, candidate=template),), opt_check=False)
+    return properties.check(FuzzCase(PRINTS_42), plan, limits=limits)
+
+
+def test_split_modes_agree_on_a_correct_back_end() -> None:
+    configs = tuple(BuildConfig(mode, jobs, 2, 1) for mode in properties.SPLIT_MODES for jobs in (1, 2))
+    report = properties.check(FuzzCase(PRINTS_42), CheckPlan(2, 1, configs, opt_check=True))
+    assert report.ok, report.diff_text()
+    assert report.checks == len(configs) + 3 + 1  # each config, one -j pair per mode, -O0 vs -O2
+    assert report.builds["--split none -O2"].run is not None
+    assert report.builds["--split none -O2"].run.stdout == b"v=42\n"
+
+
+def test_an_honest_external_candidate_agrees() -> None:
+    report = _candidate(f'sh -c "opt -O2 {{in}} -o o.bc && {LLC} o.bc -o {{out}}"')
+    assert report.ok, report.diff_text()
+
+
+def test_wrong_output_is_classified() -> None:
+    report = _candidate(f"sh -c \"sed 's/i64 40/i64 41/' {{in}} > m.ll && {LLC} m.ll -o {{out}}\"")
+    assert report.classification == "wrong-output"
+    assert "v=43" in report.failures[0].detail and "v=42" in report.failures[0].detail
+    assert isinstance(properties.failure_exception(report), properties.WrongOutput)
+
+
+def test_leaked_local_is_a_symbol_difference() -> None:
+    report = _candidate(f"sh -c \"sed 's/@counter = internal/@counter = hidden/' {{in}} > m.ll && {LLC} m.ll -o {{out}}\"")
+    assert report.classification == "symbol-difference"
+    assert "counter: LOCAL in --split none -O2 became GLOBAL HIDDEN" in report.failures[0].detail
+    assert {f.classification for f in report.failures} == {"symbol-difference"}  # behaviour is the same
+
+
+def test_compiler_failure_is_a_crash() -> None:
+    report = _candidate("sh -c 'echo boom >&2; exit 3' {in} {out}")
+    assert report.classification == "crash"
+    assert "exited 3: boom" in report.failures[0].summary + report.failures[0].detail
+
+
+def test_runaway_program_is_a_hang() -> None:
+    spin = "sed 's/^  ret i32 0$/  br label %spin\\nspin:\\n  br label %spin/'"
+    report = _candidate(f'sh -c "{spin} {{in}} > m.ll && {LLC} -O0 m.ll -o {{out}}"', limits=runner.Limits(timeout_s=1.0))
+    assert report.classification == "hang", report.diff_text()
+
+
+def test_program_killed_by_a_signal_is_a_crash() -> None:
+    trap = "sed 's/^  ret i32 0$/  call void @llvm.trap()\\n  unreachable/'"
+    report = _candidate(f'sh -c "{trap} {{in}} > m.ll && {LLC} m.ll -o {{out}}"')
+    assert report.classification == "crash"
+    assert "SIGILL" in report.failures[0].summary or "SIGTRAP" in report.failures[0].summary
+
+
+def test_different_bytes_across_jobs_are_nondeterminism(tmp_path: Path) -> None:
+    checker = properties.Checker(FuzzCase(PRINTS_42), tmp_path)
+    a = checker.build(BuildConfig("two-level", 1, 2, 1))
+    b = checker.build(BuildConfig("two-level", 2, 2, 1))
+    assert a.obj is not None and checker.same_bytes(a, b) == []
+    assert b.obj is not None
+    b.obj = b.obj[:-1] + bytes([b.obj[-1] ^ 1])
+    failures = checker.same_bytes(a, b)
+    assert [f.classification for f in failures] == ["nondeterminism"]
+
+
+def test_identical_objects_run_once(tmp_path: Path) -> None:
+    stats = properties.Stats()
+    checker = properties.Checker(FuzzCase(PRINTS_42), tmp_path, stats=stats)
+    ref = checker.build(BuildConfig())
+    for jobs in (1, 2):
+        assert checker.compare(ref, checker.build(BuildConfig("two-level", jobs, 2, 1)), symbols=True) == []
+    assert stats.runs == 2 and stats.checks == 2  # the reference and ONE split object
+
+
+def test_headline_classification_follows_priority() -> None:
+    report = Report(FuzzCase(""), CheckPlan(), frozenset())
+    report.failures = [
+        properties.Failure("symbol-difference", "a", "b", "x"),
+        properties.Failure("crash", "a", "c", "y"),
+    ]
+    assert report.classification == "crash"
+    assert isinstance(properties.failure_exception(report), properties.Crash)
+
+
+@pytest.mark.parametrize("bad", ["llc {in}", "cp in {out}", "sh -c 'unterminated {in} {out}"])
+def test_candidate_template_must_name_in_and_out(bad: str) -> None:
+    from compiler.diagnostics import UsageError
+    from oracle.candidate import CandidateCommand
+
+    with pytest.raises(UsageError):
+        CandidateCommand(bad)
+
+
+TWO_LOOPS = """define i64 @a(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+  %j = add i64 %i, 1
+  %c = icmp ult i64 %j, %n
+  br i1 %c, label %loop, label %done
+done:
+  ret i64 %j
+}
+
+define i64 @b(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %j, %loop ]
+  %j = add i64 %i, 2
+  %c = icmp ult i64 %j, %n
+  br i1 %c, label %loop, label %done
+done:
+  ret i64 %j
+}
+
+define i32 @main() {
+  %x = call i64 @a(i64 5)
+  %y = call i64 @b(i64 %x)
+  %r = trunc i64 %y to i32
+  %s = sub i32 %r, 6
+  ret i32 %s
+}
+"""
+
+
+def test_compiler_that_exits_is_a_crash_and_the_harness_survives() -> None:
+    # reusing local labels makes LLVM's integrated assembler exit(1) inside the driver process
+    plan = CheckPlan(opt=0, cost=1, configs=(BuildConfig("subgraph", 1, 0, 1),), opt_check=False)
+    report = properties.check(FuzzCase(TWO_LOOPS), plan, faults=frozenset({"reuse-local-labels"}))
+    assert report.classification == "crash", report.diff_text()
+    assert "compiler process died (exit 1)" in report.failures[0].detail
+    assert "already defined" in report.failures[0].detail
+    assert properties.check(FuzzCase(TWO_LOOPS), plan).ok  # the next build gets a fresh server
+
+
+def test_build_past_its_deadline_is_a_hang(tmp_path: Path) -> None:
+    from compiler import driver
+    from fuzz import buildserver
+
+    src = tmp_path / "hang.ll"
+    src.write_text('define i32 @"ember.test.hang.worker"() {\n  ret i32 1\n}\n')
+    server = buildserver.BuildServer()
+    try:
+        options = driver.BuildOptions(split="two-level", jobs=1, subgraph_cost=1)
+        result = server.build(src, options, tmp_path / "out.o", timeout=3.0)
+        assert result.hang and not result.ok and "within 3s" in (result.error or "")
+        assert server.proc is None  # killed with its workers
+        (tmp_path / "ok.ll").write_text("define i32 @main() {\n  ret i32 0\n}\n")
+        assert server.build(tmp_path / "ok.ll", options, tmp_path / "ok.o", timeout=60.0).ok
+    finally:
+        server.close()
