@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from compiler import driver
-from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, UsageError
+from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, Location, UsageError
 
 
 def _add_build_options(p: argparse.ArgumentParser) -> None:
@@ -35,6 +35,8 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
 def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("-j must be at least 1")
+    if args.split_cost is not None and args.split_cost < 1:
+        raise UsageError("--split-cost must be at least 1")
     return driver.BuildOptions(
         opt_level=args.opt_level,
         emit=emit,
@@ -77,7 +79,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="ember-run-") as tmp:
         obj = Path(tmp) / "prog.o"
         obj.write_bytes(result.output)
-        exe = runner.link_executable([obj], Path(tmp) / "prog")
+        try:
+            exe = runner.link_executable([obj], Path(tmp) / "prog")
+        except EmberError as exc:  # report it against the user's input, not the temporary object
+            raise EmberError(exc.message, Location(args.input)) from None
         limits = runner.Limits(timeout_s=args.timeout)
         run = runner.run_executable(exe, args.args, limits=limits)
     sys.stdout.buffer.write(run.stdout)

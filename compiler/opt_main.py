@@ -14,6 +14,13 @@ def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ember-opt", description=__doc__)
     p.add_argument("input", nargs="?", default="-", help="MLIR file ('-' for stdin)")
     p.add_argument("--pass-pipeline", default="", help="textual pipeline, e.g. 'builtin.module(canonicalize,cse)'")
+    p.add_argument(
+        "--midend",
+        metavar="LEVEL",
+        type=int,
+        choices=(0, 1, 2, 3),
+        help="run Ember's midend pipeline of `ember build -OLEVEL` (after --pass-pipeline)",
+    )
     p.add_argument("--lower-to-llvm", action="store_true", help="append Ember's lowering to the llvm dialect")
     p.add_argument("--translate", action="store_true", help="print LLVM IR instead of MLIR")
     p.add_argument("--list-passes", action="store_true", help="list Ember's own passes and exit")
@@ -47,6 +54,8 @@ def _run(args: argparse.Namespace) -> int:
             # pad with newlines so diagnostics keep the line numbers of the whole file
             module = pipeline.parse_module("\n" * line_offset + chunk, path)
             pipeline.run_pipeline(module, args.pass_pipeline, path)
+            if args.midend is not None:
+                pipeline.optimise(module, args.midend, path)
             if args.lower_to_llvm:
                 pipeline.lower_to_llvm_dialect(module, path)
             outputs.append(pipeline.translate_to_llvm_ir(module, path) if args.translate else str(module))

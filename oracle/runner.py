@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import resource
 import shutil
 import signal
@@ -78,7 +79,13 @@ def link_executable(
     cmd += [*extra_args, "-lm"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
-        first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip())
+        lines = proc.stderr.splitlines()
+        # the linker's own complaint (undefined/multiple definition) beats collect2's summary
+        first = next(
+            (ln for ln in lines if "undefined reference" in ln or "multiple definition" in ln),
+            next((ln for ln in lines if "error" in ln), proc.stderr.strip()),
+        )
+        first = re.sub(r"^.*?: (?=(undefined reference|multiple definition))", "", first)
         raise EmberError(f"link failed: {first}", Location(str(objects[0]) if objects else str(out)))
     return Path(out)
 

@@ -67,12 +67,38 @@ class SplitPlan:
     private_names: set[str]
     order: dict[str, int]  # input position of each named value (stable output order)
 
-    def describe(self) -> str:
-        """A readable plan: which function lands in which subgraph, with linkage."""
+    def describe(self, pieces: dict[int, list[list[str]]] | None = None) -> str:
+        """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
+
+        Each member line gives its linkage inside the subgraph module and, where the
+        MC link changes it back, the linkage it gets in the final object.
+        """
         lines = []
         for sg in self.subgraphs:
             lines.append(f"subgraph {sg.index} (cost {sg.cost}): " + ", ".join(sg.members))
+            values = irmodel.parse_module(sg.text).values
+            for name in sg.members:
+                entity = values.get(name)
+                linkage = entity.linkage if entity is not None else "?"
+                if entity is not None and entity.visibility != "default":
+                    linkage += f" {entity.visibility}"
+                lines.append(f"  {name}: {linkage}{self._role(name, linkage)}")
+            for j, members in enumerate((pieces or {}).get(sg.index, [])):
+                lines.append(f"  piece {sg.index}.{j}: " + ", ".join(members))
         return "\n".join(lines)
+
+    def _role(self, name: str, linkage: str) -> str:
+        if COPY_SUFFIX in name:
+            return f" (copy of {name.split(COPY_SUFFIX, 1)[0]})"
+        if linkage.startswith("available_externally"):
+            return " (import)"
+        if linkage.split()[0] in irmodel.LOCAL_LINKAGES:
+            return ""
+        if name in self.private_names:
+            return " -> private in the object"
+        if name in self.local_names:
+            return " -> internal in the object"
+        return ""
 
     def to_json(self) -> str:
         return json.dumps(

@@ -48,9 +48,16 @@ class SplitResult:
     asm: str
     subgraphs: int
     pieces: int
-    plan_text: str
+    plan: planner.SplitPlan
     stage_seconds: dict[str, float] = field(default_factory=dict)
     worker_cpu: dict[str, float] = field(default_factory=dict)
+    #: subgraph index -> members of each codegen piece compiled from it
+    piece_members: dict[int, list[list[str]]] = field(default_factory=dict)
+
+    @property
+    def plan_text(self) -> str:
+        """The plan with linkages and codegen pieces (computed on demand: it re-parses subgraphs)."""
+        return self.plan.describe(self.piece_members)
 
 
 # ------------------------------------------------------------------ worker side
@@ -309,6 +316,7 @@ def compile_split(
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
     pieces_asm: list[mclink.AsmPiece] = []
+    piece_members: dict[int, list[list[str]]] = {}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
         pieces, local, private, task_cpu = cast(
             tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]], result
@@ -317,6 +325,7 @@ def compile_split(
             cpu[stage] += secs
         local_names |= local
         private_names |= private
+        piece_members[sg.index] = [members for members, _, _ in pieces]
         for j, (members, asm_text, shared) in enumerate(pieces):
             if shared:  # discardable linkonce copy: keep the first subgraph's, drop the rest
                 ident = tuple(sorted(members))
@@ -326,7 +335,7 @@ def compile_split(
             pieces_asm.append(mclink.AsmPiece(_key(members, order, sg.index, j), asm_text))
     seconds["optimise+codegen"] = time.perf_counter() - t0
     if save_pieces:
-        _write_pieces(save_pieces, the_plan, pieces_asm)
+        _write_pieces(save_pieces, the_plan, pieces_asm, piece_members)
 
     t0 = time.perf_counter()
     if "drop-ctors" in config.faults:
@@ -340,7 +349,7 @@ def compile_split(
     )
     seconds["link"] = time.perf_counter() - t0
     cpu["worker peak MiB"] = worker_peak_mb(jobs)
-    return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan.describe(), seconds, cpu)
+    return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members)
 
 
 def _key(members: list[str], order: dict[str, int], k: int, j: int) -> tuple[int, int, int]:
@@ -353,10 +362,15 @@ def _original(name: str) -> str:
     return name.split(planner.COPY_SUFFIX, 1)[0]
 
 
-def _write_pieces(directory: str, the_plan: planner.SplitPlan, pieces: list[mclink.AsmPiece]) -> None:
+def _write_pieces(
+    directory: str,
+    the_plan: planner.SplitPlan,
+    pieces: list[mclink.AsmPiece],
+    piece_members: dict[int, list[list[str]]],
+) -> None:
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
-    (root / "plan.txt").write_text(the_plan.describe() + "\n")
+    (root / "plan.txt").write_text(the_plan.describe(piece_members) + "\n")
     for sg in the_plan.subgraphs:
         (root / f"subgraph-{sg.index:03d}.ll").write_text(sg.text)
     for n, piece in enumerate(sorted(pieces, key=lambda p: p.key)):

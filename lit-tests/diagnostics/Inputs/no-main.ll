@@ -1,0 +1,3 @@
+define i64 @not_main(i64 %x) {
+  ret i64 %x
+}
