@@ -208,11 +208,13 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-depth", type=int, default=5_000, help="deepest call nesting allowed (exit 124)")
     p.set_defaults(func=cmd_interp)
 
-    p = sub.add_parser("reduce", help="shrink a .ll/.bc module that shows a split-linkage failure")
-    p.add_argument("input")
+    p = sub.add_parser("reduce", help="shrink a .em program or .ll/.bc module that shows a split-linkage failure")
+    p.add_argument("input", help=".em program, .ll/.bc module, or a findings directory")
     p.add_argument("-o", "--output", required=True)
-    how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "crash"))
+    how = p.add_mutually_exclusive_group()
+    how.add_argument(
+        "--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
+    )
     how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
     p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
     p.add_argument("--time-budget", type=float, default=None, metavar="S", help="stop after S seconds (best result kept)")

@@ -225,7 +225,7 @@ def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildO
     if options.emit == "asm":
         return BuildResult(result.asm, times)
     with times.stage("assemble"):
-        obj = llvm_stage.assemble(result.asm, tm)
+        obj = split.assemble_linked(result.asm, options.job_count, config, options.worker_timeout)
     return BuildResult(obj, times)
 
 

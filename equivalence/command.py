@@ -22,6 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pattern", action="append", default=[], metavar="NAME", help="only this pattern (repeatable)")
     p.add_argument("--pattern-file", metavar="FILE", help="prove the patterns of FILE ('name: src => tgt [if pre]' lines)")
     p.add_argument("--include-known-bad", action="store_true", help="also check the known-bad patterns (they must fail)")
+    p.add_argument("--all-widths", action="store_true",
+                   help="keep proving a pattern at wider widths after it failed at a narrow one")
     p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per solver query")
     p.add_argument("--tv", action="store_true", help="translation validation of --pass-pipeline on INPUT")
@@ -105,7 +107,8 @@ def run_patterns(args: argparse.Namespace) -> int:
     if not pats:
         raise UsageError("no pattern has a meaning at that width")
     start = time.perf_counter()
-    results = verify.verify_patterns(pats, width=args.width, jobs=args.jobs, timeout_s=args.timeout)
+    results = verify.verify_patterns(pats, width=args.width, jobs=args.jobs, timeout_s=args.timeout,
+                                     all_widths=args.all_widths)
     wall = time.perf_counter() - start
     failed = [r for r in results if not r.holds]
     for r in failed:

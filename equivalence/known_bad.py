@@ -50,6 +50,12 @@ KNOWN_BAD: tuple[Rewrite, ...] = (
         "floor(a / b) = -ceil(-a / b) overflows at INT_MIN",
     ),
     Rewrite(
+        "bad-div-self",
+        "divsi(x, select(cmpi[eq](x, 0), 1, x)) => 1",
+        "x / x -> 1 under a zero guard (the frontend's safe division): 0 / 1 is 0, not 1. "
+        "The bare divsi(x, x) => 1 is right: x = 0 is UB in the source",
+    ),
+    Rewrite(
         "bad-shift-by-width",
         "shrui(shrui(x, C0), C1) => shrui(x, C0 + C1) if ule(C0 + C1, width)",
         "two shifts that add up to the width give 0; one shift by the width is poison",

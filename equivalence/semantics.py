@@ -11,10 +11,10 @@ executes the op. Everything follows the MLIR `arith` documentation:
   `divui`/`ceildivui`/`remui`/`remsi`: division by zero -> UB; `exact` division with a
   non-zero remainder -> poison. A poison divisor is UB (it may be zero), a poison
   dividend with divisor -1 is UB for signed division (it may be INT_MIN).
-* `remsi(INT_MIN, -1)`: the documentation defines it (the result is 0) but the LLVM
-  lowering (`srem`) makes it UB. `Side.SOURCE` uses the documented meaning and
-  `Side.TARGET` the lowering's, so a rewrite must be right under both readings: it may
-  neither rely on that input being UB nor introduce it.
+* `remsi(INT_MIN, -1)`: the documentation does not say; the LLVM lowering (`srem`)
+  makes it UB, and so does this model (on both sides of a refinement: a single meaning
+  is needed so that an unchanged function refines itself). A rewrite that introduces a
+  `remsi` where its source is defined at INT_MIN, -1 is rejected (see known_bad).
 * `select`: a poison condition is poison; the poison of the arm not picked is ignored.
 * `trunci` with `nuw`/`nsw`: dropping bits that are not zeros / copies of the new sign
   bit -> poison. `extsi`/`extui`/`index_cast`/`index_castui` are total.
@@ -47,7 +47,8 @@ CMPF_PREDICATES = (
 
 
 class Side(enum.Enum):
-    """Which side of a refinement an op is on (see `remsi` in the module docstring)."""
+    """Which side of a refinement an op is on. Every op now means the same on both sides;
+    the parameter stays so that a side-dependent reading can be modelled."""
 
     SOURCE = "source"
     TARGET = "target"
@@ -96,7 +97,7 @@ def _and(*conds: z3.BoolRef) -> z3.BoolRef:
 
 
 def _width(v: z3.ExprRef) -> int:
-    return int(v.sort().size())  # type: ignore[attr-defined]
+    return int(v.sort().size())
 
 
 def bv(value: int, width: int) -> z3.BitVecNumRef:
@@ -220,14 +221,8 @@ def _remui(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -
 
 
 def _remsi(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
-    x, y = a.term, b.term
-    r = srem(x, y)  # the sign follows the dividend
-    if side is Side.TARGET:
-        ub = _div_ub_signed(a, b)
-    else:
-        ub = _div_ub_unsigned(b)
-        r = z3.If(y == bv(-1, _width(x)), bv(0, _width(x)), r)
-    return Res(Val(r, a.poison), ub)
+    # the sign follows the dividend; INT_MIN % -1 is UB as in LLVM's srem (module docstring)
+    return Res(Val(srem(a.term, b.term), a.poison), _div_ub_signed(a, b))
 
 
 def floormodsi(a: Val, b: Val) -> Res:
@@ -529,7 +524,7 @@ def evaluate(res: Res) -> Concrete:
         return Concrete(None, z3.is_true(ub), z3.is_true(poison))
     if not z3.is_bv_value(term):
         raise ValueError(f"result is not closed: {term}")
-    return Concrete(term.as_long(), False, False)  # type: ignore[attr-defined]
+    return Concrete(term.as_long(), False, False)
 
 
 def to_signed(value: int, width: int) -> int:

@@ -103,7 +103,7 @@ class _FuncEncoder:
         res_ty = op.results[0].type if len(op.results) == 1 else None
         if len(op.results) != 1 or res_ty is None:
             raise Unsupported(name)
-        fastmath = op.attributes["fastmath"] if "fastmath" in op.attributes else None
+        fastmath = op.attributes.get("fastmath", None)
         if fastmath is not None and "none" not in str(fastmath):
             raise Unsupported(f"{name} with fast-math flags")
         if short in sem.INT_BINOPS:
@@ -173,7 +173,7 @@ class _FuncEncoder:
             term = z3.simplify(b.term)
             if not z3.is_bv_value(term) or not z3.is_false(z3.simplify(b.poison)):
                 raise Unsupported("scf.for with non-constant bounds")
-            bounds.append(sem.to_signed(term.as_long(), term.size()))  # type: ignore[attr-defined]
+            bounds.append(sem.to_signed(term.as_long(), term.size()))
         lb, hi, step = bounds
         if step <= 0:
             raise Unsupported("scf.for with a non-positive step")
@@ -232,7 +232,7 @@ def _show(model: z3.ModelRef, ty: str, val: Val, ub: z3.BoolRef | None = None) -
         return "poison"
     v = model.eval(val.term, model_completion=True)
     if ty.startswith("i"):
-        return sem.format_int(v.as_long(), int(ty[1:]))  # type: ignore[attr-defined]
+        return sem.format_int(v.as_long(), int(ty[1:]))
     return str(v)
 
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import z3
 
 from compiler.midend.rewrites import dsl
-from compiler.midend.rewrites.dsl import I1, Const, Fn, Lit, Node, Op, Pattern, Pred, Var
+from compiler.midend.rewrites.dsl import I1, Const, Fn, Lit, Node, Pattern, Pred, Var
 from equivalence import semantics as sem
 from equivalence.semantics import FALSE, Res, Side, Val
 
@@ -29,6 +29,8 @@ from equivalence.semantics import FALSE, Res, Side, Val
 INDEX_WIDTHS = {"index32": 32, "index64": 64}
 ENUMERATE_ABOVE = 8
 DEFAULT_TIMEOUT_S = 120.0
+#: widths checked first; a pattern wrong there is not tried wider (see verify_patterns)
+SMALL_WIDTH = 8
 
 
 # ----------------------------------------------------------------------------- constants in Z3
@@ -344,7 +346,7 @@ def _value_text(model: z3.ModelRef, ty: str, val: Val, ub: z3.BoolRef | None = N
     if z3.is_true(model.eval(val.poison, model_completion=True)):
         return "poison"
     bits = model.eval(val.term, model_completion=True)
-    return sem.format_int(bits.as_long(), int(ty[1:]))  # type: ignore[attr-defined]
+    return sem.format_int(bits.as_long(), int(ty[1:]))
 
 
 def format_counterexample(pattern: Pattern, label: str, enc: Encoded, model: z3.ModelRef,
@@ -362,7 +364,7 @@ def format_counterexample(pattern: Pattern, label: str, enc: Encoded, model: z3.
         if poison is not None and z3.is_true(model.eval(poison, model_completion=True)):
             lines.append(f"  {ty} {name} = poison")
         else:
-            value = model.eval(bits, model_completion=True).as_long()  # type: ignore[attr-defined]
+            value = model.eval(bits, model_completion=True).as_long()
             lines.append(f"  {ty} {name} = {sem.format_int(value, bits.size())}")
     for text, flag in enc.flags:
         lines.append(f"  flag {text} = {z3.is_true(model.eval(flag, model_completion=True))}")
@@ -408,20 +410,30 @@ def _job(args: tuple[Pattern, str, float]) -> WidthResult:
     return check_width(*args)
 
 
+def _run_tasks(tasks: list[tuple[Pattern, str, float]], jobs: int) -> list[WidthResult]:
+    if jobs == 1 or len(tasks) < 8:
+        return [_job(t) for t in tasks]
+    # biggest widths first so the slow queries do not end up last on one worker
+    tasks = sorted(tasks, key=lambda t: -_bits(t[1]))
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(jobs, len(tasks))) as pool:
+        return list(pool.imap_unordered(_job, tasks, chunksize=4))
+
+
 def verify_patterns(patterns: Sequence[Pattern], *, width: int | None = None, jobs: int | None = None,
-                    timeout_s: float = DEFAULT_TIMEOUT_S) -> list[PatternResult]:
-    """Verify every pattern at every width label, in `jobs` worker processes."""
+                    timeout_s: float = DEFAULT_TIMEOUT_S, all_widths: bool = False) -> list[PatternResult]:
+    """Verify every pattern at every width label, in `jobs` worker processes.
+
+    Widths up to SMALL_WIDTH go first; a pattern already wrong there is not tried at the
+    wider ones (a counterexample at 64 bits can take the solver much longer to find)
+    unless `all_widths`."""
     tasks = [(p, label, timeout_s) for p in patterns for label in width_labels(p, width)]
     jobs = jobs or os.cpu_count() or 1
-    results: Iterable[WidthResult]
-    if jobs == 1 or len(tasks) < 8:
-        results = [_job(t) for t in tasks]
-    else:
-        # biggest widths first so the slow queries do not end up last on one worker
-        tasks.sort(key=lambda t: -_bits(t[1]))
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(min(jobs, len(tasks))) as pool:
-            results = list(pool.imap_unordered(_job, tasks, chunksize=4))
+    small = [t for t in tasks if _bits(t[1]) <= SMALL_WIDTH and t[1] not in INDEX_WIDTHS]
+    results: list[WidthResult] = _run_tasks(small, jobs)
+    wrong = {r.pattern for r in results if r.status == "fail"} if not all_widths else set()
+    rest = [t for t in tasks if t not in small and t[0].name not in wrong]
+    results += _run_tasks(rest, jobs)
     by_name: dict[str, list[WidthResult]] = {p.name: [] for p in patterns}
     for r in results:
         by_name[r.pattern].append(r)

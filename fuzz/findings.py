@@ -2,7 +2,8 @@
 
     findings/<date>-<time>-<classification>-<digest>/
       finding.json     classification, summary, failures, plan, faults, seed, reproduce command
-      input.ll         the module (support.ll too when the program needs one)
+      input.ll         the module (support.ll too when the program needs one), or
+      input.em         the Ember program (its builds are judged against `ember interp`)
       diff.txt         every classified disagreement with its diff
       reproduce.sh     the same builds step by step with the `ember` CLI, `cc` and `diff`
       builds/<config>/ out.o (or error.txt), symtab.txt, stdout.txt, outcome.txt, command.txt
@@ -30,7 +31,7 @@ from pathlib import Path
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz import properties
 from fuzz.strategies import FuzzCase
-from oracle import symtab
+from oracle import runner, symtab
 
 ENV = "EMBER_FINDINGS"
 SCHEMA = 1
@@ -98,7 +99,8 @@ def save(
 def _write(
     tmp: Path, final: Path, ident: str, report: properties.Report, *, seed: int | None, test: str | None, extra: dict[str, object]
 ) -> None:
-    (tmp / "input.ll").write_text(report.case.module)
+    inp = report.case.input_name
+    (tmp / inp).write_text(report.case.module)
     if report.case.support:
         (tmp / "support.ll").write_text(report.case.support)
     (tmp / "diff.txt").write_text(report.diff_text())
@@ -107,7 +109,7 @@ def _write(
     for label, outcome in report.builds.items():
         d = builds / outcome.config.slug
         d.mkdir(exist_ok=True)
-        (d / "command.txt").write_text(outcome.config.command("input.ll", "out.o") + "\n")
+        (d / "command.txt").write_text(outcome.config.command(inp, "out.o") + "\n")
         if outcome.obj is not None:
             (d / "out.o").write_bytes(outcome.obj)
         if outcome.error is not None:
@@ -165,19 +167,27 @@ def _script(ident: str, report: properties.Report, command: str) -> str:
     if report.case.support:
         lines.append("ember build support.ll -o repro/support.o --split none")
         support = " repro/support.o"
+    inp = report.case.input_name
+    if report.case.is_ember:  # the reference is the interpreter; compiled code links the runtime
+        runtime = " ".join(shlex.quote(str(p)) for p in runner.runtime_sources())
+        support += f" {runtime}"
+        lines.append("# the reference: the interpreter")
+        lines.append('ember interp input.em > repro/interp.out; echo "exit $?" >> repro/interp.out')
     ref = properties.BuildConfig(opt=report.plan.opt)
-    lines.append(ref.command("input.ll", "repro/ref.o"))
+    lines.append(ref.command(inp, "repro/ref.o"))
     lines.append(f"cc -o repro/ref repro/ref.o{support} && ./repro/ref > repro/ref.out; echo \"exit $?\" >> repro/ref.out")
+    if report.case.is_ember:
+        lines.append("diff -u repro/interp.out repro/ref.out || status=1")
     seen = set()
     for f in report.failures:
         for label in (f.reference, f.candidate):
             outcome = report.builds.get(label)
-            if outcome is None or label in seen or outcome.config == ref:
+            if outcome is None or label in seen or outcome.config == ref or label == properties.INTERP_LABEL:
                 continue
             seen.add(label)
             slug = outcome.config.slug
             lines.append(f"# {label}")
-            lines.append(outcome.config.command("input.ll", f"repro/{slug}.o") + " || status=1")
+            lines.append(outcome.config.command(inp, f"repro/{slug}.o") + " || status=1")
             if outcome.config.opt == ref.opt:
                 lines.append(f"ember symdiff repro/ref.o repro/{slug}.o || status=1")
             lines.append(
@@ -279,7 +289,9 @@ def load_report_inputs(path: Path) -> tuple[FuzzCase, properties.CheckPlan, froz
     """What `reproduce` needs: the case, the plan and the faults recorded in a finding."""
     meta = json.loads((path / "finding.json").read_text())
     support = (path / "support.ll").read_text() if (path / "support.ll").exists() else None
-    case = FuzzCase((path / "input.ll").read_text(), support, str(meta.get("origin", "finding")))
+    origin = str(meta.get("origin", "finding"))
+    inp = "input.em" if origin == "ember" else "input.ll"
+    case = FuzzCase((path / inp).read_text(), support, origin)
     return case, properties.CheckPlan.from_json(meta["plan"]), frozenset(meta.get("faults", []))
 
 

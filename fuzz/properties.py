@@ -12,6 +12,10 @@ configuration of the plan, and returns a `Report` whose failures are classified:
 - `symbol-difference`: a non-local symbol differs or a local leaked (contract 1);
 - `nondeterminism`: the same configuration gave different bytes for another `-j`.
 
+An Ember program (`case.is_ember`) is judged against the reference interpreter first:
+every build's behaviour must equal the interpreter's (`interpreter == compiled`), and
+split builds must also equal `--split none` at the symbol level.
+
 Builds run through `driver.build` in a long-lived build server (`fuzz.buildserver`:
 warm LLVM and worker pools, and a compiler that exits or hangs cannot take the harness
 down); runs are cached by the object's hash, so identical objects run once.
@@ -20,7 +24,9 @@ down); runs are cached by the object's hash, so identical objects run once.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
+import subprocess
 import tempfile
 import time
 import traceback
@@ -35,7 +41,7 @@ from compiler import driver
 from compiler.diagnostics import EmberError
 from fuzz import buildserver
 from fuzz.strategies import FuzzCase
-from oracle import runner, symtab
+from oracle import interp, runner, symtab
 
 #: In the order a report's headline picks them.
 CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism")
@@ -45,6 +51,24 @@ RUN_LIMITS = runner.Limits(timeout_s=10.0, memory_mb=1024, cpu_s=20, output_mb=1
 WORKER_TIMEOUT = 120.0
 #: A whole build (the driver's own timeout is per worker piece).
 BUILD_TIMEOUT = 300.0
+#: A whole build of a generated Ember program (they compile in about a second; the MLIR
+#: midend is the part that has hung).
+EMBER_BUILD_TIMEOUT = 30.0
+#: Interpreter limits for generated Ember programs (they need a few thousand steps).
+INTERP_FUEL = 5_000_000
+INTERP_LABEL = "interpreter"
+
+
+@functools.cache
+def runtime_objects() -> tuple[Path, ...]:
+    """The Ember C runtime compiled once per process (compiling its source at every link costs ~100 ms)."""
+    tmp = Path(tempfile.mkdtemp(prefix="ember-fuzz-rt-"))
+    objects = []
+    for src in runner.runtime_sources():
+        out = tmp / (src.stem + ".o")
+        subprocess.run([runner.find_cc(), "-c", "-O2", "-o", str(out), str(src)], check=True)
+        objects.append(out)
+    return tuple(objects)
 
 
 @dataclass(frozen=True)
@@ -59,6 +83,8 @@ class BuildConfig:
 
     @property
     def label(self) -> str:
+        if self.candidate == INTERP_LABEL:
+            return INTERP_LABEL
         if self.candidate is not None:
             return f"candidate -O{self.opt}"
         parts = [f"--split {self.split}", f"-O{self.opt}"]
@@ -85,6 +111,8 @@ class BuildConfig:
 
     def command(self, inp: str, out: str) -> str:
         """The exact shell command that makes this build."""
+        if self.candidate == INTERP_LABEL:
+            return f"ember interp {inp}"
         if self.candidate is not None:
             from oracle.candidate import CandidateCommand
 
@@ -289,7 +317,7 @@ class Checker:
         self.faults = faults
         self.stats = stats if stats is not None else Stats()
         self.limits = limits
-        self.input = workdir / "input.ll"
+        self.input = workdir / case.input_name
         self.input.write_text(case.module)
         self.support_obj: Path | None = None
         self.builds: dict[BuildConfig, BuildOutcome] = {}
@@ -322,7 +350,8 @@ class Checker:
                 outcome.obj, outcome.error, outcome.hang = result.obj, result.error, result.timed_out
             else:
                 out = self.workdir / f"build-{len(self.builds)}.o"
-                built = buildserver.server().build(self.input, config.options(self.faults), out, timeout=BUILD_TIMEOUT)
+                timeout = EMBER_BUILD_TIMEOUT if self.case.is_ember else BUILD_TIMEOUT
+                built = buildserver.server().build(self.input, config.options(self.faults), out, timeout=timeout)
                 if built.ok:
                     outcome.obj = out.read_bytes()
                 else:
@@ -357,6 +386,8 @@ class Checker:
                 support = self._support()
                 if support is not None:
                     objects.append(support)
+                if self.case.is_ember:
+                    objects += runtime_objects()
                 try:
                     exe = runner.link_executable(objects, Path(tmp) / "prog", with_runtime=False)
                     self._runs[digest] = (runner.run_executable(exe, limits=self.limits), None)
@@ -365,6 +396,23 @@ class Checker:
             self.stats.run += time.perf_counter() - start
             self.stats.runs += 1
         outcome.run, outcome.run_error = self._runs[digest]
+
+    def interpret(self) -> BuildOutcome:
+        """The reference interpreter's run of an Ember program, as a pseudo-build."""
+        outcome = BuildOutcome(BuildConfig(candidate=INTERP_LABEL))
+        start = time.perf_counter()
+        try:
+            r = interp.run_source(self.case.module, str(self.input), fuel=INTERP_FUEL)
+        except EmberError as exc:  # the generator made a program the checker rejects
+            outcome.error = exc.render()
+        else:
+            if r.exhausted:
+                outcome.error, outcome.hang = r.stderr.decode(errors="replace").strip(), True
+            else:
+                outcome.run = runner.RunResult(r.stdout, r.stderr, r.exit_status)
+        self.stats.run += time.perf_counter() - start
+        self.stats.runs += 1
+        return outcome
 
     def compare(self, ref: BuildOutcome, cand: BuildOutcome, *, symbols: bool) -> list[Failure]:
         """Behaviour (and, with `symbols`, the symbol normal form) of `cand` against `ref`."""
@@ -465,11 +513,23 @@ def check(
 
 
 def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
+    oracle: BuildOutcome | None = None
+    if checker.case.is_ember:
+        oracle = checker.interpret()
+        if oracle.error is not None:
+            kind = "hang" if oracle.hang else "crash"
+            report.failures.append(Failure(kind, "-", INTERP_LABEL, f"interpreter: {oracle.error.splitlines()[0]}", oracle.error))
+            return
     ref = checker.build(BuildConfig(opt=plan.opt))
     if ref.error is not None:
         kind = "hang" if ref.hang else "crash"
         report.failures.append(Failure(kind, "-", ref.config.label, f"reference build failed: {ref.error.splitlines()[0]}", ref.error))
         return
+    if oracle is not None:  # interpreter == compiled (--split none at the plan's -O)
+        failures = checker.compare(oracle, ref, symbols=False)
+        report.failures += failures
+        if failures:
+            return
     checker.execute(ref)
     if ref.run is None or ref.run.outcome != "exit 0":
         what = ref.run_error or (ref.run.outcome if ref.run else "no run")
@@ -486,7 +546,8 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
             report.failures += checker.same_bytes(outcomes[0], other)
     if plan.opt_check:
         other_level = 0 if plan.opt != 0 else 2
-        report.failures += checker.compare(ref, checker.build(BuildConfig(opt=other_level)), symbols=False)
+        baseline = oracle if oracle is not None else ref
+        report.failures += checker.compare(baseline, checker.build(BuildConfig(opt=other_level)), symbols=False)
 
 
 # ------------------------------------------------------------------ plan strategies

@@ -19,3 +19,8 @@ test_callgraph_programs_split_equals_unsplit = Campaign(
 test_linkage_modules_split_equals_unsplit = Campaign(
     CampaignConfig(strategy="linkage"), name="fuzz/test_campaign.py::linkage"
 ).hypothesis_test()
+
+#: Ember programs: the reference interpreter == --split none at -O0..-O3 == every split mode and -j
+test_ember_programs_interpreter_equals_compiled = Campaign(
+    CampaignConfig(strategy="ember"), name="fuzz/test_campaign.py::ember"
+).hypothesis_test()

@@ -3,10 +3,12 @@ pipeline into one executable, driven from stdin, next to the Z3 model of each op
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from compiler import driver
 from equivalence import semantics as sem
@@ -107,10 +109,11 @@ int main(void) {
 """
 
 
-def build_program(cases: Sequence[OpCase], workdir: Path, opt_level: int = 0) -> Path:
-    """Compile every case into one object with `ember build`'s driver and link a C main."""
+def build_program(cases: Sequence[OpCase], workdir: Path, opt_level: int = 0, extra: str = "") -> Path:
+    """Compile every case into one object with `ember build`'s driver and link a C main;
+    `extra` is more MLIR (functions the cases call)."""
     mlir = workdir / "ops.mlir"
-    mlir.write_text("\n".join(_function(i, c) for i, c in enumerate(cases)) + "\n")
+    mlir.write_text("\n".join(_function(i, c) for i, c in enumerate(cases)) + "\n" + extra + "\n")
     result = driver.build(str(mlir), driver.BuildOptions(opt_level=opt_level, emit="obj"))
     obj = workdir / "ops.o"
     assert isinstance(result.output, bytes)
@@ -143,3 +146,68 @@ def edge_values(w: int) -> list[int]:
     m = (1 << w) - 1
     vals = {0, 1, 2, m, m - 1, 1 << (w - 1), (1 << (w - 1)) - 1, ((1 << (w - 1)) + 1) & m, w, w - 1}
     return sorted(v & m for v in vals)
+
+
+# ----------------------------------------------------------------------------- patterns as MLIR
+
+_CANDIDATES = (0, 1, 2, 3, 4, 5, 7, 8, 16, 30, -1, -2, -8)
+
+
+def pattern_constants(pattern: Any, width: int) -> dict[str, int] | None:
+    """Small values for the pattern's constants that satisfy its precondition at `width`,
+    preferring ones that are not 0/1 (so that identities do not hide the pattern)."""
+    from compiler.midend.rewrites import dsl
+
+    names = [c.name for c in pattern.constants()]
+    mask = (1 << width) - 1
+    ordered = sorted(_CANDIDATES, key=lambda v: (v in (0, 1, -1), abs(v)))
+    for values in itertools.product(ordered, repeat=len(names)):
+        consts = {n: v & mask for n, v in zip(names, values, strict=True)}
+        if all(dsl.pred_eval(p, width, consts) for p in pattern.pre):
+            return consts
+    return None
+
+
+def source_function(pattern: Any, width: int, consts: dict[str, int], name: str = "f") -> str:
+    """The pattern's source as one MLIR function at integer width `width`: values are
+    arguments, constants `arith.constant`s, every op carries its required flags."""
+    from compiler.midend.rewrites import dsl
+
+    def ty(node: Any) -> str:
+        return "i1" if node.ty == dsl.I1 else f"i{width}"
+
+    args = [f"%{v.name}: {ty(v)}" for v in pattern.variables()]
+    lines: list[str] = []
+    names: dict[Any, str] = {}
+
+    def emit(node: Any) -> str:
+        if node in names:
+            return names[node]
+        if isinstance(node, dsl.Var):
+            out = f"%{node.name}"
+        elif isinstance(node, (dsl.Const, dsl.Lit)):
+            value = consts[node.name] if isinstance(node, dsl.Const) else node.value
+            bits = 1 if node.ty == dsl.I1 else width
+            out = f"%k{len(lines)}"
+            lines.append(f"  {out} = arith.constant {sem.to_signed(value, bits)} : {ty(node)}")
+        else:
+            operands = [emit(a) for a in node.args]
+            out = f"%v{len(lines)}"
+            flags = [f for f in node.flags if f in ("nsw", "nuw")]
+            attr = f" overflow<{', '.join(flags)}>" if flags else ""
+            exact = " exact" if "exact" in node.flags else ""
+            if node.name == "cmpi":
+                lines.append(f"  {out} = arith.cmpi {node.predicate}, {', '.join(operands)} : {ty(node.args[0])}")
+            elif node.name == "select":
+                lines.append(f"  {out} = arith.select {', '.join(operands)} : {ty(node)}")
+            elif node.name in ("extsi", "extui", "trunci"):
+                lines.append(f"  {out} = arith.{node.name} {operands[0]} : {ty(node.args[0])} to {ty(node)}")
+            else:
+                lines.append(f"  {out} = arith.{node.name}{exact} {', '.join(operands)}{attr} : {ty(node)}")
+        names[node] = out
+        return out
+
+    root = emit(pattern.source)
+    body = "\n".join(lines)
+    return (f"func.func @{name}({', '.join(args)}) -> {ty(pattern.source)} {{\n{body}\n"
+            f"  return {root} : {ty(pattern.source)}\n}}\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from tests.conftest import ember_subprocess
@@ -151,8 +152,7 @@ def test_real_entry_point_prints_no_traceback(tmp_path: Path) -> None:
     assert _one_line(r.stderr).startswith(f"{f}:1:1: error: ")
 
 
-def ember_subprocess_opt(*args: str):  # type: ignore[no-untyped-def]
-    import subprocess
+def ember_subprocess_opt(*args: str) -> subprocess.CompletedProcess[str]:
     import sys
 
     return subprocess.run([sys.executable, "-m", "compiler.opt_main", *args], capture_output=True, text=True)

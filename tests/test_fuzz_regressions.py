@@ -12,7 +12,7 @@ import pytest
 
 from fuzz import properties
 from fuzz.properties import BuildConfig, CheckPlan
-from fuzz.regressions import KNOWN_BUGS, REPRODUCERS, known_bug
+from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, known_bug
 from fuzz.strategies import FuzzCase
 
 OPEN = {bug.reproducer: bug for bug in KNOWN_BUGS}
@@ -21,6 +21,14 @@ PARAMS = [
     if path in OPEN
     else path
     for path in REPRODUCERS
+]
+
+
+EMBER_PARAMS = [
+    pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=f"open bug: {OPEN[path].description}"))
+    if path in OPEN
+    else path
+    for path in EMBER_REPRODUCERS
 ]
 
 
@@ -36,4 +44,25 @@ def test_reproducer_split_equals_unsplit(reproducer: Path, level: int) -> None:
     report = properties.check(case, CheckPlan(level, 1, configs, opt_check=False))
     if reproducer in OPEN:
         assert known_bug(report) in (None, OPEN[reproducer].name)  # the recogniser knows it while it is open
+    assert report.ok, report.diff_text()
+
+
+def test_private_name_in_string_prints_its_own_name_when_split() -> None:
+    """The fixed MC-link bug, checked by value: the split build prints "msg hello", not ".Lmsg hello"."""
+    reproducer = next(p for p in REPRODUCERS if p.stem == "private_name_in_string")
+    assert reproducer not in OPEN
+    case = FuzzCase(reproducer.read_text(), None, reproducer.stem)
+    report = properties.check(case, CheckPlan(0, 1, (BuildConfig("two-level", 1, 0, 1),), opt_check=False))
+    assert report.ok, report.diff_text()
+    split_build = report.builds["--split two-level -j1 -O0 --split-cost 1"]
+    assert split_build.run is not None and split_build.run.stdout == b"msg hello\n"
+
+
+@pytest.mark.parametrize("reproducer", EMBER_PARAMS, ids=[p.stem for p in EMBER_REPRODUCERS])
+def test_ember_reproducer_interpreter_equals_compiled(reproducer: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(properties, "EMBER_BUILD_TIMEOUT", 15.0)  # an open hang costs 15 s, not 30
+    case = FuzzCase(reproducer.read_text(), None, "ember")
+    report = properties.check(case, CheckPlan(2, 1, (BuildConfig("two-level", 1, 2, 1),), opt_check=True))
+    if reproducer in OPEN:
+        assert known_bug(report) in (None, OPEN[reproducer].name)
     assert report.ok, report.diff_text()

@@ -56,8 +56,11 @@ def test_not_failing_input_is_an_error(module: Path, tmp_path: Path, ember) -> N
 
 def test_usage_errors(module: Path, tmp_path: Path, ember) -> None:
     assert ember("reduce", str(module), "-o", str(tmp_path / "o.ll")).status == 2  # no property nor test
-    r = ember("reduce", str(tmp_path / "x.em"), "-o", str(tmp_path / "o.ll"), "--property", "crash")
-    assert r.status == 2 and "takes .ll or .bc" in r.stderr
+    r = ember("reduce", str(tmp_path / "x.mlir"), "-o", str(tmp_path / "o.ll"), "--property", "crash")
+    assert r.status == 2 and "takes .em programs, .ll or .bc modules" in r.stderr
+    (tmp_path / "bad.em").write_text("def main() -> Int:\n    return undefined_name\n")
+    r = ember("reduce", str(tmp_path / "bad.em"), "-o", str(tmp_path / "o.em"), "--property", "crash")
+    assert r.status == 1 and r.stderr.strip() == f"{tmp_path / 'bad.em'}: error: the program does not type-check (run `ember build` for the errors)"
 
 
 def test_invalid_candidates_never_reach_the_property() -> None:

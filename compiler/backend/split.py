@@ -28,7 +28,9 @@ from compiler.diagnostics import EmberError, Location
 SPLIT_MODES = ("subgraph", "function", "two-level")
 
 #: Deliberately broken variants for the harness's power check; never reachable from the CLI.
-FAULTS = frozenset({"skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors"})
+FAULTS = frozenset(
+    {"skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors", "merge-specialised-copies"}
+)
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,21 @@ def optimise_task(
     return out, local, private, cpu
 
 
+def assemble_task(asm: str, config: BackendConfig) -> bytes:
+    """The MC-linked module's assembly to one object (in a worker)."""
+    from compiler.backend import llvm_stage
+
+    return llvm_stage.assemble(asm, _worker_tm(config))
+
+
+def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> bytes:
+    """Assemble the linked text in a worker: LLVM aborts the whole process on some assembler
+    errors (e.g. `.globl` on a `.L` label), and that must become a clean error, not kill the driver."""
+    [obj] = _run_all(jobs, assemble_task, [(asm, (asm, config))], timeout, doing="assembling the linked module")
+    assert isinstance(obj, bytes)
+    return obj
+
+
 def warm_up() -> bool:
     """Import LLVM and initialise targets in a fresh worker (overlaps the parent's parsing)."""
     from compiler.backend import llvm_stage
@@ -230,6 +247,7 @@ def _run_all(
     fn: Callable[..., object],
     tasks: Sequence[tuple[str, tuple[object, ...]]],
     timeout: float,
+    doing: str = "compiling a piece",
 ) -> list[object]:
     """Run tasks (piece text, args) on the pool; a crash or hang names and saves the piece."""
     if jobs == 1 and os.environ.get("EMBER_INPROCESS_J1"):
@@ -244,7 +262,7 @@ def _run_all(
             _discard_pool(jobs)
             culprit = _find_crasher(fn, tasks, timeout)
             saved = _save_piece(culprit, "worker crashed")
-            raise EmberError("worker process crashed while compiling a piece; piece saved", Location(str(saved))) from None
+            raise EmberError(f"worker process crashed while {doing}; input saved", Location(str(saved))) from None
         except TimeoutError:
             _discard_pool(jobs)
             saved = _save_piece(text, f"worker exceeded {timeout:g}s")
@@ -260,7 +278,9 @@ def _find_crasher(fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[ob
     for text, args in tasks:
         probe = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            probe.submit(fn, *args).result(timeout=timeout)
+            with _main_module_hidden():
+                future = probe.submit(fn, *args)
+            future.result(timeout=timeout)
         except BrokenProcessPool:
             return text
         except Exception:
@@ -338,8 +358,13 @@ def compile_split(
         _write_pieces(save_pieces, the_plan, pieces_asm, piece_members)
 
     t0 = time.perf_counter()
-    if "drop-ctors" in config.faults:
-        pieces_asm = [mclink.AsmPiece(p.key, p.asm.replace(".init_array", ".data.ember_dropped")) for p in pieces_asm]
+    if "drop-ctors" in config.faults:  # constructors live in .ctors (llvmlite) or .init_array
+        pieces_asm = [
+            mclink.AsmPiece(p.key, p.asm.replace(".init_array", ".data.ember_dropped").replace(".ctors", ".data.ember_dropped"))
+            for p in pieces_asm
+        ]
+    if "merge-specialised-copies" in config.faults:
+        pieces_asm = _fault_merge_copies(pieces_asm)
     asm = mclink.link(
         pieces_asm,
         local_names,
@@ -389,3 +414,24 @@ def _fault_duplicate_globals(the_plan: planner.SplitPlan) -> planner.SplitPlan:
             flags=re.M,
         )
     return the_plan
+
+
+def _fault_merge_copies(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
+    """Power-check fault: every use of a per-subgraph copy `f.ember.K` goes to the home `f` instead.
+
+    This is the wrong merge contract 2 forbids: copies that IPO specialised differently
+    (constant arguments propagated, dead arguments dropped) are not interchangeable.
+    """
+    import re
+
+    copy_ref = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*)" + re.escape(planner.COPY_SUFFIX) + r"\d+(?![\w$])")
+
+    def merge(asm: str) -> str:
+        lines = asm.splitlines()
+        for n, line in enumerate(lines):
+            stripped = line.lstrip()
+            if line[:1] in (" ", "\t") and not stripped.startswith("."):  # instructions only, not definitions
+                lines[n] = copy_ref.sub(lambda m: m.group(1), line)
+        return "\n".join(lines) + "\n"
+
+    return [mclink.AsmPiece(p.key, merge(p.asm)) for p in pieces]

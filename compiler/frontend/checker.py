@@ -43,10 +43,12 @@ RESERVED = frozenset((*BUILTIN_FUNCS, *TYPE_NAMES, *DECORATORS))
 
 #: C symbols an exported Ember function or global must not define (runtime, libc, libm).
 RESERVED_SYMBOLS = frozenset(
-    """main malloc free calloc realloc aligned_alloc memcpy memmove memset memcmp printf
-    fprintf snprintf sprintf puts putchar fputs fputc fwrite fflush exit abort strtod
-    fmod fmodf floor floorf ceil ceilf sqrt sqrtf copysign copysignf pow powf stdout
-    stderr errno""".split()
+    (
+        *("main", "malloc", "free", "calloc", "realloc", "aligned_alloc", "memcpy", "memmove", "memset"),
+        *("memcmp", "printf", "fprintf", "snprintf", "sprintf", "puts", "putchar", "fputs", "fputc"),
+        *("fwrite", "fflush", "exit", "abort", "strtod", "fmod", "fmodf", "floor", "floorf", "ceil"),
+        *("ceilf", "sqrt", "sqrtf", "copysign", "copysignf", "pow", "powf", "stdout", "stderr", "errno"),
+    )
 )
 
 _MAX_ERRORS = 100
@@ -59,32 +61,32 @@ class _TooManyErrors(Exception):
 _UNSUPPORTED_STMT = {
     "ClassDef": "class definitions",
     "AsyncFunctionDef": "async functions",
-    "Delete": "'del'",
-    "AsyncFor": "'async for'",
-    "With": "'with'",
-    "AsyncWith": "'async with'",
-    "Match": "'match'",
-    "Raise": "'raise'",
-    "Try": "'try'",
-    "TryStar": "'try'",
+    "Delete": "'del' statements",
+    "AsyncFor": "'async for' loops",
+    "With": "'with' statements",
+    "AsyncWith": "'async with' statements",
+    "Match": "'match' statements",
+    "Raise": "'raise' statements",
+    "Try": "'try' statements",
+    "TryStar": "'try' statements",
     "Import": "imports",
     "ImportFrom": "imports",
-    "Nonlocal": "'nonlocal'",
+    "Nonlocal": "'nonlocal' declarations",
     "TypeAlias": "type aliases",
 }
 
 _UNSUPPORTED_EXPR = {
     "NamedExpr": "assignment expressions (':=')",
-    "Lambda": "lambda",
+    "Lambda": "lambda expressions",
     "Dict": "dict displays",
     "Set": "set displays",
     "ListComp": "list comprehensions",
     "SetComp": "set comprehensions",
     "DictComp": "dict comprehensions",
     "GeneratorExp": "generator expressions",
-    "Await": "'await'",
-    "Yield": "'yield'",
-    "YieldFrom": "'yield from'",
+    "Await": "'await' expressions",
+    "Yield": "'yield' expressions",
+    "YieldFrom": "'yield from' expressions",
     "FormattedValue": "f-strings",
     "JoinedStr": "f-strings",
     "Attribute": "attribute access",
@@ -263,6 +265,7 @@ class Checker:
             self.error(stmt, f"global '{name}' needs an initial value")
             return None
         init: int | float | bool
+        vty: Type
         if isinstance(value, ast.Constant) and isinstance(value.value, bool):
             init, vty = value.value, BOOL
         else:
@@ -652,22 +655,25 @@ class Checker:
         anchor = anchor or INT
         args = [t if t is not None else self.value(a, anchor, da) for t, a in zip(typed, it.args, strict=True)]
         ok = True
-        for a, node in zip(args, it.args, strict=True):
-            if isinstance(a.type, ErrorType):
+        for arg, node in zip(args, it.args, strict=True):
+            if isinstance(arg.type, ErrorType):
                 ok = False
-            elif not isinstance(a.type, IntType):
-                self.error(node, f"range() arguments must be integers, found {a.type}")
+            elif not isinstance(arg.type, IntType):
+                self.error(node, f"range() arguments must be integers, found {arg.type}")
                 ok = False
-            elif a.type != anchor:
-                self.error(node, f"range() arguments must all have type {anchor}, found {a.type}")
+            elif arg.type != anchor:
+                self.error(node, f"range() arguments must all have type {anchor}, found {arg.type}")
                 ok = False
         if var is None:
             var = self.new_local(s.target, name, anchor if ok else ERROR)
         elif ok and var.type != anchor:
             self.error(s.target, f"loop variable '{name}' has type {var.type}")
         ity = anchor if isinstance(anchor, IntType) else INT
+        start: tast.Expr
+        stop: tast.Expr
+        step: tast.Expr
         if len(args) == 1:
-            start: tast.Expr = tast.IntConst(ity, args[0].loc, 0)
+            start = tast.IntConst(ity, args[0].loc, 0)
             stop, step = args[0], tast.IntConst(ity, args[0].loc, 1)
         elif len(args) == 2:
             start, stop, step = args[0], args[1], tast.IntConst(ity, args[1].loc, 1)
@@ -762,7 +768,7 @@ class Checker:
                 return self.literal(node, lit, expected)
             return self.unary(node, expected, da)
         if isinstance(node, ast.BinOp):
-            op = tast.BINARY_OPS[type(node.op).__name__] if type(node.op).__name__ in tast.BINARY_OPS else None
+            op = tast.BINARY_OPS.get(type(node.op).__name__)
             if op is None:
                 self.error(node, "the '@' operator is not supported")
                 return self.err_expr(node)
@@ -784,7 +790,7 @@ class Checker:
             cond = self.condition(node.test, da)
             then, orelse = self.pair(node.body, node.orelse, expected, da)
             if isinstance(then.type, ErrorType) or isinstance(orelse.type, ErrorType):
-                ty: Type = ERROR
+                ty = ERROR
             elif then.type != orelse.type:
                 self.error(node, f"the branches of a conditional expression have different types: {then.type} and {orelse.type}")
                 ty = ERROR

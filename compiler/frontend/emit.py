@@ -19,7 +19,6 @@ from compiler.frontend import tast
 from compiler.frontend.consts import float_bits
 from compiler.frontend.types import (
     BOOL,
-    INT as _I64,
     INT8,
     NONE,
     BoolType,
@@ -28,6 +27,9 @@ from compiler.frontend.types import (
     FuncType,
     IntType,
     Type,
+)
+from compiler.frontend.types import (
+    INT as _I64,
 )
 
 #: Trap codes (ember_trap in oracle/runtime/ember_runtime.c prints their messages).

@@ -18,12 +18,22 @@ LOWER_TO_LLVM = (
     "convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts"
 )
 
-#: MLIR optimisation pipeline run before lowering, per optimisation level.
+#: `canonicalize` with a cap on rewrites per greedy iteration. Upstream MLIR 22 never
+#: terminates when folding removes the only entry edge of a loop while the rewriter runs
+#: (llvm-project PRs 221037/221152); Ember's trap branches and constant-folded loops hit
+#: that. Past the cap the iteration ends and the next one erases the unreachable blocks.
+CANONICALIZE = "canonicalize{max-num-rewrites=20000}"
+INLINE = "inline{default-pipeline=" + CANONICALIZE + "}"
+
+#: MLIR optimisation pipeline run before lowering, per optimisation level. Ember's
+#: frontend keeps locals in SSA form (block arguments, no allocas), so mem2reg/sroa have
+#: nothing to do and are not run.
+_O2 = f"{INLINE},{CANONICALIZE},cse,sccp,ember-rewrites,{CANONICALIZE},symbol-dce,loop-invariant-code-motion,{CANONICALIZE},cse"
 MIDEND_PIPELINES: dict[int, str] = {
     0: "",
-    1: "canonicalize,ember-rewrites,cse",
-    2: "inline,canonicalize,cse,sccp,ember-rewrites,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
-    3: "inline,canonicalize,cse,sccp,ember-rewrites,canonicalize,symbol-dce,loop-invariant-code-motion,canonicalize,cse",
+    1: f"{CANONICALIZE},ember-rewrites,cse",
+    2: _O2,
+    3: _O2,
 }
 
 

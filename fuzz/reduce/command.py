@@ -5,14 +5,45 @@ from __future__ import annotations
 import shlex
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from compiler import driver
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
-from fuzz.reduce import engine, oracle
-from fuzz.reduce.ir_deltas import IR_DELTAS
+from fuzz.reduce import em_deltas, engine, oracle
+from fuzz.reduce.ir_deltas import IR_DELTAS, DeltaPass
 from oracle import symtab
+
+
+@dataclass(frozen=True)
+class InputFormat:
+    """How one kind of input is reduced: its delta table, validator, size measure, file suffix."""
+
+    deltas: list[DeltaPass]
+    validate: Callable[[str], bool]
+    size: Callable[[str], int]
+    suffix: str
+
+
+LLVM_FORMAT = InputFormat(IR_DELTAS, engine.valid_ir, engine.lines_of, ".ll")
+EMBER_FORMAT = InputFormat(em_deltas.EM_DELTAS, em_deltas.valid_source, em_deltas.source_lines, ".em")
+
+
+def load_input(path: str) -> tuple[str, InputFormat]:
+    """The input as text plus how to reduce it (.em source, or LLVM IR; bitcode is disassembled)."""
+    if driver.input_kind(path) is driver.InputKind.EMBER:
+        text = driver.read_input(path)
+        assert isinstance(text, str)
+        try:
+            normal = em_deltas.normalise(text)
+        except SyntaxError as exc:
+            raise EmberError(f"invalid syntax: {exc.msg}", Location(path, exc.lineno or 0, exc.offset or 0)) from None
+        if not em_deltas.valid_source(normal):
+            raise EmberError("the program does not type-check (run `ember build` for the errors)", Location(path))
+        return normal, EMBER_FORMAT
+    return load_ir_text(path), LLVM_FORMAT
 
 
 def load_ir_text(path: str) -> str:
@@ -26,7 +57,7 @@ def load_ir_text(path: str) -> str:
         text = driver.read_input(path)
         assert isinstance(text, str)
         return str(llvm_stage.parse_ir(text, path))
-    raise UsageError(f"{path}: ember reduce takes .ll or .bc modules (Ember source reduction is not implemented yet)")
+    raise UsageError(f"{path}: ember reduce takes .em programs, .ll or .bc modules")
 
 
 def reduce_file(
@@ -39,54 +70,126 @@ def reduce_file(
     jobs: int,
     time_budget: float | None,
     quiet: bool = False,
+    allow_faults: bool = False,
 ) -> engine.ReduceStats:
-    """Reduce `path` into `out` (saved after every success) and write `out`.report.txt."""
-    if (prop is None) == (test is None):
+    """Reduce `path` into `out` (saved after every success) and write `out`.report.txt.
+
+    `path` may also be a findings directory: then the recorded check itself is the
+    property (see `reduce_finding`), and `prop`/`test` must be None.
+    """
+    if Path(path).is_dir():
+        if prop is not None or test is not None:
+            raise UsageError("a findings directory is reduced by its own recorded check: drop --property/--test")
+    elif (prop is None) == (test is None):
         raise UsageError("give exactly one of --property or --test")
-    text = load_ir_text(path)
+    if Path(path).is_dir():
+        return reduce_finding(path, out, jobs=jobs, time_budget=time_budget, quiet=quiet, allow_faults=allow_faults)
+    text, fmt = load_input(path)
 
     if test is not None:
         if not Path(test).exists():
             raise EmberError("interestingness script not found", Location(test))
 
         def interesting(candidate: str) -> bool:
-            return oracle.script_says_interesting(test, candidate, ".ll", settings.timeout_s * 6)
+            return oracle.script_says_interesting(test, candidate, fmt.suffix, settings.timeout_s * 6)
 
         if not interesting(text):
             raise EmberError("the input is not interesting to the --test script", Location(path))
         wanted = f"--test {test}"
     else:
         assert prop is not None
-        wanted_sig = _signature_of_text(text, prop, settings)
+        wanted_sig = _signature_of_text(text, prop, settings, fmt.suffix)
         if wanted_sig is None:
             raise EmberError(f"the input does not show '{prop}' with these settings", Location(path))
 
         def interesting(candidate: str) -> bool:
-            return _signature_of_text(candidate, prop, settings) == wanted_sig
+            return _signature_of_text(candidate, prop, settings, fmt.suffix) == wanted_sig
 
         wanted = f"{prop} [{wanted_sig}]"
 
     def save(best: str) -> None:
         driver.write_atomically(out, best)
 
-    def progress(pass_name: str, lines: int) -> None:
-        if not quiet:
-            print(f"\rreduce: {pass_name:<28} {lines:>7} lines", end="", file=sys.stderr, flush=True)
-
+    progress = _progress_printer(quiet)
     save(text)
     reduced, stats = engine.reduce_text(
-        text, interesting, IR_DELTAS, jobs=jobs, time_budget=time_budget, on_success=save, on_progress=progress
+        text, interesting, fmt.deltas, jobs=jobs, time_budget=time_budget, on_success=save, on_progress=progress,
+        validate=fmt.validate, measure=fmt.size,
     )
     save(reduced)
     if not quiet:
         print(file=sys.stderr)
-    _write_report(path, out, reduced, wanted, settings, prop, test, stats)
+    _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix)
     return stats
 
 
-def _signature_of_text(text: str, prop: str, settings: oracle.Settings) -> str | None:
+def _progress_printer(quiet: bool) -> Callable[[str, int], None]:
+    def progress(pass_name: str, lines: int) -> None:
+        if not quiet:
+            print(f"\rreduce: {pass_name:<28} {lines:>7} lines", end="", file=sys.stderr, flush=True)
+
+    return progress
+
+
+def reduce_finding(
+    path: str, out: str, *, jobs: int, time_budget: float | None, quiet: bool = False, allow_faults: bool = False
+) -> engine.ReduceStats:
+    """Reduce a findings directory: keep the same classified failures of the recorded check.
+
+    The property re-runs the finding's own plan (only the builds that disagreed) and
+    compares the set of (classification, reference, candidate) triples, so the
+    reduced input fails exactly the way the fuzzer saw, not just somehow.
+    """
+    import dataclasses
+
+    from fuzz import findings, properties
+
+    root = Path(path)
+    if not (root / "finding.json").exists():
+        raise EmberError("not a findings directory (no finding.json)", Location(path))
+    case, plan, faults = findings.load_report_inputs(root)
+    if faults and not allow_faults:
+        raise UsageError(
+            f"{path}: this finding was made with deliberate back-end faults ({', '.join(sorted(faults))}); "
+            "the ember CLI never enables them (use fuzz.reduce.command.reduce_finding from Python)"
+        )
+    fmt = EMBER_FORMAT if (root / "input.em").exists() else LLVM_FORMAT
+
+    def failures_of(module: str) -> frozenset[tuple[str, str, str]]:
+        report = properties.check(dataclasses.replace(case, module=module), plan, faults=faults)
+        return frozenset((f.classification, f.reference, f.candidate) for f in report.failures)
+
+    wanted = failures_of(case.module)
+    if not wanted:
+        raise EmberError("the finding no longer reproduces (its recorded check passes)", Location(path))
+
+    def save(best: str) -> None:
+        driver.write_atomically(out, best)
+
+    save(case.module)
+    reduced, stats = engine.reduce_text(
+        case.module, lambda c: failures_of(c) == wanted, fmt.deltas, jobs=jobs, time_budget=time_budget,
+        on_success=save, on_progress=_progress_printer(quiet), validate=fmt.validate, measure=fmt.size,
+    )
+    save(reduced)
+    if not quiet:
+        print(file=sys.stderr)
+    lines = [
+        f"reduced finding {path} -> {out}: {stats.initial_lines} -> {stats.final_lines} lines",
+        "preserved: " + "; ".join(f"{c}: {r} vs {k}" for c, r, k in sorted(wanted)),
+        f"candidates tried: {stats.candidates}, accepted: {stats.accepted}, {stats.seconds:.1f}s",
+        "accepted per pass: " + ", ".join(f"{k} {v}" for k, v in stats.per_pass.items()),
+        "",
+        "reproduce: copy the reduced input over the finding's input and run its reproduce.sh, or",
+        "  " + reproduce_command(out, oracle.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),
+    ]
+    driver.write_atomically(out + ".report.txt", "\n".join(lines) + "\n")
+    return stats
+
+
+def _signature_of_text(text: str, prop: str, settings: oracle.Settings, suffix: str = ".ll") -> str | None:
     with tempfile.TemporaryDirectory(prefix="ember-reduce-") as tmp:
-        path = Path(tmp) / "candidate.ll"
+        path = Path(tmp) / f"candidate{suffix}"
         path.write_text(text)
         return oracle.signature(path, prop, settings)
 
@@ -112,6 +215,7 @@ def _write_report(
     prop: str | None,
     test: str | None,
     stats: engine.ReduceStats,
+    suffix: str = ".ll",
 ) -> None:
     lines = [
         f"reduced {original} -> {out}: {stats.initial_lines} -> {stats.final_lines} lines",
@@ -126,7 +230,7 @@ def _write_report(
         lines += ["", "symbol diff (--split none vs split) of the reduced module:"]
         try:
             with tempfile.TemporaryDirectory() as tmp:
-                p = Path(tmp) / "r.ll"
+                p = Path(tmp) / f"r{suffix}"
                 p.write_text(reduced)
                 a = oracle._build(p, "none", settings)
                 b = oracle._build(p, settings.split, settings)

@@ -53,16 +53,22 @@ def reduce_text(
     time_budget: float | None = None,
     on_success: Callable[[str], None] = lambda _t: None,
     on_progress: Callable[[str, int], None] = lambda _p, _n: None,
+    validate: Callable[[str], bool] = valid_ir,
+    measure: Callable[[str], int] = lines_of,
 ) -> tuple[str, ReduceStats]:
-    """Shrink `text` while `interesting` holds; passes repeat until none makes progress."""
+    """Shrink `text` while `interesting` holds; passes repeat until none makes progress.
+
+    `validate` rejects candidates before the property runs (IR must verify, source must
+    type-check); `measure` is the size reported (lines).
+    """
     start = time.monotonic()
-    stats = ReduceStats(initial_lines=lines_of(text))
+    stats = ReduceStats(initial_lines=measure(text))
 
     def out_of_time() -> bool:
         return time_budget is not None and time.monotonic() - start > time_budget
 
     def check(candidate: str) -> bool:
-        return candidate is not None and valid_ir(candidate) and interesting(candidate)
+        return candidate is not None and validate(candidate) and interesting(candidate)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         progress = True
@@ -72,7 +78,7 @@ def reduce_text(
                 n = len(delta.chunks(text))
                 size = max(1, n // 2)
                 while n and size >= 1 and not out_of_time():
-                    on_progress(delta.name, lines_of(text))
+                    on_progress(delta.name, measure(text))
                     groups = [set(range(i, min(i + size, n))) for i in range(0, n, size)]
                     accepted = False
                     for batch_start in range(0, len(groups), max(1, jobs)):
@@ -81,7 +87,7 @@ def reduce_text(
                         for group in batch:
                             try:
                                 candidates.append(delta.apply(text, set(range(n)) - group))
-                            except (ValueError, IndexError, AssertionError):
+                            except (ValueError, IndexError, KeyError, AssertionError, SyntaxError, RecursionError):
                                 candidates.append("")
                         candidates = [c if c and c != text else "" for c in candidates]
                         results = list(pool.map(lambda c: bool(c) and check(c), candidates))
@@ -101,6 +107,6 @@ def reduce_text(
                         size = min(size, max(1, n // 2)) if n else 0
                     else:
                         size //= 2
-    stats.final_lines = lines_of(text)
+    stats.final_lines = measure(text)
     stats.seconds = time.monotonic() - start
     return text, stats

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler import driver
-from compiler.diagnostics import EmberError
+from compiler.diagnostics import EmberError, Location
 from oracle import runner, symtab
 
-PROPERTIES = ("split-mismatch", "symtab-mismatch", "output-mismatch", "crash")
+PROPERTIES = ("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,8 @@ def signature(path: Path, prop: str, s: Settings) -> str | None:
     Signatures name the kind of failure and the symbols involved (not addresses or
     output bytes), so a reduction keeps *the same* failure, not just some failure.
     """
+    if prop == "interp-mismatch":
+        return _interp_signature(path, s)
     try:
         reference = _build(path, "none", s)
     except EmberError:
@@ -76,6 +78,31 @@ def signature(path: Path, prop: str, s: Settings) -> str | None:
         elif (want.stdout, want.outcome) != (got.stdout, got.outcome):
             parts.append("output: " + ("outcome" if want.outcome != got.outcome else "stdout"))
     return "; ".join(parts) or None
+
+
+def _interp_signature(path: Path, s: Settings) -> str | None:
+    """Ember source only: the reference interpreter and the compiled program (split build) disagree."""
+    from oracle import interp
+
+    if driver.input_kind(str(path)) is not driver.InputKind.EMBER:
+        raise EmberError("interp-mismatch needs an Ember (.em) program", Location(str(path)))
+    source = path.read_text()
+    want = interp.run_source(source, str(path), fuel=10_000_000, max_depth=5_000)
+    if want.exit_status == 124:
+        return None  # out of fuel: the interpreter has no verdict
+    try:
+        got = _run(_build(path, s.split, s), s)
+    except EmberError as exc:
+        return f"crash: {exc.message.split(':')[0]}"
+    if got is None:
+        return "output: link-failure"
+    if got.timed_out:
+        return "output: hang"
+    if got.exit_status != want.exit_status:
+        return "output: exit status"
+    if got.stdout != want.stdout:
+        return "output: stdout"
+    return None
 
 
 def _run(obj: bytes, s: Settings) -> runner.RunResult | None:

@@ -2,7 +2,9 @@
 
 Every `.ll` here is the smallest module we have for one bug (its header says what went
 wrong and how to reproduce it); `tests/test_fuzz_regressions.py` checks that each builds
-to the same behaviour and symbols in every split mode as with `--split none`.
+to the same behaviour and symbols in every split mode as with `--split none`. Every
+`.em` is an Ember program: compiled at -O0 and -O2 (and split) it must behave as the
+reference interpreter says.
 
 While a bug is open, add it to `KNOWN_BUGS` with a recogniser: its test becomes a strict
 xfail (it XPASSes, and so fails, once the back end is fixed: then remove the entry), and
@@ -19,8 +21,10 @@ from pathlib import Path
 from fuzz import properties
 
 HERE = Path(__file__).parent
-#: every reproducer, fixed or open
+#: every LLVM IR reproducer, fixed or open
 REPRODUCERS: tuple[Path, ...] = tuple(sorted(HERE.glob("*.ll")))
+#: every Ember reproducer, fixed or open
+EMBER_REPRODUCERS: tuple[Path, ...] = tuple(sorted(HERE.glob("*.em")))
 
 
 @dataclass(frozen=True)
@@ -33,9 +37,26 @@ class KnownBug:
     matches: Callable[[properties.Report, properties.Failure], bool]
 
 
+def _midend_hang(report: properties.Report, failure: properties.Failure) -> bool:
+    """A generated Ember program whose build at -O2/-O3 (the MLIR inliner runs) ran past its deadline."""
+    return (
+        report.case.is_ember
+        and failure.classification == "hang"
+        and any(f"-O{level}" in failure.candidate for level in (2, 3))
+        and "tab(" in report.case.module
+    )
+
+
 #: Open bugs. (private_name_in_string.ll was one until the MC link stopped renaming inside
 #: string data; its recogniser looked for `.L<private name>` text in the split object.)
-KNOWN_BUGS: tuple[KnownBug, ...] = ()
+KNOWN_BUGS: tuple[KnownBug, ...] = (
+    KnownBug(
+        "midend-inline-hang",
+        HERE / "midend_inline_hang.em",
+        "the -O2 MLIR inliner never finishes on recursion through function values",
+        _midend_hang,
+    ),
+)
 
 
 def known_bug(report: properties.Report) -> str | None:

@@ -1,8 +1,9 @@
-"""Hypothesis strategies for the differential harness: call-graph programs and linkage modules.
+"""Hypothesis strategies for the differential harness: call graphs, linkage modules, Ember programs.
 
-Every strategy yields a `FuzzCase`: an LLVM IR module whose `main` prints a checksum
-of everything it computed, plus (rarely) a support module that must be linked next to
-it. All programs are UB-free and terminate at once.
+Every strategy yields a `FuzzCase`: an LLVM IR module (or, with origin `ember`, Ember
+source) whose `main` prints a checksum of everything it computed, plus (rarely) a
+support module that must be linked next to it. All programs are UB-free and terminate
+at once.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from typing import Any
 from hypothesis import strategies as st
 
 from fuzz.strategies.callgraph import CallGraph, call_graphs
+from fuzz.strategies.ember import EmberProgram, ember_programs
 from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
 
-STRATEGIES = ("callgraph", "linkage", "mixed")
+STRATEGIES = ("callgraph", "linkage", "ember", "llvm-ir", "mixed")
 
 
 @dataclass(frozen=True)
@@ -26,9 +28,20 @@ class FuzzCase:
     support: str | None = None
     origin: str = "llvm-ir"
 
-    def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example: readable IR
+    @property
+    def is_ember(self) -> bool:
+        """`module` is Ember source (judged against the reference interpreter), not LLVM IR."""
+        return self.origin == "ember"
+
+    @property
+    def input_name(self) -> str:
+        """The file name the module is compiled from (its suffix tells the driver the kind)."""
+        return "input.em" if self.is_ember else "input.ll"
+
+    def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example: readable IR or source
         extra = f"\n; ---- support module ----\n{self.support}" if self.support else ""
-        return f"FuzzCase(origin={self.origin!r}, module=\n{self.module}{extra})"
+        what = "source" if self.is_ember else "module"
+        return f"FuzzCase(origin={self.origin!r}, {what}=\n{self.module}{extra})"
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # Hypothesis' pretty printer
         p.text(repr(self))
@@ -47,14 +60,27 @@ def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, 
     return FuzzCase(module.render(), module.support(), "linkage")
 
 
+@st.composite
+def ember_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
+    """Ember programs over call graphs (see `fuzz.strategies.ember`)."""
+    return FuzzCase(draw(ember_programs(max_functions, min_functions)).render(), None, "ember")
+
+
 def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[FuzzCase]:
-    """`callgraph`, `linkage` or `mixed` (either, call graphs first so shrinking prefers them)."""
+    """`callgraph`, `linkage`, `ember`, `llvm-ir` (call graphs or linkage modules) or `mixed` (any of
+    them; call graphs first so shrinking prefers them)."""
     if kind == "callgraph":
         return callgraph_cases(max_functions, min_functions)
     if kind == "linkage":
         return linkage_cases()
-    if kind == "mixed":
+    if kind == "ember":
+        return ember_cases(max_functions, min_functions)
+    if kind == "llvm-ir":
         return st.one_of(callgraph_cases(max_functions, min_functions), linkage_cases())
+    if kind == "mixed":
+        return st.one_of(
+            callgraph_cases(max_functions, min_functions), linkage_cases(), ember_cases(max_functions, min_functions)
+        )
     raise ValueError(f"unknown strategy '{kind}' (choose from {', '.join(STRATEGIES)})")
 
 
@@ -62,11 +88,14 @@ __all__ = [
     "FEATURES",
     "STRATEGIES",
     "CallGraph",
+    "EmberProgram",
     "FuzzCase",
     "LinkageModule",
     "call_graphs",
     "callgraph_cases",
     "cases",
+    "ember_cases",
+    "ember_programs",
     "linkage_cases",
     "linkage_modules",
 ]

@@ -92,8 +92,8 @@ class CallGraph:
     def anchors(self) -> list[Function]:
         return [f for f in self.functions if f.linkage in ("external", "hidden")]
 
-    def depth(self) -> int:
-        """Largest start depth (<= MAX_DEPTH) whose worst-case call count is <= MAX_CALLS."""
+    def depth(self, max_calls: int = MAX_CALLS) -> int:
+        """Largest start depth (<= MAX_DEPTH) whose worst-case call count is <= `max_calls`."""
         n = len(self.functions)
         counts = [1] * n  # depth 0: the function returns at once
         best = 0
@@ -104,9 +104,9 @@ class CallGraph:
                 total = 1
                 for c in f.calls:
                     total += table_max if c.indirect else counts[c.callee]
-                new.append(min(total, 10 * MAX_CALLS))
+                new.append(min(total, 10 * max_calls))
             counts = new
-            if sum(counts[f.index] for f in self.anchors) > MAX_CALLS:
+            if sum(counts[f.index] for f in self.anchors) > max_calls:
                 break
             best = d
         return max(best, 1)

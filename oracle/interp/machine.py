@@ -262,19 +262,7 @@ class Machine:
         return for_
 
     def print_stmt(self, s: tast.Print) -> StmtFn:
-        parts: list[Callable[[Frame], str]] = []
-        for a in s.args:
-            if isinstance(a, str):
-                parts.append(lambda fr, text=a: text)
-            else:
-                e = self.expr(a)
-                if isinstance(a.type, FloatType):
-                    single = a.type == FLOAT32
-                    parts.append(lambda fr, e=e, single=single: sem.format_float(e(fr), single))
-                elif isinstance(a.type, BoolType):
-                    parts.append(lambda fr, e=e: "True" if e(fr) else "False")
-                else:
-                    parts.append(lambda fr, e=e: str(e(fr)))
+        parts = [self._print_part(a) for a in s.args]
         out, sep, end = self.out, s.sep, s.end
 
         def print_(fr: Frame) -> int:
@@ -282,6 +270,19 @@ class Machine:
             return 0
 
         return print_
+
+    def _print_part(self, a: tast.Expr | str) -> Callable[[Frame], str]:
+        """The text one print() argument writes (docs/language.md, "print")."""
+        if isinstance(a, str):
+            text = a
+            return lambda fr: text
+        e = self.expr(a)
+        if isinstance(a.type, FloatType):
+            single = a.type == FLOAT32
+            return lambda fr: sem.format_float(e(fr), single)
+        if isinstance(a.type, BoolType):
+            return lambda fr: "True" if e(fr) else "False"
+        return lambda fr: str(e(fr))
 
     # ------------------------------------------------------------------ expressions
 

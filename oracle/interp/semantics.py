@@ -225,7 +225,7 @@ def _shortest(x: float, single: bool) -> str:
 
     text = ""
     for p in range(1, 18):
-        text = "%.*e" % (p - 1, x)
+        text = f"{x:.{p - 1}e}"
         if reads_back(text):
             return text
         mantissa, _, exp_text = text.partition("e")

@@ -7,6 +7,8 @@ the table says; dead ops are erased by the driver.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mlir import ir
 from mlir.rewrite import (
     GreedyRewriteConfig,
@@ -21,7 +23,7 @@ from compiler.midend.rewrites.apply import try_rewrite
 from compiler.midend.rewrites.dsl import Pattern
 
 
-def _callback(pattern: Pattern):  # type: ignore[no-untyped-def]
+def _callback(pattern: Pattern) -> Callable[[ir.OpView, PatternRewriter], bool]:
     def fn(op: ir.OpView, rewriter: PatternRewriter) -> bool:
         # the binding treats a falsy return value as success
         return not try_rewrite(pattern, op.operation, rewriter)

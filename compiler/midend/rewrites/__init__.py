@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-
 from typing import TYPE_CHECKING
 
 from compiler.midend.rewrites.dsl import Pattern, PatternError, parse_pattern

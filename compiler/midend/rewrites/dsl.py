@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import TypeAlias
 
 W = "W"  # the pattern's type
 I1 = "i1"
@@ -139,10 +139,10 @@ class Pred:
     """A precondition: `is_pow2(C)`, `ult(C, width)`, `not(...)`."""
 
     name: str
-    args: tuple[Union[Node, Pred], ...]
+    args: tuple[Node | Pred, ...]
 
 
-Node = Union[Var, Const, Lit, Fn, Op]
+Node: TypeAlias = Var | Const | Lit | Fn | Op
 
 
 def children(node: Node) -> tuple[Node, ...]:

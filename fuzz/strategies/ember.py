@@ -1,0 +1,243 @@
+"""Call graphs rendered as well-typed, terminating Ember programs that print a checksum.
+
+The shapes are those of `fuzz.strategies.callgraph` (DAGs, recursive SCCs, shared
+internal callees reached from several `@export` anchors, constant-argument call sites,
+internal mutable globals read and written from several functions, deep chains, wide
+fan-out); an address-taken function table becomes a selector function `tab(k)` that
+returns function values, called indirectly. Every function is `fN(x: Int, d: Int) -> Int`
+with the depth budget `d` (returns at once when it is spent), loops are `for ... in
+range(C)` or `while j < C` with constant trip counts, divisors are nonzero by
+construction, so every program type-checks, terminates within the interpreter's fuel
+and never traps. Each function also gets a *flavour*: a typed lane (Int32, Int8,
+UInt64, Float64, Float32 arithmetic converted back to Int), a loop form and an inline
+decorator. `main` prints each anchor's result, each global and a checksum of them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from fuzz.strategies.callgraph import CallGraph, Function, Op, call_graphs
+
+#: Worst-case calls one run of `main` makes: the interpreter runs every generated program.
+MAX_CALLS = 300
+LANES = ("Int", "Int32", "Int8", "UInt64", "Float64", "Float32", "Bool")
+LOOPS = ("for", "while")
+INLINES = ("", "noinline", "always_inline")
+U64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Flavour:
+    """Ember-only dressing of one function: a typed lane, the loop form, an inline decorator."""
+
+    lane: str = "Int"
+    lane_const: int = 3
+    loop: str = "for"
+    inline: str = ""
+
+
+@dataclass(frozen=True)
+class EmberProgram:
+    """A call graph plus per-function flavours; `render()` gives the Ember source."""
+
+    graph: CallGraph
+    flavours: tuple[Flavour, ...] = ()
+
+    def flavour(self, index: int) -> Flavour:
+        return self.flavours[index] if index < len(self.flavours) else Flavour()
+
+    def render(self) -> str:
+        return render(self)
+
+    def __repr__(self) -> str:  # what Hypothesis prints for a falsifying example: the source
+        return "EmberProgram(source=\n" + self.render() + ")"
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def _lit(value: int) -> str:
+    return f"({value})" if value < 0 else str(value)
+
+
+def _operand(op: Op, in_loop: bool, loop_var: str) -> str:
+    if op.operand == "x":
+        return "x"
+    if op.operand == "d":
+        return "d"
+    if op.operand == "i" and in_loop:
+        return loop_var
+    return _lit(op.value)
+
+
+def _u64(operand: str, op: Op) -> str:
+    """`operand` as a UInt64 expression (a literal must already be in range)."""
+    if op.operand == "c" or operand.lstrip("(-").isdigit():
+        return str(op.value & U64)
+    return f"UInt64({operand})"
+
+
+def _render_op(op: Op, in_loop: bool, loop_var: str) -> str:
+    """An expression computing the new `acc`; defined (no trap) for every input."""
+    v = _operand(op, in_loop, loop_var)
+    k = op.kind
+    binops = {"add": "+", "sub": "-", "mul": "*", "xor": "^", "and": "&", "or": "|"}
+    if k in binops:
+        return f"acc {binops[k]} {v}"
+    if k == "shl":
+        return f"acc << {op.value % 64}"
+    if k == "ashr":
+        return f"acc >> {op.value % 64}"
+    if k == "lshr":
+        return f"Int(UInt64(acc) >> {op.value % 64})"
+    if k in ("udiv", "urem"):
+        return f"Int(UInt64(acc) {'//' if k == 'udiv' else '%'} {max(1, abs(op.value)) & U64})"
+    if k in ("sdiv", "srem"):
+        return f"acc {'//' if k == 'sdiv' else '%'} {max(2, abs(op.value))}"
+    if k in ("udivx", "uremx"):
+        src = v if op.operand != "c" else "x"
+        return f"Int(UInt64(acc) {'//' if k == 'udivx' else '%'} UInt64({src} | 1))"
+    if k == "smin":
+        return f"min(acc, {v})"
+    return f"Int(max(UInt64(acc), {_u64(v, op)}))"  # umax
+
+
+def _render_lane(fl: Flavour) -> list[str]:
+    """One statement mixing a narrower or floating type into `acc` (conversions are total)."""
+    c = fl.lane_const
+    if fl.lane == "Int32":
+        return [f"acc = acc ^ Int(Int32(acc) * Int32({c}))"]
+    if fl.lane == "Int8":
+        return [f"acc = acc + Int(Int8(acc) + Int8({c % 128}))"]
+    if fl.lane == "UInt64":
+        return [f"acc = Int(UInt64(acc) * UInt64({c}) + UInt64(x))"]
+    if fl.lane == "Float64":
+        return [f"acc = acc + Int(Float64(acc & 65535) * {c}.25)"]
+    if fl.lane == "Float32":
+        return [f"acc = acc ^ Int(Float32(acc & 4095) * Float32({c}.5))"]
+    if fl.lane == "Bool":
+        return [f"big: Bool = acc > x or d == {c % 4}", "if big:", f"    acc = acc - {c}"]
+    return []
+
+
+def _render_function(f: Function, prog: EmberProgram) -> str:
+    graph = prog.graph
+    fl = prog.flavour(f.index)
+    lines: list[str] = []
+    if f.linkage in ("external", "hidden"):
+        lines.append("@export")
+    # an always-inline function that calls anything could be recursive: keep it call-free
+    inline = fl.inline if not (fl.inline == "always_inline" and f.calls) else ""
+    if inline == "" and f.noinline:
+        inline = "noinline"
+    if inline:
+        lines.append(f"@{inline}")
+    lines.append(f"def {f.name}(x: Int, d: Int) -> Int:")
+    body = ["if d <= 0:", f"    return x ^ {f.base}"]
+    written = sorted({u.index for u in f.uses if u.kind != "read"})
+    if graph.table and graph.table_mutable and any(c.indirect for c in f.calls):
+        written.append(-1)
+    if written:
+        body.append("global " + ", ".join("tsel" if g < 0 else f"g{g}" for g in written))
+    body.append("acc: Int = x")
+    in_loop = bool(f.loop_trip)
+    loop_var = "i" if fl.loop == "for" else "j"
+    ops = [f"acc = {_render_op(op, in_loop, loop_var)}" for op in f.ops]
+    if in_loop:
+        if fl.loop == "for":
+            body.append(f"for i in range({f.loop_trip}):")
+            body += ["    " + s for s in (*ops, "acc = acc + 1")]
+        else:
+            body.append("j: Int = 0")
+            body.append(f"while j < {f.loop_trip}:")
+            body += ["    " + s for s in (*ops, "acc = acc + 1", "j = j + 1")]
+    else:
+        body += ops
+    body += _render_lane(fl)
+    for use in f.uses:
+        g = f"g{use.index % max(1, len(graph.globals))}"
+        if use.kind == "read":
+            body.append(f"acc = acc ^ {g}")
+        elif use.kind == "write":
+            body.append(f"{g} = acc")
+        else:
+            body.append(f"{g} = {g} + acc")
+    combine = {"xor": "^", "add": "+", "mul": "*"}
+    for n, call in enumerate(f.calls):
+        arg = "acc" if call.const_arg is None else _lit(call.const_arg)
+        if call.indirect and graph.table:
+            if graph.table_mutable:
+                body.append("tsel = tsel + 1")
+            body.append(f"fn{n}: Callable[[Int, Int], Int] = tab(acc % {len(graph.table)})")
+            target = f"fn{n}"
+        else:
+            target = graph.functions[call.callee % len(graph.functions)].name
+        body.append(f"acc = acc {combine[call.combine]} {target}({arg}, d - 1)")
+    body.append("return acc")
+    lines += ["    " + s for s in body]
+    return "\n".join(lines)
+
+
+def _render_table(prog: EmberProgram) -> str:
+    graph = prog.graph
+    lines = ["def tab(k: Int) -> Callable[[Int, Int], Int]:"]
+    if graph.table_mutable:
+        lines.append(f"    k = (k + tsel) % {len(graph.table)}")
+    for n, t in enumerate(graph.table[:-1]):
+        lines += [f"    if k == {n}:", f"        return {graph.functions[t].name}"]
+    lines.append(f"    return {graph.functions[graph.table[-1]].name}")
+    return "\n".join(lines)
+
+
+def render(prog: EmberProgram) -> str:
+    """Ember source for `prog` (deterministic)."""
+    graph = prog.graph
+    blocks = []
+    decls = [f"g{n}: Int = {init}" for n, init in enumerate(graph.globals)]
+    if graph.table and graph.table_mutable:
+        decls.append("tsel: Int = 0")
+    if decls:
+        blocks.append("\n".join(decls))
+    if graph.table:
+        blocks.append(_render_table(prog))
+    blocks += [_render_function(f, prog) for f in graph.functions]
+    depth = graph.depth(MAX_CALLS)
+    main = ["def main() -> Int:", "    chk: Int = 0"]
+    for n, f in enumerate(graph.anchors):
+        arg = graph.main_args[n % len(graph.main_args)] if graph.main_args else n
+        main += [f"    a{n}: Int = {f.name}({_lit(arg)}, {depth})", f'    print("{f.name}", a{n})']
+        main.append(f"    chk = chk * 1000003 ^ a{n}")
+    for n in range(len(graph.globals)):
+        main += [f'    print("g{n}", g{n})', f"    chk = chk * 1000003 ^ g{n}"]
+    main += ['    print("checksum", chk)', "    return 0"]
+    blocks.append("\n".join(main))
+    return "\n\n\n".join(blocks) + "\n"
+
+
+# ------------------------------------------------------------------ strategies
+
+
+@st.composite
+def flavours(draw: st.DrawFn) -> Flavour:
+    return Flavour(
+        lane=draw(st.sampled_from(LANES)),
+        lane_const=draw(st.integers(3, 99)),
+        loop=draw(st.sampled_from(LOOPS)),
+        inline=draw(st.sampled_from(INLINES)),
+    )
+
+
+@st.composite
+def ember_programs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> EmberProgram:
+    """A random Ember program over a call graph; shrinks to few, plain, call-free functions."""
+    graph = draw(call_graphs(max_functions, min_functions), label="call graph")
+    extra = draw(st.lists(flavours(), max_size=len(graph.functions)), label="flavours")
+    return EmberProgram(graph, tuple(extra))
+
+
+def ember_sources(max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[str]:
+    """Ember source text of random programs."""
+    return ember_programs(max_functions, min_functions).map(render)
