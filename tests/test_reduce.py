@@ -66,3 +66,30 @@ def test_usage_errors(module: Path, tmp_path: Path, ember) -> None:
 def test_invalid_candidates_never_reach_the_property() -> None:
     assert not engine.valid_ir("define i32 @f() {\n  ret i32 %x\n}\n")
     assert engine.valid_ir("define i32 @f() {\n  ret i32 0\n}\n")
+
+
+LOOP = """define i64 @f(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i2, %loop ]
+  %s = phi i64 [ 0, %entry ], [ %s2, %loop ]
+  %s2 = add i64 %s, %i
+  %i2 = add i64 %i, 1
+  %c = icmp slt i64 %i2, %n
+  br i1 %c, label %loop, label %done
+done:
+  ret i64 %s2
+}
+"""
+
+
+def test_branch_passes_collapse_a_loop() -> None:
+    from fuzz.reduce.ir_deltas import IR_DELTAS
+
+    to_false = next(d for d in IR_DELTAS if d.name == "branches-to-false")
+    assert to_false.chunks(LOOP) == ["br i1 %c, label %loop, label %done"]
+    out = to_false.apply(LOOP, set())
+    assert engine.valid_ir(out)
+    assert "phi" not in out and "br " not in out and "ret i64 %s2" in out
+    assert to_false.apply(LOOP, {0}).count("phi") == 2  # kept chunk: the loop stays

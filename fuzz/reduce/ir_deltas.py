@@ -254,12 +254,60 @@ def _drop_dead_values(text: str, keep: set[int]) -> str:
     return "\n".join(line for i, line in enumerate(lines) if i not in drop)
 
 
+# -- control flow: fold conditional branches, let simplifycfg clean up -------------------
+
+_COND_BR = re.compile(r"^(\s*br i1 )(%[-a-zA-Z$._0-9]+|%\"[^\"]*\")(, label .*)$")
+
+
+def _cond_branch_lines(text: str) -> list[int]:
+    return [i for i, line in enumerate(text.split("\n")) if _COND_BR.match(line)]
+
+
+def _cond_branch_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[i].strip() for i in _cond_branch_lines(text)]
+
+
+def simplify_cfg(text: str) -> str:
+    """LLVM's simplifycfg on the module: folds constant branches, drops dead blocks, fixes phis."""
+    import llvmlite.binding as llvm
+
+    from compiler.backend import llvm_stage
+
+    module = llvm_stage.parse_ir(text, "<candidate>")
+    tm = llvm_stage.target_machine(None, 0)
+    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))
+    try:
+        mpm = llvm.create_new_module_pass_manager()
+        mpm.add_simplify_cfg_pass()
+        mpm.run(module, pb)
+    finally:
+        pb.close()
+    return str(module)
+
+
+def _branches_to(value: str) -> Callable[[str, set[int]], str]:
+    """Conditional branches outside `keep` always go one way (`true`: then-edge); loops that
+    no longer loop and arms never taken disappear in the simplifycfg clean-up."""
+
+    def apply(text: str, keep: set[int]) -> str:
+        lines = text.split("\n")
+        for k, i in enumerate(_cond_branch_lines(text)):
+            if k not in keep:
+                lines[i] = _COND_BR.sub(lambda m: f"{m.group(1)}{value}{m.group(3)}", lines[i])
+        return simplify_cfg("\n".join(lines))
+
+    return apply
+
+
 #: The table, in the order the reducer tries them (big cuts first).
 IR_DELTAS: list[DeltaPass] = [
     DeltaPass("functions-to-declarations", _function_chunks, _functions_to_declarations),
     DeltaPass("globals-to-declarations", _global_chunks, _globals_to_declarations),
     DeltaPass("aliases", _alias_chunks, _drop_aliases),
     DeltaPass("unused-declarations", _unused_declaration_chunks, _drop_unused_declarations),
+    DeltaPass("branches-to-true", _cond_branch_chunks, _branches_to("true")),
+    DeltaPass("branches-to-false", _cond_branch_chunks, _branches_to("false")),
     DeltaPass("instructions", _instruction_chunks, _drop_instructions),
     DeltaPass("dead-values", _dead_value_chunks, _drop_dead_values),
     DeltaPass("constants", _constant_chunks, _zero_constants),
