@@ -30,6 +30,8 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save-pieces", metavar="DIR", help="keep every split piece (subgraphs, codegen pieces, plan) in DIR")
     p.add_argument("--print-split-plan", action="store_true", help="print which function lands in which subgraph")
     p.add_argument("--split-cost", type=int, default=None, metavar="N", help="target instructions per level-1 subgraph")
+    p.add_argument("--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS, help="--emit ptx: one MLIR pipeline for all kernels (default) or one per kernel")
+    p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="--emit ptx: GPU architecture (default: %(default)s)")
 
 
 def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
@@ -47,6 +49,8 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         save_pieces=args.save_pieces,
         print_split_plan=args.print_split_plan,
         subgraph_cost=args.split_cost,
+        offload_flow=args.offload_flow,
+        gpu_arch=args.gpu_arch,
     )
 
 

@@ -16,7 +16,8 @@ import llvmlite.binding as llvm
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
 
-EMIT_KINDS = ("obj", "asm", "llvm", "mlir")
+EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
+OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
 SPLIT_MODES = ("none", "subgraph", "function", "two-level")
 DEFAULT_SPLIT = "two-level"
 
@@ -71,6 +72,9 @@ class BuildOptions:
     print_split_plan: bool = False
     worker_timeout: float = 600.0
     subgraph_cost: int | None = None
+    #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
+    offload_flow: str = "all-kernel"
+    gpu_arch: str = "sm_80"
     #: deliberately broken back-end variants (power check); tests only, never the CLI
     faults: frozenset[str] = frozenset()
 
@@ -168,6 +172,8 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     if options.emit not in EMIT_KINDS:
         raise UsageError(f"unknown --emit kind '{options.emit}'")
     times = StageTimes()
+    if options.emit == "ptx":
+        return BuildResult(_build_ptx(path, options, times), times)
     if options.split != "none" and options.emit in ("obj", "asm"):
         from compiler.backend import split
 
@@ -189,6 +195,34 @@ def build(path: str, options: BuildOptions) -> BuildResult:
             return BuildResult(llvm_stage.emit_assembly(module, tm), times)
     with times.stage("codegen"):
         return BuildResult(llvm_stage.emit_object(module, tm), times)
+
+
+def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
+    """`--emit ptx`: slice the kernels out of the program module and print their PTX."""
+    from compiler.offload import flows, ptx
+
+    if options.offload_flow not in OFFLOAD_FLOWS:
+        raise UsageError(f"unknown offload flow '{options.offload_flow}'")
+    if options.gpu_arch not in ptx.ARCHS:
+        raise UsageError(f"unknown GPU architecture '{options.gpu_arch}' (choose from {', '.join(ptx.ARCHS)})")
+    kind = input_kind(path)
+    if kind not in (InputKind.EMBER, InputKind.MLIR):
+        raise UsageError("--emit ptx needs an .em or .mlir input")
+    text = read_input(path)
+    assert isinstance(text, str)
+    if kind is InputKind.EMBER:
+        from compiler.frontend import emit_mlir_text
+
+        with times.stage("frontend"):
+            text = emit_mlir_text(text, path)
+    with times.stage("offload"):
+        result = flows.compile_kernels(
+            text, path, options.offload_flow, (options.gpu_arch,), options.opt_level, options.job_count
+        )
+    if not result.ptx:
+        raise EmberError("the program has no @kernel functions", Location(path))
+    parts = [f"// ember kernel {name} ({options.gpu_arch})\n{by_arch[options.gpu_arch]}" for name, by_arch in result.ptx.items()]
+    return "\n".join(parts)
 
 
 def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes) -> BuildResult:
@@ -241,7 +275,7 @@ def peak_memory_mb() -> tuple[float, float]:
 def default_output(path: str, emit: str) -> str:
     """`prog.em` -> `prog.o` / `prog.s` / `prog.opt.ll` / `prog.lowered.mlir` in the cwd."""
     stem = Path(path).stem
-    return {"obj": f"{stem}.o", "asm": f"{stem}.s", "llvm": f"{stem}.opt.ll", "mlir": f"{stem}.out.mlir"}[emit]
+    return {"obj": f"{stem}.o", "asm": f"{stem}.s", "llvm": f"{stem}.opt.ll", "mlir": f"{stem}.out.mlir", "ptx": f"{stem}.ptx"}[emit]
 
 
 def write_atomically(path: str, data: bytes | str) -> None:

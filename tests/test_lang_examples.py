@@ -33,6 +33,16 @@ EXPECTED: dict[str, Outcome] = {
         "fold: 3628800\n",
         0,
     ),
+    # kernels on the CPU grid emulator; computed in plain Python by
+    # tests/test_offload_emulator.py::expected_example_output (which checks this too)
+    "gpu_kernels.em": Outcome(
+        "saxpy 750250.0 1.0 1499.5\n"
+        "vadd -1683624831032 2147483000 -2147478302\n"
+        "block_sum 16 1008.0 19590.0\n"
+        "matmul -9.0 -4.125 17.5\n"
+        "hash 511855 497 540 540\n",
+        0,
+    ),
     "bank.em": Outcome(
         "balance: 790 after 3 transactions\nin 10 years: 916.8272517698684\nwithdrawing 10000 ...\n",
         3,

@@ -9,6 +9,7 @@ program are reported together (`MultipleErrors`), sorted by position.
 from __future__ import annotations
 
 import ast
+import contextlib
 from collections.abc import Iterable
 from typing import NoReturn
 
@@ -36,10 +37,12 @@ from compiler.frontend.types import (
 
 #: Builtin functions (not first-class values).
 BUILTIN_FUNCS = ("print", "range", "len", "abs", "min", "max", "sqrt")
+#: GPU index intrinsics (`thread_idx_x()` ...), usable only in the body of a `@kernel`.
+GPU_INTRINSICS = {f"{kind}_{axis}": (kind, i) for kind in tast.GPU_INDEX_KINDS for i, axis in enumerate(tast.GPU_AXES)}
 #: Names of types and type constructors.
 TYPE_NAMES = (*SCALAR_TYPES, "Buffer", "Callable", "Export")
-DECORATORS = ("export", "always_inline", "noinline")
-RESERVED = frozenset((*BUILTIN_FUNCS, *TYPE_NAMES, *DECORATORS))
+DECORATORS = ("export", "always_inline", "noinline", "kernel")
+RESERVED = frozenset((*BUILTIN_FUNCS, *GPU_INTRINSICS, *TYPE_NAMES, *DECORATORS))
 
 #: C symbols an exported Ember function or global must not define (runtime, libc, libm).
 RESERVED_SYMBOLS = frozenset(
@@ -201,10 +204,51 @@ class Checker:
             pass
         except RecursionError:
             self.errors.append(EmberError("program is nested too deeply", Location(self.path)))
+        with contextlib.suppress(_TooManyErrors):
+            self._check_device_code()
         if self.errors:
             self.fail()
         main = self.functions.get("main")
         return tast.Program(self.path, list(self.globals.values()), list(self.functions.values()), main)
+
+    # ------------------------------------------------------------------ device code
+
+    def _check_device_code(self) -> None:
+        """Kernels and every function they call (transitively) run on the GPU: no print,
+        globals, allocation, function values or launches there (docs/offload.md)."""
+        reason: dict[str, str] = {}  # device function -> a kernel that reaches it
+        stack = [f for f in self.functions.values() if f.kernel]
+        for k in stack:
+            reason[k.name] = k.name
+        while stack:
+            f = stack.pop()
+            for node in tast.walk(f.body):
+                if isinstance(node, tast.Call) and node.func.name not in reason:
+                    reason[node.func.name] = reason[f.name]
+                    stack.append(node.func)
+        for f in self.functions.values():
+            if f.name not in reason:
+                continue
+            where = f"kernel '{f.name}'" if f.kernel else f"'{f.name}', which kernel '{reason[f.name]}' calls"
+            for node in tast.walk(f.body):
+                what = None
+                if isinstance(node, tast.Print):
+                    what = "print()"
+                elif isinstance(node, tast.GlobalRef):
+                    what = f"global variable '{node.glob.name}'"
+                elif isinstance(node, tast.Assign | tast.AugAssign) and isinstance(node.target, tast.GlobalTarget):
+                    what = f"global variable '{node.target.glob.name}'"
+                elif isinstance(node, tast.BufferNew):
+                    what = "allocating a buffer"
+                elif isinstance(node, tast.FuncRef):
+                    what = "a function value"
+                elif isinstance(node, tast.CallIndirect):
+                    what = "an indirect call"
+                elif isinstance(node, tast.Launch):
+                    what = "a kernel launch"
+                if what is not None:
+                    assert isinstance(node, tast.Expr | tast.Stmt)
+                    self.error(node.loc, f"{what} is not allowed in device code ({where})")
 
     # ------------------------------------------------------------------ module level
 
@@ -354,6 +398,7 @@ class Checker:
 
     def _signature(self, fn: ast.FunctionDef) -> tast.FuncDecl | None:
         exported = False
+        kernel = False
         inline: str | None = None
         for dec in fn.decorator_list:
             if not isinstance(dec, ast.Name) or dec.id not in DECORATORS:
@@ -362,6 +407,8 @@ class Checker:
                 continue
             if dec.id == "export":
                 exported = True
+            elif dec.id == "kernel":
+                kernel = True
             else:
                 mode = "always" if dec.id == "always_inline" else "never"
                 if inline is not None and inline != mode:
@@ -393,8 +440,20 @@ class Checker:
                 self.error(fn, "'main' must take no parameters and return Int or None")
         elif exported and (name in RESERVED_SYMBOLS or name.startswith("ember")):
             self.error(fn, f"'{name}' is a reserved symbol name and cannot be exported")
+        if kernel:
+            if name == "main":
+                self.error(fn, "'main' cannot be a kernel")
+            if exported:
+                self.error(fn, "a kernel cannot be exported")
+            if result not in (NONE, ERROR):
+                self.error(fn.returns or fn, f"kernel '{name}' must not return a value")
+            for p in params:
+                if not (p.type.is_scalar() or isinstance(p.type, BufferType | ErrorType)):
+                    self.error(p.loc, f"kernel parameters must be scalars or buffers, not {p.type}")
         ftype = FuncType(tuple(p.type for p in params), result)
-        return tast.FuncDecl(name, params, result, exported, inline, self.loc(fn), ftype)
+        decl = tast.FuncDecl(name, params, result, exported, inline, self.loc(fn), ftype)
+        decl.kernel = kernel
+        return decl
 
     # ------------------------------------------------------------------ functions
 
@@ -855,8 +914,11 @@ class Checker:
             return tast.GlobalRef(g.type, loc, g)
         if name in self.functions:
             f = self.functions[name]
+            if f.kernel:
+                self.error(node, f"kernel '{name}' cannot be used as a value")
+                return self.err_expr(node)
             return tast.FuncRef(f.type, loc, f)
-        if name in BUILTIN_FUNCS:
+        if name in BUILTIN_FUNCS or name in GPU_INTRINSICS:
             self.error(node, f"builtin '{name}' cannot be used as a value")
         elif name in TYPE_NAMES:
             self.error(node, f"'{name}' is a type, not a value")
@@ -992,6 +1054,13 @@ class Checker:
             if not isinstance(size.type, IntType | ErrorType):
                 self.error(node.args[0], f"a buffer size must be an integer, found {size.type}")
             return tast.BufferNew(bty, loc, size)
+        if (
+            isinstance(fn, ast.Subscript)
+            and isinstance(fn.value, ast.Name)
+            and fn.value.id in self.functions
+            and fn.value.id not in self.scope.vars
+        ):
+            return self.launch(node, fn, da)
         if isinstance(fn, ast.Name) and fn.id not in self.scope.vars:
             name = fn.id
             if name in SCALAR_TYPES:
@@ -1004,8 +1073,15 @@ class Checker:
             if name == "range":
                 self.error(node, "range() can only be used in a for loop")
                 return self.err_expr(node)
+            if name in GPU_INTRINSICS:
+                return self.gpu_index(node, name)
             if name in self.functions and name not in self.scope.global_names:
                 f = self.functions[name]
+                if f.kernel:
+                    self.error(node, f"kernel '{name}' cannot be called directly; launch it with {name}[grid, block](...)")
+                    for a in node.args:
+                        self.value(a, None, da)
+                    return self.err_expr(node)
                 args = self.args(node, f"'{name}'", f.type.params if isinstance(f.type, FuncType) else (), da)
                 if len(args) != len(f.params):
                     return self.err_expr(node)
@@ -1023,6 +1099,53 @@ class Checker:
         if len(args) != len(callee.type.params):
             return self.err_expr(node)
         return tast.CallIndirect(callee.type.result, loc, callee, args)
+
+    def gpu_index(self, node: ast.Call, name: str) -> tast.Expr:
+        """`thread_idx_x()` and friends: an Int, only in the body of a kernel."""
+        assert self.scope is not None
+        if node.args or node.keywords:
+            self.error(node, f"{name}() takes no arguments")
+            return self.err_expr(node)
+        if not self.scope.func.kernel:
+            self.error(node, f"{name}() can only be used in a @kernel function")
+            return self.err_expr(node)
+        kind, axis = GPU_INTRINSICS[name]
+        return tast.GpuIndex(INT, self.loc(node), kind, axis)
+
+    def _dims(self, node: ast.expr, what: str, da: DA) -> list[tast.Expr]:
+        """A launch dimension: `n` or a tuple `(x, y)` / `(x, y, z)` of Ints; missing ones are 1."""
+        elts = node.elts if isinstance(node, ast.Tuple) else [node]
+        if not 1 <= len(elts) <= 3:
+            self.error(node, f"{what} dimensions are 1 to 3 Int values")
+            return []
+        dims = []
+        for e in elts:
+            v = self.value(e, INT, da)
+            if not isinstance(v.type, ErrorType) and v.type != INT:
+                self.error(e, f"{what} dimensions must be Int, found {v.type}")
+            dims.append(v)
+        while len(dims) < 3:
+            dims.append(tast.IntConst(INT, self.loc(node), 1))
+        return dims
+
+    def launch(self, node: ast.Call, fn: ast.Subscript, da: DA) -> tast.Expr:
+        """`kernel[grid, block](args...)`: a kernel launch (a statement; it has no value)."""
+        assert isinstance(fn.value, ast.Name)
+        name = fn.value.id
+        f = self.functions[name]
+        if not f.kernel:
+            self.error(fn, f"'{name}' is not a kernel; only @kernel functions can be launched")
+            return self.err_expr(node)
+        sl = fn.slice
+        if not (isinstance(sl, ast.Tuple) and len(sl.elts) == 2):
+            self.error(fn, f"a kernel launch is written {name}[grid, block](args...)")
+            return self.err_expr(node)
+        grid = self._dims(sl.elts[0], "grid", da)
+        block = self._dims(sl.elts[1], "block", da)
+        args = self.args(node, f"kernel '{name}'", f.type.params if isinstance(f.type, FuncType) else (), da)
+        if len(args) != len(f.params) or not grid or not block:
+            return self.err_expr(node)
+        return tast.Launch(NONE, self.loc(node), f, grid, block, args)
 
     def conversion(self, node: ast.Call, ty: Type, da: DA) -> tast.Expr:
         if len(node.args) != 1 or node.keywords:

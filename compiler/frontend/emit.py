@@ -41,6 +41,20 @@ TRAP_RANGE_STEP = 5
 TRAP_INDEX = 6
 TRAP_BUFFER_SIZE = 7
 TRAP_OUT_OF_MEMORY = 8
+TRAP_LAUNCH = 9
+
+#: The CPU grid emulator's context: block_idx x/y/z, thread_idx x/y/z, block_dim, grid_dim.
+GPU_CTX = "@ember.gpu.ctx"
+GPU_CTX_SLOT = {"ctaid": 0, "tid": 3, "ntid": 6, "nctaid": 9}
+#: CUDA launch limits (grid x/y/z, block x/y/z, threads per block); see oracle/interp/semantics.py.
+GRID_LIMITS = ((1 << 31) - 1, 65535, 65535)
+BLOCK_LIMITS = (1024, 1024, 64)
+MAX_THREADS_PER_BLOCK = 1024
+
+
+def gpu_index_symbol(reg: str, axis: int) -> str:
+    """`@ember.gpu.tid.x`: the helper reading one PTX special register (host: the emulator context)."""
+    return f"@ember.gpu.{reg}.{'xyz'[axis]}"
 
 #: Largest number of elements `Buffer[T](n)` accepts.
 MAX_BUFFER_ELEMENTS = 1 << 32
@@ -171,6 +185,30 @@ class ModuleEmitter:
         ]
         self.helpers[name] = "\n".join(lines)
         return name
+
+    def gpu_index(self, reg: str, axis: int) -> str:
+        """The host definition of an index intrinsic: a load from the emulator context.
+
+        The offload slicer (compiler/offload/slice.py) replaces these definitions with
+        ones that read the PTX special registers."""
+        name = gpu_index_symbol(reg, axis)
+        if name not in self.helpers:
+            self.gpu_context()
+            slot = GPU_CTX_SLOT[reg] + axis
+            self.helpers[name] = "\n".join([
+                f"func.func private {name}() -> (i64) attributes {{{INTERNAL}, passthrough = [\"alwaysinline\"]}} {{",
+                f"  %ctx = memref.get_global {GPU_CTX} : memref<12xi64>",
+                f"  %slot = arith.constant {slot} : index",
+                "  %v = memref.load %ctx[%slot] : memref<12xi64>",
+                "  return %v : i64",
+                "}",
+            ])
+        return name
+
+    def gpu_context(self) -> str:
+        if GPU_CTX not in self.helpers:
+            self.helpers[GPU_CTX] = f'memref.global "private" {GPU_CTX} : memref<12xi64> = dense<0>'
+        return GPU_CTX
 
     def text(self) -> str:
         parts: list[str] = []
@@ -338,6 +376,8 @@ class FuncEmitter:
         attrs = []
         if not f.exported:
             attrs.append(INTERNAL)
+        if f.kernel:
+            attrs.append("ember.kernel")
         if f.inline == "never":
             attrs += ["no_inline", 'passthrough = ["noinline"]']
         elif f.inline == "always":
@@ -664,7 +704,65 @@ class FuncEmitter:
         if isinstance(e, tast.Index):
             buf, ix = self.element(e.buffer, e.index)
             return self.load(buf, ix, t, mlir_type(e.buffer.type))
+        if isinstance(e, tast.GpuIndex):
+            return self.gpu_index(e)
+        if isinstance(e, tast.Launch):
+            self.launch(e)
+            return ""
         raise AssertionError(f"unknown expression {e!r}")
+
+    def gpu_index(self, e: tast.GpuIndex) -> str:
+        if e.kind != "global_idx":
+            fn = self.m.gpu_index(tast.GPU_INDEX_KINDS[e.kind], e.axis)
+            return self.val(f"func.call {fn}() : () -> i64")
+        bid = self.val(f"func.call {self.m.gpu_index('ctaid', e.axis)}() : () -> i64")
+        dim = self.val(f"func.call {self.m.gpu_index('ntid', e.axis)}() : () -> i64")
+        tid = self.val(f"func.call {self.m.gpu_index('tid', e.axis)}() : () -> i64")
+        base = self.val(f"arith.muli {bid}, {dim} : i64")
+        return self.val(f"arith.addi {base}, {tid} : i64")
+
+    def launch(self, e: tast.Launch) -> None:
+        """The CPU grid emulator: loops over blocks and threads (block-major, x fastest) that
+        set the emulator context and call the kernel (docs/offload.md)."""
+        grid = [self.expr(d) for d in e.grid]
+        block = [self.expr(d) for d in e.block]
+        args = [self.expr(a) for a in e.args]
+        one = self.const(1, _I64)
+        bad = self.const(False, BOOL)
+        for dims, limits in ((grid, GRID_LIMITS), (block, BLOCK_LIMITS)):
+            for d, lim in zip(dims, limits, strict=True):
+                low = self.cmpi("slt", d, one, "i64")
+                high = self.cmpi("sgt", d, self.const(lim, _I64), "i64")
+                bad = self.val(f"arith.ori {bad}, {low} : i1")
+                bad = self.val(f"arith.ori {bad}, {high} : i1")
+        threads = self.val(f"arith.muli {block[0]}, {block[1]} : i64")
+        threads = self.val(f"arith.muli {threads}, {block[2]} : i64")
+        too_many = self.cmpi("sgt", threads, self.const(MAX_THREADS_PER_BLOCK, _I64), "i64")
+        self.trap_if(self.val(f"arith.ori {bad}, {too_many} : i1"), TRAP_LAUNCH)
+        ctx = self.val(f"memref.get_global {self.m.gpu_context()} : memref<12xi64>")
+        slots = [self.index_const(i) for i in range(12)]
+        for i, d in enumerate(block + grid):
+            self.op(f"memref.store {d}, {ctx}[{slots[6 + i]}] : memref<12xi64>")
+        bounds = [self.val(f"arith.index_cast {d} : i64 to index") for d in grid + block]
+        c0, c1 = self.index_const(0), self.index_const(1)
+        ivs = [self.fresh() for _ in range(6)]
+        # loop nest: grid z, y, x, then block z, y, x; ivs[k] is the induction variable of loop k
+        order = [2, 1, 0, 5, 4, 3]  # position in grid+block of each nesting level
+        lines: list[str] = []
+        for level, pos in enumerate(order):
+            lines.append(f"{'  ' * level}scf.for {ivs[pos]} = {c0} to {bounds[pos]} step {c1} {{")
+            if level in (2, 5):  # innermost grid loop / innermost block loop: publish indices
+                base = 0 if level == 2 else 3
+                for axis in range(3):
+                    v = self.fresh()
+                    ind = "  " * (level + 1)
+                    lines.append(f"{ind}{v} = arith.index_cast {ivs[base + axis]} : index to i64")
+                    lines.append(f"{ind}memref.store {v}, {ctx}[{slots[base + axis]}] : memref<12xi64>")
+        types = ", ".join(mlir_type(a.type) for a in e.args)
+        lines.append(f"{'  ' * 6}func.call {func_symbol(e.kernel)}({', '.join(args)}) : ({types}) -> ()")
+        for level in reversed(range(6)):
+            lines.append(f"{'  ' * level}}}")
+        self.op("\n".join(lines))
 
     def unary(self, e: tast.Unary) -> str:
         v = self.expr(e.operand)

@@ -58,6 +58,7 @@ class FuncDecl:
     type: Type
     body: list[Stmt] = field(default_factory=list)
     locals: list[Var] = field(default_factory=list)
+    kernel: bool = False  # `@kernel`: launched over a grid, never called directly
 
 
 @dataclass(eq=False)
@@ -206,6 +207,33 @@ class Builtin(Expr):
     args: list[Expr]
 
 
+#: GPU index intrinsics: source prefix -> PTX special register (docs/offload.md).
+GPU_INDEX_KINDS = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid", "global_idx": ""}
+GPU_AXES = ("x", "y", "z")
+
+
+@dataclass(eq=False)
+class GpuIndex(Expr):
+    """`thread_idx_x()` ... `global_idx_z()` inside a kernel: an Int; `global_idx` = block_idx * block_dim + thread_idx."""
+
+    kind: str  # a key of GPU_INDEX_KINDS
+    axis: int  # 0, 1, 2 for x, y, z
+
+
+@dataclass(eq=False)
+class Launch(Expr):
+    """`kernel[grid, block](args...)`: grid/block have 3 Int dimensions (missing ones are 1).
+
+    Evaluated left to right: grid, block, then the arguments, once; then the kernel runs
+    for every (block, thread), block-major and thread-minor, x fastest (the reference order).
+    """
+
+    kernel: FuncDecl
+    grid: list[Expr]
+    block: list[Expr]
+    args: list[Expr]
+
+
 @dataclass(eq=False)
 class BufferNew(Expr):
     """`Buffer[T](n)`: a new zero-filled buffer of `n` elements."""
@@ -320,6 +348,27 @@ class Print(Stmt):
 @dataclass(eq=False)
 class Assert(Stmt):
     cond: Expr
+
+
+def walk(node: object) -> list[object]:
+    """Every expression, statement and target nested in `node` (a node or a list), preorder."""
+    out: list[object] = []
+    stack: list[object] = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, list):
+            stack.extend(reversed(cur))
+            continue
+        if not isinstance(cur, Expr | Stmt | LocalTarget | GlobalTarget | IndexTarget):
+            continue
+        out.append(cur)
+        children = []
+        for name in getattr(cur, "__dataclass_fields__", {}):
+            if name in ("type", "loc", "var", "glob", "func", "kernel"):
+                continue
+            children.append(getattr(cur, name))
+        stack.extend(reversed(children))
+    return out
 
 
 def assigned_vars(stmts: list[Stmt]) -> set[Var]:

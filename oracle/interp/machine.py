@@ -60,6 +60,8 @@ class Machine:
         self.out: list[str] = []
         self.globals: list[Any] = [g.init for g in program.globals]
         self.functions = {f: Function(f) for f in program.functions}
+        #: the running kernel's indices: block_idx x/y/z, thread_idx x/y/z, block_dim, grid_dim
+        self.gpu: list[int] = [0] * 12
 
     # ------------------------------------------------------------------ calls
 
@@ -349,6 +351,10 @@ class Machine:
                 return [zero] * n
 
             return new_buffer
+        if isinstance(e, tast.GpuIndex):
+            return self.gpu_index(e)
+        if isinstance(e, tast.Launch):
+            return self.launch(e)
         if isinstance(e, tast.Index):
             buf, idx = self.expr(e.buffer), self.expr(e.index)
 
@@ -361,6 +367,42 @@ class Machine:
 
             return load
         raise AssertionError(f"unknown expression {e!r}")
+
+    def gpu_index(self, e: tast.GpuIndex) -> ExprFn:
+        ctx, a = self.gpu, e.axis
+        slot = {"block_idx": 0, "thread_idx": 3, "block_dim": 6, "grid_dim": 9}.get(e.kind)
+        if slot is not None:
+            i = slot + a
+            return lambda fr: ctx[i]
+        return lambda fr: ctx[a] * ctx[6 + a] + ctx[3 + a]  # global_idx (small: no wrap needed)
+
+    def launch(self, e: tast.Launch) -> ExprFn:
+        """Run the kernel for every (block, thread): block-major, thread-minor, x fastest."""
+        m, ctx = self, self.gpu
+        fn = self.functions[e.kernel]
+        grid = [self.expr(d) for d in e.grid]
+        block = [self.expr(d) for d in e.block]
+        args = [self.expr(a) for a in e.args]
+
+        def launch(fr: Frame) -> None:
+            g = [d(fr) for d in grid]
+            b = [d(fr) for d in block]
+            values = [a(fr) for a in args]
+            if not sem.valid_launch(g, b):
+                raise sem.Trap(sem.TRAP_LAUNCH)
+            ctx[6:9] = b
+            ctx[9:12] = g
+            for bz in range(g[2]):
+                for by in range(g[1]):
+                    for bx in range(g[0]):
+                        ctx[0:3] = [bx, by, bz]
+                        for tz in range(b[2]):
+                            for ty in range(b[1]):
+                                for tx in range(b[0]):
+                                    ctx[3:6] = [tx, ty, tz]
+                                    m.call(fn, list(values))
+
+        return launch
 
     def unary(self, e: tast.Unary) -> ExprFn:
         x = self.expr(e.operand)

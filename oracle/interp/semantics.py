@@ -25,10 +25,27 @@ TRAP_MESSAGES = {
     6: "buffer index out of range",
     7: "invalid buffer size",
     8: "out of memory",
+    9: "invalid launch configuration",
 }
 TRAP_DIV_ZERO, TRAP_DIV_OVERFLOW, TRAP_ASSERT, TRAP_NEG_EXPONENT = 1, 2, 3, 4
 TRAP_RANGE_STEP, TRAP_INDEX, TRAP_BUFFER_SIZE = 5, 6, 7
+TRAP_LAUNCH = 9
 MAX_BUFFER_ELEMENTS = 1 << 32
+#: CUDA's launch limits (docs/offload.md): grid x/y/z, block x/y/z, threads per block.
+GRID_LIMITS = ((1 << 31) - 1, 65535, 65535)
+BLOCK_LIMITS = (1024, 1024, 64)
+MAX_THREADS_PER_BLOCK = 1024
+
+
+def valid_launch(grid: list[int], block: list[int]) -> bool:
+    """Is `kernel[grid, block]` a launch CUDA accepts? (Otherwise it traps, code 9.)"""
+    if any(d < 1 for d in (*grid, *block)):
+        return False
+    if any(d > lim for d, lim in zip(grid, GRID_LIMITS, strict=True)):
+        return False
+    if any(d > lim for d, lim in zip(block, BLOCK_LIMITS, strict=True)):
+        return False
+    return block[0] * block[1] * block[2] <= MAX_THREADS_PER_BLOCK
 
 
 class Trap(Exception):

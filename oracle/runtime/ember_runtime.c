@@ -9,7 +9,7 @@
 
 /* Exit status of every Ember trap (division by zero, INT_MIN // -1, failed assert, ...). */
 #define EMBER_TRAP_STATUS 3
-#define EMBER_TRAP_COUNT 9
+#define EMBER_TRAP_COUNT 10
 
 void ember_trap(int64_t code) {
   static const char *const messages[EMBER_TRAP_COUNT] = {
@@ -22,6 +22,7 @@ void ember_trap(int64_t code) {
       "buffer index out of range",
       "invalid buffer size",
       "out of memory",
+      "invalid launch configuration",
   };
   const char *msg = (code >= 0 && code < EMBER_TRAP_COUNT) ? messages[code] : messages[0];
   fflush(stdout);

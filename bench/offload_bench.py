@@ -1,0 +1,143 @@
+"""Benchmark: all-kernel vs per-kernel offload compilation of a generated program.
+
+    .venv/bin/python bench/offload_bench.py [--kernels 60] [--jobs 2] [-O 2] [--repeat 1]
+
+Each flow runs in a fresh child process (same start-up for both) that compiles every
+kernel to PTX for sm_80 and sm_90. Printed side by side: wall time, CPU time of the
+driver and of the worker processes (all-kernel only; the pool is started and warmed
+before the clock starts, its start-up CPU is listed separately), and peak resident
+memory of the driver and of the largest worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def generate(kernels: int) -> str:
+    """An Ember program with `kernels` kernels sharing a few helpers (each kernel different)."""
+    lines = [
+        "def h0(a: Int, b: Int) -> Int:",
+        "    return (a * 31 + b) % 1009 + 2 ** (b % 5)",
+        "",
+        "def h1(x: Float64, y: Float64) -> Float64:",
+        "    return sqrt(x * x + y * y) % 7.5",
+        "",
+    ]
+    for k in range(kernels):
+        lines += [
+            "@kernel",
+            f"def k{k}(x: Buffer[Float64], y: Buffer[Int], n: Int, s: Float64) -> None:",
+            "    i = global_idx_x() + global_idx_y() * grid_dim_x() * block_dim_x()",
+            "    if i < n:",
+            f"        acc = s * {k + 1}.0",
+            f"        for j in range({k % 7 + 1}):",
+            f"            acc = h1(acc + x[i], Float64(j + {k}))",
+            f"        y[i] = h0(i, {k}) + Int(acc) // {k % 5 + 1}",
+            f"        x[i] = acc * {k}.5 - Float64(y[i] % {k % 9 + 2})",
+            "",
+        ]
+    lines += ["def main() -> None:", "    pass", ""]
+    return "\n".join(lines)
+
+
+def _workers_cpu() -> tuple[float, float]:
+    """(CPU seconds, peak RSS MiB) over this process's live children."""
+    import psutil
+
+    cpu, peak = 0.0, 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            t = child.cpu_times()
+            cpu += t.user + t.system
+            for line in Path(f"/proc/{child.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]) / 1024)
+        except (psutil.Error, OSError):
+            continue
+    return cpu, peak
+
+
+def child(flow: str, kernels: int, jobs: int, opt: int) -> None:
+    import resource
+
+    from compiler.backend import split
+    from compiler.frontend import emit_mlir_text
+    from compiler.offload import flows
+    from compiler.offload.ptx import ARCHS
+
+    mlir = emit_mlir_text(generate(kernels), "bench.em")
+    start_cpu = 0.0
+    if flow == "all-kernel":
+        pool = split._pool(jobs)
+        for f in [pool.submit(split.warm_up) for _ in range(jobs)]:
+            f.result()
+        start_cpu, _ = _workers_cpu()
+    own0 = time.process_time()
+    t0 = time.perf_counter()
+    result = flows.compile_kernels(mlir, "bench.em", flow, ARCHS, opt, jobs)
+    wall = time.perf_counter() - t0
+    own = time.process_time() - own0
+    workers_cpu, workers_peak = _workers_cpu()
+    assert len(result.ptx) == kernels
+    print(json.dumps({
+        "wall": wall,
+        "driver_cpu": own,
+        "workers_cpu": workers_cpu - start_cpu,
+        "pool_startup_cpu": start_cpu,
+        "driver_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "worker_peak": workers_peak,
+        "ptx_bytes": sum(len(p) for by in result.ptx.values() for p in by.values()),
+    }))
+    split.shutdown_pools()
+
+
+def run_flow(flow: str, kernels: int, jobs: int, opt: int) -> dict[str, float]:
+    cmd = [sys.executable, __file__, "--child", flow, "--kernels", str(kernels), "--jobs", str(jobs), "-O", str(opt)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if proc.returncode != 0:
+        raise SystemExit(f"{flow} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kernels", type=int, default=60)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("-O", dest="opt", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per flow (the best CPU time is kept)")
+    ap.add_argument("--child", choices=("per-kernel", "all-kernel"))
+    args = ap.parse_args()
+    if args.child:
+        child(args.child, args.kernels, args.jobs, args.opt)
+        return 0
+    rows = {}
+    for flow in ("per-kernel", "all-kernel"):
+        runs = [run_flow(flow, args.kernels, args.jobs, args.opt) for _ in range(args.repeat)]
+        rows[flow] = min(runs, key=lambda r: r["driver_cpu"] + r["workers_cpu"])
+    print(f"{args.kernels} kernels, -O{args.opt}, PTX for sm_80 + sm_90, all-kernel with -j{args.jobs}")
+    print(f"{'':28}{'per-kernel':>14}{'all-kernel':>14}")
+    fields = [
+        ("wall (s)", "wall"), ("driver CPU (s)", "driver_cpu"), ("worker CPU (s)", "workers_cpu"),
+        ("pool start-up CPU (s)", "pool_startup_cpu"), ("driver peak RSS (MiB)", "driver_peak"),
+        ("largest worker RSS (MiB)", "worker_peak"), ("PTX bytes", "ptx_bytes"),
+    ]
+    for label, key in fields:
+        print(f"{label:28}{rows['per-kernel'][key]:>14.2f}{rows['all-kernel'][key]:>14.2f}")
+    total = {f: rows[f]["driver_cpu"] + rows[f]["workers_cpu"] for f in rows}
+    print(f"{'total CPU (s)':28}{total['per-kernel']:>14.2f}{total['all-kernel']:>14.2f}")
+    print(f"per-kernel / all-kernel CPU: {total['per-kernel'] / total['all-kernel']:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,4 @@
+# not a kernel
+
+def f() -> Int:
+    return thread_idx_x()
