@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,8 +156,11 @@ def reduce_finding(
         )
     fmt = EMBER_FORMAT if (root / "input.em").exists() else LLVM_FORMAT
 
+    check_lock = threading.Lock()  # the harness's check is not thread-safe: one at a time
+
     def failures_of(module: str) -> frozenset[tuple[str, str, str]]:
-        report = properties.check(dataclasses.replace(case, module=module), plan, faults=faults)
+        with check_lock:
+            report = properties.check(dataclasses.replace(case, module=module), plan, faults=faults)
         return frozenset((f.classification, f.reference, f.candidate) for f in report.failures)
 
     wanted = failures_of(case.module)
