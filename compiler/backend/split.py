@@ -138,17 +138,42 @@ def optimise_task(
     return out, local, private, cpu
 
 
-def assemble_task(asm: str, config: BackendConfig) -> bytes:
-    """The MC-linked module's assembly to one object (in a worker)."""
+def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = None) -> bytes:
+    """The MC-linked module's assembly to one object (in a worker); LLVM's own error
+    output goes to `stderr_path`, so the parent can quote it if the assembler aborts."""
     from compiler.backend import llvm_stage
 
-    return llvm_stage.assemble(asm, _worker_tm(config))
+    if stderr_path is None:
+        return llvm_stage.assemble(asm, _worker_tm(config))
+    sys.stderr.flush()
+    saved = os.dup(2)
+    fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.dup2(fd, 2)
+        return llvm_stage.assemble(asm, _worker_tm(config))
+    finally:
+        os.dup2(saved, 2)
+        os.close(fd)
+        os.close(saved)
 
 
 def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> bytes:
     """Assemble the linked text in a worker: LLVM aborts the whole process on some assembler
-    errors (e.g. `.globl` on a `.L` label), and that must become a clean error, not kill the driver."""
-    [obj] = _run_all(jobs, assemble_task, [(asm, (asm, config))], timeout, doing="assembling the linked module")
+    errors (e.g. `.globl` on a `.L` label), and that must become a clean error naming the
+    assembler's complaint, not kill the driver."""
+    with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
+        err = os.path.join(tmp, "stderr.txt")
+        try:
+            [obj] = _run_all(
+                jobs, assemble_task, [(asm, (asm, config, err))], timeout,
+                doing="assembling the linked module", saved_name="linked.s",
+            )
+        except EmberError as exc:
+            said = Path(err).read_text(errors="replace") if os.path.exists(err) else ""
+            first = next((ln.strip() for ln in said.splitlines() if "error:" in ln), "")
+            if not first:
+                raise
+            raise EmberError(f"assembler aborted: {first.split('error:', 1)[1].strip()} ({exc.message})", exc.location) from None
     assert isinstance(obj, bytes)
     return obj
 
@@ -230,12 +255,12 @@ def shutdown_pools() -> None:
         _discard_pool(jobs)
 
 
-def _save_piece(text: str, what: str) -> Path:
+def _save_piece(text: str, what: str, name: str = "piece.ll") -> Path:
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     directory = Path(os.environ.get("EMBER_CRASH_DIR", tempfile.gettempdir())) / f"ember-crash-{digest}"
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "piece.ll"
-    tmp = directory / ".piece.ll.tmp"
+    path = directory / name
+    tmp = directory / f".{name}.tmp"
     tmp.write_text(text)
     os.replace(tmp, path)
     (directory / "what.txt").write_text(what + "\n")
@@ -248,6 +273,7 @@ def _run_all(
     tasks: Sequence[tuple[str, tuple[object, ...]]],
     timeout: float,
     doing: str = "compiling a piece",
+    saved_name: str = "piece.ll",
 ) -> list[object]:
     """Run tasks (piece text, args) on the pool; a crash or hang names and saves the piece."""
     if jobs == 1 and os.environ.get("EMBER_INPROCESS_J1"):
@@ -261,14 +287,14 @@ def _run_all(
         except BrokenProcessPool:
             _discard_pool(jobs)
             culprit = _find_crasher(fn, tasks, timeout)
-            saved = _save_piece(culprit, "worker crashed")
+            saved = _save_piece(culprit, "worker crashed", saved_name)
             raise EmberError(f"worker process crashed while {doing}; input saved", Location(str(saved))) from None
         except TimeoutError:
             _discard_pool(jobs)
-            saved = _save_piece(text, f"worker exceeded {timeout:g}s")
+            saved = _save_piece(text, f"worker exceeded {timeout:g}s", saved_name)
             raise EmberError(f"worker timed out after {timeout:g}s on a piece; piece saved", Location(str(saved))) from None
         except EmberError as exc:
-            saved = _save_piece(text, exc.render())
+            saved = _save_piece(text, exc.render(), saved_name)
             raise EmberError(f"piece failed to compile: {exc.message}", Location(str(saved))) from None
     return results
 
