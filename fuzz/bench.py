@@ -7,7 +7,7 @@
    time, checks per CPU-second (driver + workers + `cc` + programs), and the stage
    breakdown (generation, compile, run, compare).
 2. For each deliberately broken back end (`compiler.backend.split.FAULTS`) and each seed:
-   programs and seconds until the campaign (mixed strategy, no shrinking) catches it.
+   programs and seconds until the campaign (LLVM IR strategies, no shrinking) catches it.
    A fault that does not change the split checklist module's assembly at all is reported
    as a no-op instead of spending the whole budget on it.
 
@@ -62,11 +62,11 @@ def fault_is_effective(fault: str) -> bool:
         return not clean.ok or out.read_text() != faulty
 
 
-def throughput(examples: int, seed: int, findings_root: Path) -> dict[str, object]:
+def throughput(examples: int, seed: int, findings_root: Path, strategy: str = "callgraph") -> dict[str, object]:
     """Checks per second on 10-function programs (no faults)."""
     _stop_pools()
     config = CampaignConfig(
-        strategy="callgraph",
+        strategy=strategy,
         min_functions=10,
         max_functions=10,
         jobs=(1,),
@@ -75,7 +75,7 @@ def throughput(examples: int, seed: int, findings_root: Path) -> dict[str, objec
         shrink_seconds=5.0,
     )
     cpu0 = _cpu_seconds()
-    campaign = Campaign(config, seed=seed, name="bench:throughput")
+    campaign = Campaign(config, seed=seed, name=f"bench:throughput:{strategy}")
     result = campaign.run(examples=examples, database=None)
     _stop_pools()
     cpu = _cpu_seconds() - cpu0
@@ -89,13 +89,14 @@ def throughput(examples: int, seed: int, findings_root: Path) -> dict[str, objec
         "checks_per_cpu_s": round(s.checks / cpu, 2) if cpu else None,
         "stages_s": {k: round(v, 2) for k, v in asdict(s).items() if k in ("generation", "compile", "run", "compare")},
         "found": result.found,
+        "known": dict(result.known),
     }
 
 
 def detection(fault: str, seed: int, findings_root: Path) -> dict[str, object]:
-    """Programs and seconds until the campaign catches `fault` (mixed strategy, no shrinking)."""
+    """Programs and seconds until the campaign catches `fault` (LLVM IR strategies, no shrinking)."""
     config = CampaignConfig(
-        strategy="mixed", faults=frozenset({fault}), opt_check=False, findings_root=findings_root, shrink_seconds=0.0
+        strategy="llvm-ir", faults=frozenset({fault}), opt_check=False, findings_root=findings_root, shrink_seconds=0.0
     )
     result = Campaign(config, seed=seed, name=f"bench:{fault}").run(examples=BOUND - 1, database=None, shrink=False)
     classification = ",".join(sorted({f.classification for f in result.failures})) or None
@@ -123,16 +124,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown fault(s): {', '.join(sorted(unknown))}")
     out: dict[str, object] = {"cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d")}
     with tempfile.TemporaryDirectory(prefix="ember-fuzz-bench-") as tmp:
-        if not args.skip_throughput:
-            t = throughput(args.examples, 1, Path(tmp) / "throughput")
-            out["throughput"] = t
+        for strategy in [] if args.skip_throughput else ["callgraph", "ember"]:
+            t = throughput(args.examples, 1, Path(tmp) / f"throughput-{strategy}", strategy)
+            out[f"throughput-{strategy}"] = t
             stages = t["stages_s"]
             assert isinstance(stages, dict)
             print(
-                f"throughput (10-function programs, -j1): {t['checks']} checks in {t['wall_s']}s wall, "
+                f"throughput ({strategy}, 10-function programs, -j1): {t['checks']} checks in {t['wall_s']}s wall, "
                 f"{t['cpu_s']}s CPU: {t['checks_per_s']} checks/s, {t['checks_per_cpu_s']} checks per CPU-second"
+                + (f"; known bugs hit: {t['known']}" if t["known"] else "")
             )
-            print("  stages: " + ", ".join(f"{k} {v}s" for k, v in stages.items()))
+            print("  stages: " + ", ".join(f"{k} {v}s" for k, v in stages.items()), flush=True)
         rows: list[dict[str, object]] = []
         for fault in faults:
             if not fault_is_effective(fault):

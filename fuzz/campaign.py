@@ -120,11 +120,13 @@ class Campaign:
     def body(self, data: st.DataObject) -> None:
         """One example: draw a program and a plan, check, save and raise on a failure."""
         now = time.perf_counter()
-        if self._first_failure is None and self.config.time_budget is not None and now - self._start > self.config.time_budget:
-            return  # out of time: the remaining examples are not checked
         stats = self.result.stats
+        # draw before the time check: an example that stops drawing early on a replay is
+        # "inconsistent data generation" to Hypothesis (FlakyStrategyDefinition)
         case: FuzzCase = data.draw(self.cases, label="program")
         plan: properties.CheckPlan = data.draw(self.plans, label="builds")
+        if self._first_failure is None and self.config.time_budget is not None and now - self._start > self.config.time_budget:
+            return  # out of time: the remaining examples are not checked
         stats.generation += time.perf_counter() - now
         key = self._key(case, plan)
         report = self._failing.get(key)

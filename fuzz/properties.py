@@ -412,6 +412,7 @@ class Checker:
                 outcome.run = runner.RunResult(r.stdout, r.stderr, r.exit_status)
         self.stats.run += time.perf_counter() - start
         self.stats.runs += 1
+        self.builds[outcome.config] = outcome
         return outcome
 
     def compare(self, ref: BuildOutcome, cand: BuildOutcome, *, symbols: bool) -> list[Failure]:

@@ -36,3 +36,16 @@ def test_ember_fuzz_rejects_bad_usage(ember) -> None:
     assert ember("fuzz", "--examples", "0").status == 2
     r = ember("fuzz", "--candidate", "llc {in}")
     assert r.status == 2 and "{out}" in r.stderr
+
+
+def test_cli_offers_every_strategy() -> None:
+    from fuzz.cli import STRATEGY_CHOICES
+    from fuzz.strategies import STRATEGIES
+
+    assert STRATEGY_CHOICES == STRATEGIES
+
+
+def test_ember_fuzz_on_ember_programs(tmp_path: Path, ember) -> None:
+    r = ember("fuzz", "--examples", "2", "--seed", "3", "--findings", str(tmp_path), "--no-database", "--strategy", "ember")
+    assert r.status == 0, r.stdout + r.stderr
+    assert "(ember)" in r.stdout and "no failures in 2 programs" in r.stdout

@@ -23,7 +23,11 @@ LOWER_TO_LLVM = (
 #: (llvm-project PRs 221037/221152); Ember's trap branches and constant-folded loops hit
 #: that. Past the cap the iteration ends and the next one erases the unreachable blocks.
 CANONICALIZE = "canonicalize{max-num-rewrites=20000}"
-INLINE = "inline{default-pipeline=" + CANONICALIZE + "}"
+#: One round of inlining. Upstream's default (4 rounds, canonicalizing in between) blows up
+#: doubly exponentially on recursion that only becomes direct after canonicalization
+#: (calls through function values): each round inlines the grown body into every call site
+#: (fuzzer finding fuzz/regressions/midend_inline_hang.em). LLVM's inliner runs later anyway.
+INLINE = "inline{default-pipeline=" + CANONICALIZE + " max-iterations=1}"
 
 #: MLIR optimisation pipeline run before lowering, per optimisation level. Ember's
 #: frontend keeps locals in SSA form (block arguments, no allocas), so mem2reg/sroa have

@@ -1,10 +1,11 @@
-# The -O2/-O3 MLIR midend never finishes on this program: its `inline` pass loops when a
-# function with a loop calls itself twice through function values returned by another
-# function (`tab`). -O0 and -O1 (no inliner) build it in a second.
+# The -O2/-O3 MLIR midend never finished on this program: upstream `inline` (4 rounds with
+# canonicalize in between) turns the calls through function values into direct recursive
+# calls and inlines the grown body into every call site each round (doubly exponential).
 # Found by the differential fuzzer (ember strategy: a recursive SCC through a function
-# table); reduced by deleting lines, then by hand. OPEN (the midend owns the fix).
-# Reproduce: timeout 20 ember build midend_inline_hang.em -O2   (exit 124)
-#            ember interp midend_inline_hang.em                 (prints 59969536 at once)
+# table); reduced by deleting lines, then by hand. FIXED: one inlining round
+# (compiler/midend/pipeline.py INLINE).
+# Reproduce: timeout 20 ember build midend_inline_hang.em -O2   (exited 124 before the fix)
+#            ember interp midend_inline_hang.em                 (prints 59969536)
 def tab(k: Int) -> Callable[[Int, Int], Int]:
     return f0
 

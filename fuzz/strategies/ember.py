@@ -231,7 +231,9 @@ def flavours(draw: st.DrawFn) -> Flavour:
 
 
 @st.composite
-def ember_programs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> EmberProgram:
+def ember_programs(
+    draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
+) -> EmberProgram:
     """A random Ember program over a call graph; shrinks to few, plain, call-free functions."""
     graph = draw(call_graphs(max_functions, min_functions), label="call graph")
     extra = draw(st.lists(flavours(), max_size=len(graph.functions)), label="flavours")
