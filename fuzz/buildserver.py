@@ -53,7 +53,7 @@ class BuildServer:
             return self.proc
         self.close()
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", EMBER_BUILDSERVER_PARENT=str(os.getpid()))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fuzz.buildserver"],
             stdin=subprocess.PIPE,
@@ -179,7 +179,27 @@ def _shutdown_pools() -> None:
         split._POOLS.pop(jobs).shutdown(wait=True)
 
 
+def _exit_with_parent(poll_s: float = 1.0) -> None:
+    """Die (with the pool workers of our process group) once the parent is gone: a killed
+    test run must not leave a server spinning on a hung build (stdin EOF is only seen
+    between builds)."""
+    import signal
+    import threading
+    import time
+
+    # the pid the parent gave us: it may already be gone by the time we get here
+    parent = int(os.environ.get("EMBER_BUILDSERVER_PARENT") or os.getppid())
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll_s)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def main() -> int:
+    _exit_with_parent()
     for line in sys.stdin:
         if not line.strip():
             continue

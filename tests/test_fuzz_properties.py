@@ -188,3 +188,41 @@ def test_build_past_its_deadline_is_a_hang(tmp_path: Path) -> None:
         assert server.build(tmp_path / "ok.ll", options, tmp_path / "ok.o", timeout=60.0).ok
     finally:
         server.close()
+
+
+ORPHAN_SCRIPT = """
+import json, os, sys
+from pathlib import Path
+from fuzz import buildserver
+src = Path(sys.argv[1])
+server = buildserver.BuildServer()
+proc = server._start()
+request = {"input": str(src), "output": str(src) + ".o", "split": "two-level", "jobs": 1, "subgraph_cost": 1}
+proc.stdin.write(json.dumps(request).encode() + b"\\n")
+proc.stdin.flush()
+print(proc.pid, flush=True)
+os._exit(0)  # the parent dies while the server is stuck in a hung build
+"""
+
+
+def test_build_server_dies_with_its_parent_even_mid_build(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import time
+
+    src = tmp_path / "hang.ll"
+    src.write_text('define i32 @"ember.test.hang.worker"() {\n  ret i32 1\n}\n')
+    out = subprocess.run([sys.executable, "-c", ORPHAN_SCRIPT, str(src)], capture_output=True, text=True, timeout=60)
+    server_pid = int(out.stdout.strip())
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            return
+        if Path(f"/proc/{server_pid}/stat").read_text().split()[2] == "Z":
+            return  # exited; only the zombie entry is left for init to reap
+        time.sleep(0.2)
+    os.killpg(server_pid, 9)
+    raise AssertionError("the build server outlived its parent")
