@@ -40,8 +40,9 @@ LEVEL2_PIECE_COST = 600
 #: Exported functions up to this many instructions are imported (as available_externally
 #: copies) into subgraphs that call them, so the inliner still sees across subgraphs.
 IMPORT_COST = 200
-#: Total instructions one subgraph may import.
+#: Total instructions one subgraph may import (-O3; -O2 imports less, for compile time).
 IMPORT_BUDGET = 8000
+IMPORT_BUDGET_O2 = 2000
 #: Suffix of renamed duplicate copies.
 COPY_SUFFIX = ".ember."
 
@@ -190,6 +191,7 @@ def plan(
     target_cost: int = TARGET_SUBGRAPH_COST,
     strip_debug: bool = True,
     import_cost: int = 0,
+    import_budget: int = 0,
 ) -> SplitPlan:
     """Cut printed LLVM IR into level-1 subgraphs."""
     text = name_unnamed(text)
@@ -290,7 +292,7 @@ def plan(
             and sum(1 for other in defs if atoms.find(other.name) == atoms.find(e.name)) == 1
         }
         for k in range(count):
-            budget = IMPORT_BUDGET
+            budget = import_budget or IMPORT_BUDGET
             frontier = list(bucket_members[k])
             while frontier and budget > 0:
                 name = frontier.pop(0)

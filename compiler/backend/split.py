@@ -341,11 +341,13 @@ def compile_split(
     t0 = time.perf_counter()
     # `function` mode is level 2 only: one subgraph optimised whole, codegen per function
     target_cost = 1 << 40 if mode == "function" else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
-    # cross-subgraph imports buy run time (callees inlined across subgraphs) with compile
-    # time (every imported body is optimised again): measured on a 3,000-function module at
-    # -j2 they turn a 1.55x compile speed-up into 0.82x, so only -O3 pays for them
-    import_cost = planner.IMPORT_COST if config.opt_level >= 3 and mode != "function" else 0
-    the_plan = planner.plan(module_text, target_cost=target_cost, import_cost=import_cost)
+    # cross-subgraph imports (callees inlined across subgraphs) keep the object's libcalls
+    # and run time as unsplit, but every imported body is optimised again: -O3 imports up
+    # to 8,000 instructions per subgraph, -O2 up to 2,000 (docs/performance.md: on 3,000
+    # functions at -j2, 0.82x vs 1.16x vs 1.55x with none)
+    import_cost = planner.IMPORT_COST if config.opt_level >= 2 and mode != "function" else 0
+    budget = planner.IMPORT_BUDGET if config.opt_level >= 3 else planner.IMPORT_BUDGET_O2
+    the_plan = planner.plan(module_text, target_cost=target_cost, import_cost=import_cost, import_budget=budget)
     if "duplicate-internal-global" in config.faults:
         the_plan = _fault_duplicate_globals(the_plan)
     seconds["split"] = time.perf_counter() - t0

@@ -1,5 +1,4 @@
 ; RUN: %ember build %s --split two-level --split-cost 1 -j1 -O0 --print-split-plan -o %t.o 2>&1 | %FileCheck %s --check-prefix=PLAN
-; RUN: %ember build %s --split two-level --split-cost 1 -j1 -O3 --print-split-plan -o %t.o3.o 2>&1 | %FileCheck %s --check-prefix=PLAN3
 ; RUN: %ember build %s --split two-level --split-cost 1 -j1 -O2 --print-split-plan -o %t.o2.o 2>&1 | %FileCheck %s --check-prefix=PLAN2
 ; RUN: %ember build %s --split two-level --split-cost 1 -j1 -O0 --emit asm -o - | %FileCheck %s --check-prefix=ASM
 ; RUN: %ember build %s --split none -O0 -o %t.none.o
@@ -30,16 +29,12 @@
 ; PLAN-NEXT: msg: private
 ; PLAN-NEXT: name: external
 
-; At -O3 the small exported callee is imported (available_externally) where it is called,
-; so the optimiser can inline it; its real definition stays in its own subgraph. -O2
-; does not import (compile time first).
-; PLAN3-LABEL: subgraph 1
-; PLAN3: small: available_externally (import)
-; PLAN3-LABEL: subgraph 2
-; PLAN3-NEXT: small: external
+; At -O2 the small exported callee is imported (available_externally) where it is called,
+; so the optimiser can inline it; its real definition stays in its own subgraph.
 ; PLAN2-LABEL: subgraph 1
-; PLAN2-NOT: available_externally
+; PLAN2: small: available_externally (import)
 ; PLAN2-LABEL: subgraph 2
+; PLAN2-NEXT: small: external
 
 ; The MC link: local labels of each piece get a unique prefix (private data included),
 ; the externalised global loses its .globl/.hidden, strings keep their bytes, the
