@@ -37,14 +37,7 @@ EXPECTED = {
 #: copies the generated programs make are inlined away or specialised alike, so redirecting calls
 #: to the home copy changes no output in 199 programs. Not run (199 programs cost ~90 s of the CI
 #: budget); `python -m fuzz.bench` measures it, and this mark goes once the campaign catches it.
-MERGE_NOT_CAUGHT = pytest.mark.xfail(
-    run=False,
-    reason="merge-specialised-copies: no generated program has two differently specialised, "
-    "non-inlined copies of one internal function yet (see docs/fuzzing.md)",
-)
-CAMPAIGN_PARAMS = [
-    pytest.param(f, marks=MERGE_NOT_CAUGHT) if f == "merge-specialised-copies" else f for f in sorted(split.FAULTS)
-]
+CAMPAIGN_PARAMS = sorted(split.FAULTS)
 CHECKLIST = Path(__file__).parent.parent / "tests" / "data" / "split_semantics.ll"
 
 

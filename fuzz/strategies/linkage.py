@@ -180,6 +180,30 @@ def internal_shared(draw: st.DrawFn, p: str) -> Fragment:
 
 
 @st.composite
+def specialised_copies(draw: st.DrawFn, p: str) -> Fragment:
+    """An internal noinline callee that prints its second argument, called with a different
+    constant from each of two anchors: in a split build each subgraph's copy is specialised
+    (IPSCCP) for its own constant, so the copies must never be merged into one."""
+    k1 = draw(_SMALL)
+    k2 = draw(_SMALL.filter(lambda k: k != k1))
+    lit, size = _cstring(f"{p}spec %ld\n")
+    top = (
+        f"@{p}fmt = private unnamed_addr constant [{size} x i8] {lit}",
+        "\n".join([
+            f"define internal i64 @{p}spec(i64 %x, i64 %k) noinline {{",
+            f"  call i32 (ptr, ...) @printf(ptr @{p}fmt, i64 %k)",
+            "  %m = mul i64 %x, %k",
+            "  ret i64 %m",
+            "}",
+        ]),
+        _anchor(f"{p}a", [f"  %r = call i64 @{p}spec(i64 %x, i64 {k1})"], "%r"),
+        _anchor(f"{p}b", [f"  %r = call i64 @{p}spec(i64 %x, i64 {k2})"], "%r"),
+    )
+    main, values = _two_calls(p, draw)
+    return Fragment("specialised", top, tuple(main), tuple(values))
+
+
+@st.composite
 def private_function(draw: st.DrawFn, p: str) -> Fragment:
     """A private function reading a private string, called from two anchors."""
     text = draw(st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=12))
@@ -592,6 +616,7 @@ def module_asm(draw: st.DrawFn, p: str) -> Fragment:
 
 FEATURES = {
     "internal": internal_shared,
+    "specialised": specialised_copies,
     "private": private_function,
     "weak": weak_definitions,
     "available_externally": available_externally,
