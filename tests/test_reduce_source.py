@@ -209,3 +209,12 @@ def test_findings_directory_is_reduced_by_its_recorded_check(tmp_path: Path, fau
         (f.classification, f.reference, f.candidate) for f in report.failures
     }
     assert "preserved: " + report.failures[0].classification in Path(str(out) + ".report.txt").read_text()
+
+
+def test_interp_mismatch_property_sees_a_wrong_compiled_output(tmp_path: Path) -> None:
+    src = tmp_path / "prog.em"
+    src.write_text(SHARED_GLOBAL)
+    fine = oracle.Settings(subgraph_cost=1, opt_level=0)
+    assert oracle.signature(src, "interp-mismatch", fine) is None
+    broken = oracle.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"duplicate-internal-global"}))
+    assert oracle.signature(src, "interp-mismatch", broken) == "output: stdout"

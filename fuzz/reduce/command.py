@@ -81,10 +81,9 @@ def reduce_file(
     if Path(path).is_dir():
         if prop is not None or test is not None:
             raise UsageError("a findings directory is reduced by its own recorded check: drop --property/--test")
-    elif (prop is None) == (test is None):
-        raise UsageError("give exactly one of --property or --test")
-    if Path(path).is_dir():
         return reduce_finding(path, out, jobs=jobs, time_budget=time_budget, quiet=quiet, allow_faults=allow_faults)
+    if (prop is None) == (test is None):
+        raise UsageError("give exactly one of --property or --test")
     text, fmt = load_input(path)
 
     if test is not None:
@@ -108,10 +107,30 @@ def reduce_file(
 
         wanted = f"{prop} [{wanted_sig}]"
 
+    reduced, stats = _reduce_to_file(text, interesting, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet)
+    _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix)
+    return stats
+
+
+def _reduce_to_file(
+    text: str,
+    interesting: Callable[[str], bool],
+    fmt: InputFormat,
+    out: str,
+    *,
+    jobs: int,
+    time_budget: float | None,
+    quiet: bool,
+) -> tuple[str, engine.ReduceStats]:
+    """Run the engine with `fmt`'s table; `out` holds the best text from the start to the end."""
+
     def save(best: str) -> None:
         driver.write_atomically(out, best)
 
-    progress = _progress_printer(quiet)
+    def progress(pass_name: str, lines: int) -> None:
+        if not quiet:
+            print(f"\rreduce: {pass_name:<28} {lines:>7} lines", end="", file=sys.stderr, flush=True)
+
     save(text)
     reduced, stats = engine.reduce_text(
         text, interesting, fmt.deltas, jobs=jobs, time_budget=time_budget, on_success=save, on_progress=progress,
@@ -120,16 +139,17 @@ def reduce_file(
     save(reduced)
     if not quiet:
         print(file=sys.stderr)
-    _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix)
-    return stats
+    return reduced, stats
 
 
-def _progress_printer(quiet: bool) -> Callable[[str, int], None]:
-    def progress(pass_name: str, lines: int) -> None:
-        if not quiet:
-            print(f"\rreduce: {pass_name:<28} {lines:>7} lines", end="", file=sys.stderr, flush=True)
-
-    return progress
+def _report_head(original: str, out: str, wanted: str, stats: engine.ReduceStats) -> list[str]:
+    """The first lines of every reduction report: sizes, what was preserved, the work done."""
+    return [
+        f"reduced {original} -> {out}: {stats.initial_lines} -> {stats.final_lines} lines",
+        f"preserved: {wanted}",
+        f"candidates tried: {stats.candidates}, accepted: {stats.accepted}, {stats.seconds:.1f}s",
+        "accepted per pass: " + ", ".join(f"{k} {v}" for k, v in stats.per_pass.items()),
+    ]
 
 
 def reduce_finding(
@@ -137,8 +157,7 @@ def reduce_finding(
 ) -> engine.ReduceStats:
     """Reduce a findings directory: keep the same classified failures of the recorded check.
 
-    The property re-runs the finding's own plan (only the builds that disagreed) and
-    compares the set of (classification, reference, candidate) triples, so the
+    The property re-runs the finding's whole recorded plan and compares the set of (classification, reference, candidate) triples, so the
     reduced input fails exactly the way the fuzzer saw, not just somehow.
     """
     import dataclasses
@@ -167,22 +186,12 @@ def reduce_finding(
     if not wanted:
         raise EmberError("the finding no longer reproduces (its recorded check passes)", Location(path))
 
-    def save(best: str) -> None:
-        driver.write_atomically(out, best)
-
-    save(case.module)
-    reduced, stats = engine.reduce_text(
-        case.module, lambda c: failures_of(c) == wanted, fmt.deltas, jobs=jobs, time_budget=time_budget,
-        on_success=save, on_progress=_progress_printer(quiet), validate=fmt.validate, measure=fmt.size,
+    _, stats = _reduce_to_file(
+        case.module, lambda c: failures_of(c) == wanted, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet
     )
-    save(reduced)
-    if not quiet:
-        print(file=sys.stderr)
+    preserved = "; ".join(f"{c}: {r} vs {k}" for c, r, k in sorted(wanted))
     lines = [
-        f"reduced finding {path} -> {out}: {stats.initial_lines} -> {stats.final_lines} lines",
-        "preserved: " + "; ".join(f"{c}: {r} vs {k}" for c, r, k in sorted(wanted)),
-        f"candidates tried: {stats.candidates}, accepted: {stats.accepted}, {stats.seconds:.1f}s",
-        "accepted per pass: " + ", ".join(f"{k} {v}" for k, v in stats.per_pass.items()),
+        *_report_head(f"finding {path}", out, preserved, stats),
         "",
         "reproduce: copy the reduced input over the finding's input and run its reproduce.sh, or",
         "  " + reproduce_command(out, oracle.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),
@@ -222,10 +231,7 @@ def _write_report(
     suffix: str = ".ll",
 ) -> None:
     lines = [
-        f"reduced {original} -> {out}: {stats.initial_lines} -> {stats.final_lines} lines",
-        f"preserved: {wanted}",
-        f"candidates tried: {stats.candidates}, accepted: {stats.accepted}, {stats.seconds:.1f}s",
-        "accepted per pass: " + ", ".join(f"{k} {v}" for k, v in stats.per_pass.items()),
+        *_report_head(original, out, wanted, stats),
         "",
         "reproduce:",
         "  " + (f"{test} {shlex.quote(out)}" if test else reproduce_command(out, settings)),

@@ -87,8 +87,8 @@ def _interp_signature(path: Path, s: Settings) -> str | None:
     if driver.input_kind(str(path)) is not driver.InputKind.EMBER:
         raise EmberError("interp-mismatch needs an Ember (.em) program", Location(str(path)))
     source = path.read_text()
-    want = interp.run_source(source, str(path), fuel=10_000_000, max_depth=5_000)
-    if want.exit_status == 124:
+    want = interp.run_source(source, str(path))
+    if want.exit_status == interp.EXIT_EXHAUSTED:
         return None  # out of fuel: the interpreter has no verdict
     try:
         got = _run(_build(path, s.split, s), s)
