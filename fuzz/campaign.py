@@ -6,15 +6,19 @@ the exception that reports it is raised: the first failure at once (nothing is l
 shrinking is interrupted) and the shrunk one when Hypothesis replays it at the end.
 
 Shrinking gets a time budget: once it is spent, examples not already known to fail
-count as passing, so Hypothesis stops quickly and reports the smallest failure so far.
+count as passing and Hypothesis' shrinker is stopped (by itself it gives up only after
+five minutes, drawing a new program for every attempt), so the smallest failure so far
+is reported within seconds.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -22,6 +26,8 @@ from hypothesis import Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
+from hypothesis.internal.conjecture import engine as hypothesis_engine
+from hypothesis.reporting import current_reporter, with_reporter
 
 from fuzz import findings, properties
 from fuzz.profiles import SLOW_CHECKS
@@ -175,7 +181,19 @@ class Campaign:
             test = hypothesis_seed(self.seed)(test)
         if test_settings is not None:
             test = test_settings(test)
-        return test
+        return self._with_bounded_shrinking(test)
+
+    def _with_bounded_shrinking(self, test: Callable[[], None]) -> Callable[[], None]:
+        """`test`, with Hypothesis' shrinker stopped once the campaign's shrink budget is spent."""
+        if self.config.shrink_seconds is None:
+            return test
+
+        @functools.wraps(test)  # keeps Hypothesis' attributes: pytest still sees a Hypothesis test
+        def bounded() -> None:
+            with _shrinking_limited_to(self.config.shrink_seconds or 0.0):
+                test()
+
+        return bounded
 
     def run(self, *, examples: int, database: object = None, shrink: bool = True) -> CampaignResult:
         """Run the campaign outside pytest; a failure is caught and returned in the result."""
@@ -222,6 +240,32 @@ class Campaign:
         h.update((case.support or "").encode())
         h.update(json.dumps(plan.to_json(), sort_keys=True).encode())
         return h.hexdigest()
+
+
+_SLOW_SHRINK_WARNING = "Hypothesis has spent more than five minutes working to shrink"
+
+
+@contextmanager
+def _shrinking_limited_to(seconds: float) -> Iterator[None]:
+    """Stop Hypothesis' shrink phase after `seconds` (its own limit is five minutes).
+
+    Hypothesis has no public setting for this; its engine reads the module constant
+    `MAX_SHRINKING_SECONDS` when shrinking starts (pinned version; a test checks that the
+    shrinking really stops). Its "more than five minutes" warning is then wrong: dropped.
+    """
+    outer = current_reporter()
+
+    def report(text: object) -> None:
+        if _SLOW_SHRINK_WARNING not in str(text):
+            outer(text)
+
+    saved = hypothesis_engine.MAX_SHRINKING_SECONDS
+    hypothesis_engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    try:
+        with with_reporter(report):
+            yield
+    finally:
+        hypothesis_engine.MAX_SHRINKING_SECONDS = saved
 
 
 def differential_failures(exc: BaseException) -> list[properties.DifferentialFailure]:
