@@ -226,3 +226,19 @@ def test_build_server_dies_with_its_parent_even_mid_build(tmp_path: Path) -> Non
         time.sleep(0.2)
     os.killpg(server_pid, 9)
     raise AssertionError("the build server outlived its parent")
+
+
+def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a reducer's per-candidate script builds in its own process (EMBER_INPROCESS_J1); the
+    # linked module is still assembled in a (forked) child, so the script sees an error,
+    # not a silent exit(1) from LLVM
+    from compiler import driver
+    from compiler.diagnostics import EmberError
+
+    monkeypatch.setenv("EMBER_INPROCESS_J1", "1")
+    src = tmp_path / "two_loops.ll"
+    src.write_text(TWO_LOOPS)
+    options = driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1, faults=frozenset({"reuse-local-labels"}))
+    with pytest.raises(EmberError, match="assembler aborted: .*already defined"):
+        driver.build(str(src), options)
+    assert driver.build(str(src), driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1)).output

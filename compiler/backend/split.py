@@ -166,7 +166,7 @@ def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) 
         try:
             [obj] = _run_all(
                 jobs, assemble_task, [(asm, (asm, config, err))], timeout,
-                doing="assembling the linked module", saved_name="linked.s",
+                doing="assembling the linked module", saved_name="linked.s", isolated=True,
             )
         except EmberError as exc:
             said = Path(err).read_text(errors="replace") if os.path.exists(err) else ""
@@ -241,8 +241,12 @@ def worker_peak_mb(jobs: int) -> float:
 
 def _discard_pool(jobs: int) -> None:
     pool = _POOLS.pop(jobs, None)
-    if pool is None:
-        return
+    if pool is not None:
+        _shut_down(pool)
+
+
+def _shut_down(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers (one may be hung) and drop the pool."""
     for proc in list(getattr(pool, "_processes", {}).values()):
         if proc.is_alive():
             proc.kill()
@@ -274,28 +278,41 @@ def _run_all(
     timeout: float,
     doing: str = "compiling a piece",
     saved_name: str = "piece.ll",
+    isolated: bool = False,
 ) -> list[object]:
-    """Run tasks (piece text, args) on the pool; a crash or hang names and saves the piece."""
-    if jobs == 1 and os.environ.get("EMBER_INPROCESS_J1"):
+    """Run tasks (piece text, args) on the pool; a crash or hang names and saves the piece.
+
+    `EMBER_INPROCESS_J1` (a reducer's per-candidate script) runs -j1 tasks in this process,
+    except `isolated` ones (LLVM may abort on them), which get a forked child: cheap, and
+    the abort becomes an error instead of killing the caller.
+    """
+    in_process = jobs == 1 and bool(os.environ.get("EMBER_INPROCESS_J1"))
+    if in_process and not isolated:
         return [fn(*args) for _text, args in tasks]
-    pool = _pool(jobs)
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) if in_process else _pool(jobs)
     futures: list[Future[object]] = [pool.submit(fn, *args) for _text, args in tasks]
     results: list[object] = []
-    for (text, _args), future in zip(tasks, futures, strict=True):
-        try:
-            results.append(future.result(timeout=timeout))
-        except BrokenProcessPool:
-            _discard_pool(jobs)
-            culprit = _find_crasher(fn, tasks, timeout)
-            saved = _save_piece(culprit, "worker crashed", saved_name)
-            raise EmberError(f"worker process crashed while {doing}; input saved", Location(str(saved))) from None
-        except TimeoutError:
-            _discard_pool(jobs)
-            saved = _save_piece(text, f"worker exceeded {timeout:g}s", saved_name)
-            raise EmberError(f"worker timed out after {timeout:g}s on a piece; piece saved", Location(str(saved))) from None
-        except EmberError as exc:
-            saved = _save_piece(text, exc.render(), saved_name)
-            raise EmberError(f"piece failed to compile: {exc.message}", Location(str(saved))) from None
+    try:
+        for (text, _args), future in zip(tasks, futures, strict=True):
+            try:
+                results.append(future.result(timeout=timeout))
+            except BrokenProcessPool:
+                if not in_process:
+                    _discard_pool(jobs)
+                culprit = text if len(tasks) == 1 else _find_crasher(fn, tasks, timeout)
+                saved = _save_piece(culprit, "worker crashed", saved_name)
+                raise EmberError(f"worker process crashed while {doing}; input saved", Location(str(saved))) from None
+            except TimeoutError:
+                if not in_process:
+                    _discard_pool(jobs)
+                saved = _save_piece(text, f"worker exceeded {timeout:g}s", saved_name)
+                raise EmberError(f"worker timed out after {timeout:g}s on a piece; piece saved", Location(str(saved))) from None
+            except EmberError as exc:
+                saved = _save_piece(text, exc.render(), saved_name)
+                raise EmberError(f"piece failed to compile: {exc.message}", Location(str(saved))) from None
+    finally:
+        if in_process:
+            _shut_down(pool)
     return results
 
 
@@ -312,10 +329,7 @@ def _find_crasher(fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[ob
         except Exception:
             pass
         finally:
-            for proc in list(getattr(probe, "_processes", {}).values()):
-                if proc.is_alive():
-                    proc.kill()
-            probe.shutdown(wait=False, cancel_futures=True)
+            _shut_down(probe)
     return tasks[0][0] if tasks else ""
 
 
