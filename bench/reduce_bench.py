@@ -1,17 +1,32 @@
 """Reducer benchmark: `ember reduce` vs `llvm-reduce -j2`, same interestingness script, side by side.
 
-The script keeps a generated module whose split build (with a deliberately broken back-end
-variant, selectable only from code) leaks formerly local symbols. Run:
-    .venv/bin/python bench/reduce_bench.py [--functions 200] [--fault skip-linkage-restore]
+Two suites (each case is a miscompile made by a deliberately broken back-end variant,
+selectable only from code, the power check's faults):
+
+* `findings`: for each fault, the first failing program of a fuzz campaign (the
+  power check's `llvm-ir` strategy, not shrunk), as the fuzzer saved it;
+* `generated`: generated N-function modules (`fuzz.genmodule`, default 500) for the
+  faults that show on them.
+
+Every reducer gets the same script (exit 0 = the candidate still fails with the same
+signature; each call a fresh process building unsplit and split in-process) and `-j2`.
+`ember reduce` is also run with its built-in property (checks in-process, no script).
+A reducer past `--timeout` is stopped; its best-so-far output is measured (llvm-reduce
+saves each new best reduction to its output file too). Run on an idle machine:
+
+    .venv/bin/python bench/reduce_bench.py --suite findings
+    .venv/bin/python bench/reduce_bench.py --suite generated --functions 500 --timeout 1500
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import llvm
@@ -19,71 +34,161 @@ import llvm
 from fuzz.genmodule import ModuleShape, generate
 from fuzz.reduce.engine import lines_of
 
+FAULTS = ("skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors", "merge-specialised-copies")
+
 SCRIPT = """#!{python}
 import os
 import sys
 os.environ["EMBER_INPROCESS_J1"] = "1"  # no worker pool per candidate: the script is the unit of parallelism
 from pathlib import Path
 from fuzz.reduce import oracle
-settings = oracle.Settings(subgraph_cost=50, faults=frozenset({{"{fault}"}}))
+settings = oracle.Settings(**{settings!r}, faults=frozenset({{{fault!r}}}))
 sig = oracle.signature(Path(sys.argv[-1]), "split-mismatch", settings)
 sys.exit(0 if sig == {wanted!r} else 1)
 """
 
 BUILTIN = """
 from fuzz.reduce import command, oracle
-settings = oracle.Settings(subgraph_cost=50, faults=frozenset({{"{fault}"}}))
-command.reduce_file("{src}", "{out}", prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=None)
+settings = oracle.Settings(**{settings!r}, faults=frozenset({{{fault!r}}}))
+command.reduce_file({src!r}, {out!r}, prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=None, quiet=True)
 """
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--functions", type=int, default=30)
-    ap.add_argument("--timeout", type=float, default=1200, help="seconds each reducer may take")
-    ap.add_argument("--fault", default="skip-linkage-restore")
-    ap.add_argument("--seed", type=int, default=5)
-    args = ap.parse_args()
+@dataclass
+class Case:
+    """One miscompile to reduce: the module, the fault that makes it, the build settings, its signature."""
+
+    name: str
+    module: str
+    fault: str
+    settings: dict[str, object]
+    wanted: str
+
+
+def finding_cases(seed: int, tmp: Path) -> list[Case]:
+    """The first finding of a fuzz campaign per fault, with build settings taken from its failing check."""
+    from fuzz.campaign import Campaign, CampaignConfig
+
+    cases = []
+    for fault in FAULTS:
+        config = CampaignConfig(
+            strategy="llvm-ir", faults=frozenset({fault}), opt_check=False, findings_root=tmp / "findings", shrink_seconds=0.0
+        )
+        result = Campaign(config, seed=seed, name=f"bench:{fault}").run(examples=199, database=None, shrink=False)
+        if result.failure is None:
+            print(f"{fault}: no finding in 199 programs (seed {seed})", file=sys.stderr)
+            continue
+        report = result.failure.report
+        if report.case.support is not None:
+            print(f"{fault}: the finding needs a support module; skipped", file=sys.stderr)
+            continue
+        modes = [c.split for c in report.plan.configs if c.split != "none" and c.candidate is None]
+        case = _case_for(f"finding/{fault}", report.case.module, fault, modes, report.plan.opt, report.plan.cost, tmp)
+        if case is not None:
+            cases.append(case)
+    return cases
+
+
+def _case_for(name: str, module: str, fault: str, modes: list[str], opt: int, cost: int | None, tmp: Path) -> Case | None:
+    """The first split mode under which the module fails at -j1 (in-process builds), as a case."""
     from fuzz.reduce import oracle
 
-    with tempfile.TemporaryDirectory(prefix="ember-reduce-bench-") as tmp:
-        src = Path(tmp) / "in.ll"
-        src.write_text(generate(args.seed, ModuleShape(functions=args.functions)))
-        wanted = oracle.signature(src, "split-mismatch", oracle.Settings(subgraph_cost=50, faults=frozenset({args.fault})))
-        if wanted is None:
-            print("the fault does not show on this module; pick another seed")
-            return 1
-        script = Path(tmp) / "interesting.py"
-        script.write_text(SCRIPT.format(python=sys.executable, fault=args.fault, wanted=wanted))
-        script.chmod(0o755)
-        ember = str(Path(sys.executable).with_name("ember"))
-        tool = str(Path(llvm.__file__).parent / "bin" / "llvm-reduce")
-        runs = [
-            ("ember reduce -j2 --test", [ember, "reduce", str(src), "-o", f"{tmp}/ember.ll", "--test", str(script), "-j", "2"],
-             f"{tmp}/ember.ll"),
-            # the built-in property checks candidates in-process (faults are reachable from code only)
-            ("ember reduce -j2 (built-in)", [sys.executable, "-c", BUILTIN.format(
-                src=str(src), out=f"{tmp}/ember-builtin.ll", fault=args.fault)], f"{tmp}/ember-builtin.ll"),
-            ("llvm-reduce -j2 --test", [tool, "-j", "2", f"--test={script}", str(src), "-o", f"{tmp}/llvm.ll"],
-             f"{tmp}/llvm.ll"),
-        ]
-        rows = []
-        for name, cmd, out in runs:
-            start = time.perf_counter()
-            try:
-                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-            except subprocess.TimeoutExpired:
-                rows.append((name, time.perf_counter() - start, "timeout"))
-                continue
-            secs = time.perf_counter() - start
+    src = tmp / "probe.ll"
+    src.write_text(module)
+    for mode in dict.fromkeys(modes):
+        settings: dict[str, object] = {"split": mode, "opt_level": opt, "subgraph_cost": cost}
+        wanted = oracle.signature(src, "split-mismatch", oracle.Settings(**settings, faults=frozenset({fault})))  # type: ignore[arg-type]
+        if wanted is not None:
+            return Case(name, module, fault, settings, wanted)
+    print(f"{name}: does not fail at -j1 under any of its split modes; skipped", file=sys.stderr)
+    return None
+
+
+def generated_cases(functions: int, seed: int, faults: list[str], tmp: Path) -> list[Case]:
+    """A generated module per fault, when the fault shows on it (split two-level, cost 50, -O2)."""
+    module = generate(seed, ModuleShape(functions=functions))
+    cases = []
+    for fault in faults:
+        case = _case_for(f"generated-{functions}/{fault}", module, fault, ["two-level"], 2, 50, tmp)
+        if case is not None:
+            cases.append(case)
+    return cases
+
+
+def run_case(case: Case, tmp: Path, timeout: float, tools: list[str]) -> dict[str, object]:
+    """Each reducer on the case, one after the other; wall seconds and final (or best-so-far) lines."""
+    work = tmp / case.name.replace("/", "-")
+    work.mkdir(parents=True)
+    src = work / "in.ll"
+    src.write_text(case.module)
+    script = work / "interesting.py"
+    script.write_text(SCRIPT.format(python=sys.executable, settings=case.settings, fault=case.fault, wanted=case.wanted))
+    script.chmod(0o755)
+    ember = str(Path(sys.executable).with_name("ember"))
+    llvm_reduce = str(Path(llvm.__file__).parent / "bin" / "llvm-reduce")
+    runs = {
+        "ember --test": ([ember, "reduce", str(src), "-o", f"{work}/ember.ll", "--test", str(script), "-j", "2"], f"{work}/ember.ll"),
+        "ember built-in": (
+            [sys.executable, "-c", BUILTIN.format(settings=case.settings, fault=case.fault, src=str(src), out=f"{work}/builtin.ll")],
+            f"{work}/builtin.ll",
+        ),
+        "llvm-reduce": ([llvm_reduce, "-j", "2", f"--test={script}", str(src), "-o", f"{work}/llvm.ll"], f"{work}/llvm.ll"),
+    }
+    row: dict[str, object] = {"case": case.name, "input_lines": lines_of(case.module), "signature": case.wanted}
+    for tool in tools:
+        cmd, out = runs[tool]
+        start = time.perf_counter()
+        status = "ok"
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=work)
             if proc.returncode != 0:
-                rows.append((name, secs, f"failed: {(proc.stderr.strip().splitlines() or ['?'])[-1][:60]}"))
-                continue
-            rows.append((name, secs, str(lines_of(Path(out).read_text()))))
-        print(f"input: {args.functions} functions, {lines_of(src.read_text())} lines; preserved: {wanted}")
-        print(f"{'reducer':<30}{'wall s':>9}{'final lines':>13}")
-        for name, secs, lines in rows:
-            print(f"{name:<30}{secs:>9.1f}{lines:>13}")
+                status = "failed: " + ((proc.stderr.strip().splitlines() or ["?"])[-1][:80])
+        except subprocess.TimeoutExpired:
+            status = "timeout"
+        secs = time.perf_counter() - start
+        lines = lines_of(Path(out).read_text()) if Path(out).exists() else None
+        row[tool] = {"seconds": round(secs, 1), "lines": lines, "status": status}
+        print(f"  {case.name:<40} {tool:<15} {secs:>8.1f}s {lines if lines is not None else '-':>7} lines  {status}", flush=True)
+    return row
+
+
+def print_table(rows: list[dict[str, object]], tools: list[str]) -> None:
+    head = f"{'case':<40}{'input':>7}" + "".join(f"{t + ' s':>18}{'lines':>7}" for t in tools)
+    print(head)
+    for row in rows:
+        cells = ""
+        for t in tools:
+            r = row[t]
+            assert isinstance(r, dict)
+            mark = "" if r["status"] == "ok" else ("*" if r["status"] == "timeout" else "!")
+            cells += f"{str(r['seconds']) + mark:>18}{r['lines'] if r['lines'] is not None else '-':>7}"
+        print(f"{row['case']:<40}{row['input_lines']:>7}{cells}")
+    print("* stopped at the timeout: lines are its best so far; ! the reducer failed")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suite", choices=["findings", "generated"], default="findings")
+    ap.add_argument("--functions", type=int, default=500, help="module size for the generated suite")
+    ap.add_argument("--faults", default=",".join(FAULTS), help="comma-separated faults (generated suite)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=1200, help="seconds each reducer may take per case")
+    ap.add_argument("--tools", default="ember --test,ember built-in,llvm-reduce")
+    ap.add_argument("--skip", default="", help="comma-separated case names to leave out")
+    ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    args = ap.parse_args()
+    tools = args.tools.split(",")
+    with tempfile.TemporaryDirectory(prefix="ember-reduce-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        if args.suite == "findings":
+            cases = finding_cases(args.seed, tmp)
+        else:
+            cases = generated_cases(args.functions, args.seed, args.faults.split(","), tmp)
+        skip = set(filter(None, args.skip.split(",")))
+        rows = [run_case(case, tmp, args.timeout, tools) for case in cases if case.name not in skip]
+    print_table(rows, tools)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0
 
 

@@ -93,3 +93,39 @@ def test_branch_passes_collapse_a_loop() -> None:
     assert engine.valid_ir(out)
     assert "phi" not in out and "br " not in out and "ret i64 %s2" in out
     assert to_false.apply(LOOP, {0}).count("phi") == 2  # kept chunk: the loop stays
+
+
+def _delta(name: str):  # type: ignore[no-untyped-def]
+    from fuzz.reduce.ir_deltas import IR_DELTAS
+
+    return next(d for d in IR_DELTAS if d.name == name)
+
+
+def test_deleted_instructions_leave_zeros_at_their_uses() -> None:
+    delete = _delta("delete-instructions")
+    assert delete.chunks(LOOP) == ["%s2 = add i64 %s, %i", "%i2 = add i64 %i, 1", "%c = icmp slt i64 %i2, %n"]
+    out = delete.apply(LOOP, {0, 1})  # %c goes: the branch tests `0`
+    assert engine.valid_ir(out) and "icmp" not in out and "br i1 0, label %loop, label %done" in out
+    out = delete.apply(LOOP, {2})  # %s2 and %i2 go: the phis and the return take zeros
+    assert engine.valid_ir(out) and "[ 0, %loop ]" in out and "ret i64 0" in out
+
+
+def test_operands_become_zeros_of_their_type() -> None:
+    zero = _delta("operands-zero")
+    text = "define ptr @f(ptr %p, i64 %n) {\n  %q = getelementptr i8, ptr %p, i64 %n\n  ret ptr %q\n}\n"
+    assert zero.chunks(text) == ["%p", "%n", "%q"]  # parameters in the signature are not operands
+    out = zero.apply(text, {1})
+    assert engine.valid_ir(out) and "getelementptr i8, ptr null, i64 %n" in out and "ret ptr null" in out
+
+
+def test_unused_external_globals_and_module_data_go() -> None:
+    text = (
+        'source_filename = "x"\n@used = external global i64\n@unused = external global i64\n'
+        "define i64 @f() #0 {\n  %v = load i64, ptr @used\n  ret i64 %v\n}\n"
+        "define i64 @g() {\n  ret i64 0\n}\nattributes #0 = { noinline }\nattributes #1 = { nounwind }\n"
+    )
+    assert _delta("unused-declarations").chunks(text) == ["unused"]
+    assert _delta("module-data").chunks(text) == ['source_filename = "x"', "attributes #1 = { nounwind }"]
+    out = _delta("module-data").apply(_delta("unused-declarations").apply(text, set()), set())
+    assert engine.valid_ir(out) and "@unused" not in out and "source_filename" not in out and "#1" not in out
+    assert "attributes #0" in out  # still referenced

@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -264,7 +265,7 @@ def _save_piece(text: str, what: str, name: str = "piece.ll") -> Path:
     directory = Path(os.environ.get("EMBER_CRASH_DIR", tempfile.gettempdir())) / f"ember-crash-{digest}"
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / name
-    tmp = directory / f".{name}.tmp"
+    tmp = directory / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"  # concurrent savers of one piece
     tmp.write_text(text)
     os.replace(tmp, path)
     (directory / "what.txt").write_text(what + "\n")

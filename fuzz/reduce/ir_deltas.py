@@ -140,10 +140,43 @@ def _drop_instructions(text: str, keep: set[int]) -> str:
     return "\n".join(out)
 
 
+def _delete_instructions(text: str, keep: set[int]) -> str:
+    """Instructions outside `keep` go; uses of their values become zeros of the value's type
+    (llvm-reduce's instruction deletion: one step shorter than a constant definition, and
+    it does not leave the function's size unchanged)."""
+    lines = text.split("\n")
+    drop = {line_no for k, line_no in enumerate(_instruction_lines(text)) if k not in keep}
+    start = None
+    for i, line in enumerate(list(lines)):
+        if line.startswith("define "):
+            start = i
+        elif line == "}" and start is not None:
+            zeros: dict[str, str] = {}
+            for j in range(start + 1, i):
+                if j not in drop:
+                    continue
+                m = re.match(r"^  (%[-\w.$]+) = (.*)$", lines[j])
+                if m:
+                    ty = _result_type(m.group(2))
+                    if ty is None:
+                        continue  # type unknown: the instruction stays
+                    zeros[m.group(1)] = "null" if ty == "ptr" else ("0.0" if ty in ("double", "float") else "0")
+                lines[j] = "\0"  # dropped below
+            if zeros:
+                use = re.compile("(" + "|".join(re.escape(n) for n in zeros) + r")(?![-\w.$])")
+                for j in range(start + 1, i):
+                    if lines[j] != "\0":
+                        lines[j] = use.sub(lambda m, z=zeros: z[m.group(1)], lines[j])  # type: ignore[misc]
+            start = None
+    return "\n".join(line for line in lines if line != "\0")
+
+
 _TYPED = re.compile(r"^(?:add|sub|mul|and|or|xor|shl|lshr|ashr|udiv|sdiv|urem|srem)(?: nuw| nsw| exact| disjoint)* (i\d+) ")
 _LOAD = re.compile(r"^load (?:volatile |atomic )?(i\d+|ptr|double|float), ")
 _CALL = re.compile(r"^(?:tail |musttail |notail )?call (?:[a-z_]+ )*(i\d+|ptr|double|float) ")
 _CMP = re.compile(r"^(?:icmp|fcmp) ")
+_PTR_RESULT = re.compile(r"^(?:getelementptr|alloca)\b")
+_FLOAT_OP = re.compile(r"^(?:fadd|fsub|fmul|fdiv|frem|fneg)(?: [a-z]+)* (double|float) ")
 _CAST = re.compile(r"^(?:zext|sext|trunc|bitcast|inttoptr|ptrtoint|fptosi|sitofp) .* to (i\d+|ptr|double|float)$")
 _SELECT = re.compile(r"^select i1 [^,]+, (i\d+|ptr|double|float) ")
 
@@ -155,7 +188,10 @@ def _result_type(rhs: str) -> str | None:
             return m.group(1)
     if _CMP.match(rhs):
         return "i1"
-    return None
+    if _PTR_RESULT.match(rhs):
+        return "ptr"
+    m = _FLOAT_OP.match(rhs)
+    return m.group(1) if m else None
 
 
 def _zero_def(ty: str) -> str:
@@ -165,6 +201,41 @@ def _zero_def(ty: str) -> str:
     if ty in ("double", "float"):
         return f"fadd {ty} 0.0, 0.0"
     return f"add {ty} 0, 0"
+
+
+# -- operands: a local value used as an operand becomes a zero of its type -------------
+
+_OPERAND = re.compile(r"(?<=[ (,\[])(i\d+|ptr|double|float) (%[-\w.$]+|%\"[^\"]*\")(?![-\w.$]*\()")
+
+
+def _operand_sites(text: str) -> list[tuple[int, int, int, str]]:
+    """(line, start, end, type) of each typed local operand inside function bodies."""
+    sites = []
+    in_body = False
+    for i, line in enumerate(text.split("\n")):
+        if line.startswith("define "):
+            in_body = True
+        elif line == "}":
+            in_body = False
+        elif in_body and line.startswith("  "):
+            for m in _OPERAND.finditer(line):
+                sites.append((i, m.start(2), m.end(2), m.group(1)))
+    return sites
+
+
+def _operand_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[i][a:b] for i, a, b, _ty in _operand_sites(text)]
+
+
+def _operands_to_zero(text: str, keep: set[int]) -> str:
+    lines = text.split("\n")
+    # right to left within a line, so earlier offsets stay valid
+    for k, (i, a, b, ty) in sorted(enumerate(_operand_sites(text)), key=lambda kv: (kv[1][0], -kv[1][1])):
+        if k not in keep:
+            zero = "null" if ty == "ptr" else ("0.0" if ty in ("double", "float") else "0")
+            lines[i] = lines[i][:a] + zero + lines[i][b:]
+    return "\n".join(lines)
 
 
 # -- constants ---------------------------------------------------------------------------
@@ -208,15 +279,53 @@ def _drop_attributes(text: str, keep: set[int]) -> str:
 # -- unused declarations -----------------------------------------------------------------
 
 
-def _unused_declaration_chunks(text: str) -> list[str]:
+def _unused_declarations(text: str) -> list[irmodel.Entity]:
+    """Function declarations and external global declarations nothing refers to."""
     mod = irmodel.parse_module(text)
     used = {r for e in mod.entities for r in e.refs}
-    return [e.name for e in mod.entities if e.kind == "declaration" and e.name not in used]
+    return [
+        e
+        for e in mod.entities
+        if (e.kind == "declaration" or (e.kind == "global" and not e.is_definition)) and e.name not in used
+    ]
+
+
+def _unused_declaration_chunks(text: str) -> list[str]:
+    return [e.name for e in _unused_declarations(text)]
 
 
 def _drop_unused_declarations(text: str, keep: set[int]) -> str:
-    names = _unused_declaration_chunks(text)
-    return _rebuild(text, {f"declaration:{n}": None for i, n in enumerate(names) if i not in keep})
+    unused = _unused_declarations(text)
+    return _rebuild(text, {f"{e.kind}:{e.name}": None for i, e in enumerate(unused) if i not in keep})
+
+
+# -- module data: source_filename, target lines, attribute groups nothing refers to -----
+
+_MODULE_DATA = re.compile(r"^(?:source_filename|target datalayout|target triple) = ")
+_ATTR_GROUP = re.compile(r"^attributes (#[0-9]+) = ")
+
+
+def _module_data_lines(text: str) -> list[int]:
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        if _MODULE_DATA.match(line):
+            out.append(i)
+            continue
+        m = _ATTR_GROUP.match(line)
+        if m and not re.search(re.escape(m.group(1)) + r"(?![0-9])", "\n".join(lines[:i] + lines[i + 1 :])):
+            out.append(i)
+    return out
+
+
+def _module_data_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[i] for i in _module_data_lines(text)]
+
+
+def _drop_module_data(text: str, keep: set[int]) -> str:
+    drop = {line_no for k, line_no in enumerate(_module_data_lines(text)) if k not in keep}
+    return "\n".join(line for i, line in enumerate(text.split("\n")) if i not in drop)
 
 
 # -- dead values (left behind by the instruction pass) ------------------------------------
@@ -308,8 +417,11 @@ IR_DELTAS: list[DeltaPass] = [
     DeltaPass("unused-declarations", _unused_declaration_chunks, _drop_unused_declarations),
     DeltaPass("branches-to-true", _cond_branch_chunks, _branches_to("true")),
     DeltaPass("branches-to-false", _cond_branch_chunks, _branches_to("false")),
+    DeltaPass("delete-instructions", _instruction_chunks, _delete_instructions),
     DeltaPass("instructions", _instruction_chunks, _drop_instructions),
+    DeltaPass("operands-zero", _operand_chunks, _operands_to_zero),
     DeltaPass("dead-values", _dead_value_chunks, _drop_dead_values),
     DeltaPass("constants", _constant_chunks, _zero_constants),
     DeltaPass("attributes-metadata", _attribute_chunks, _drop_attributes),
+    DeltaPass("module-data", _module_data_chunks, _drop_module_data),
 ]
