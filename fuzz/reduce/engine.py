@@ -35,6 +35,11 @@ def lines_of(text: str) -> int:
     return sum(1 for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(";"))
 
 
+def _size_key(text: str, measure: Callable[[str], int]) -> tuple[int, int, int]:
+    """What "smaller" means: fewer lines, then fewer local-value references, then fewer characters."""
+    return measure(text), text.count("%"), len(text)
+
+
 def valid_ir(text: str) -> bool:
     """A candidate must parse and verify before the property runs."""
     try:
@@ -87,9 +92,12 @@ def reduce_text(
                         for group in batch:
                             try:
                                 candidates.append(delta.apply(text, set(range(n)) - group))
-                            except (ValueError, IndexError, KeyError, AssertionError, SyntaxError, RecursionError):
+                            except (EmberError, ValueError, IndexError, KeyError, AssertionError, SyntaxError, RecursionError):
                                 candidates.append("")
-                        candidates = [c if c and c != text else "" for c in candidates]
+                        # only strictly smaller candidates: a change that is not a reduction
+                        # (a renaming, an attribute added) could otherwise be accepted forever
+                        current = _size_key(text, measure)
+                        candidates = [c if c and _size_key(c, measure) < current else "" for c in candidates]
                         results = list(pool.map(lambda c: bool(c) and check(c), candidates))
                         stats.candidates += sum(1 for c in candidates if c)
                         winner = next((c for c, ok in zip(candidates, results, strict=True) if ok), None)

@@ -409,6 +409,72 @@ def _branches_to(value: str) -> Callable[[str, set[int]], str]:
     return apply
 
 
+# -- LLVM's own simplifications, per function (llvm-reduce's ir-passes and inlining) ----
+
+
+def _defined_function_chunks(text: str) -> list[str]:
+    return [e.name for e in _entities(text, ("function",))]
+
+
+def _with_llvm_passes(text: str, add_passes: Callable[[object], None], functions: set[str] | None) -> str:
+    """Run a pass pipeline on the module (`functions` None) or on the named functions."""
+    import llvmlite.binding as llvm
+
+    from compiler.backend import llvm_stage
+
+    module = llvm_stage.parse_ir(text, "<candidate>")
+    tm = llvm_stage.target_machine(None, 0)
+    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))
+    try:
+        if functions is None:
+            mpm = llvm.create_new_module_pass_manager()
+            add_passes(mpm)
+            mpm.run(module, pb)
+        else:
+            fpm = llvm.create_new_function_pass_manager()
+            add_passes(fpm)
+            for fn in module.functions:
+                if fn.name in functions and not fn.is_declaration:
+                    fpm.run(fn, pb)
+    finally:
+        pb.close()
+    return str(module)
+
+
+def _simplify_functions(text: str, keep: set[int]) -> str:
+    """instcombine + simplifycfg + aggressive DCE on the functions outside `keep`."""
+    names = {n for i, n in enumerate(_defined_function_chunks(text)) if i not in keep}
+
+    def passes(pm: object) -> None:
+        pm.add_instruction_combine_pass()  # type: ignore[attr-defined]
+        pm.add_simplify_cfg_pass()  # type: ignore[attr-defined]
+        pm.add_aggressive_dce_pass()  # type: ignore[attr-defined]
+
+    return _with_llvm_passes(text, passes, names) if names else text
+
+
+_DEFINE_HEAD = re.compile(r"^define ([^@]*)(@[-\w.$]+|@\"[^\"]*\")(\(.*\)[^{]*)\{$")
+
+
+def _inline_callees(text: str, keep: set[int]) -> str:
+    """Calls to the functions outside `keep` are inlined (alwaysinline + the always-inliner);
+    local functions left without callers go (globaldce)."""
+    names = {n for i, n in enumerate(_defined_function_chunks(text)) if i not in keep and n != "main"}
+    if not names:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        m = _DEFINE_HEAD.match(line)
+        if m and irmodel.unquote(m.group(2)[1:]) in names:
+            head = m.group(3).replace(" noinline", "")
+            lines[i] = f"define {m.group(1)}{m.group(2)}{head.rstrip()} alwaysinline {{"
+    def passes(pm: object) -> None:
+        pm.add_always_inliner_pass()  # type: ignore[attr-defined]
+        pm.add_global_dead_code_eliminate_pass()  # type: ignore[attr-defined]  # callees left without callers
+
+    return _with_llvm_passes("\n".join(lines), passes, None)
+
+
 #: The table, in the order the reducer tries them (big cuts first).
 IR_DELTAS: list[DeltaPass] = [
     DeltaPass("functions-to-declarations", _function_chunks, _functions_to_declarations),
@@ -417,9 +483,11 @@ IR_DELTAS: list[DeltaPass] = [
     DeltaPass("unused-declarations", _unused_declaration_chunks, _drop_unused_declarations),
     DeltaPass("branches-to-true", _cond_branch_chunks, _branches_to("true")),
     DeltaPass("branches-to-false", _cond_branch_chunks, _branches_to("false")),
+    DeltaPass("inline-call-sites", _defined_function_chunks, _inline_callees),
     DeltaPass("delete-instructions", _instruction_chunks, _delete_instructions),
     DeltaPass("instructions", _instruction_chunks, _drop_instructions),
     DeltaPass("operands-zero", _operand_chunks, _operands_to_zero),
+    DeltaPass("simplify-functions", _defined_function_chunks, _simplify_functions),
     DeltaPass("dead-values", _dead_value_chunks, _drop_dead_values),
     DeltaPass("constants", _constant_chunks, _zero_constants),
     DeltaPass("attributes-metadata", _attribute_chunks, _drop_attributes),
