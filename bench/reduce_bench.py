@@ -9,7 +9,9 @@ selectable only from code, the power check's faults):
   faults that show on them.
 
 Every reducer gets the same script (exit 0 = the candidate still fails with the same
-signature; each call a fresh process building unsplit and split in-process) and `-j2`.
+signature *and* the same split build without the fault agrees with the unsplit one, so
+the bug is the fault's, not nondeterminism or undefined behaviour; each call a fresh
+process building in-process) and `-j2`.
 `ember reduce` is also run with its built-in property (checks in-process, no script).
 A reducer past `--timeout` is stopped; its best-so-far output is measured (llvm-reduce
 saves each new best reduction to its output file too). Run on an idle machine:
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -176,6 +179,7 @@ def main() -> int:
     ap.add_argument("--tools", default="ember --test,ember built-in,llvm-reduce")
     ap.add_argument("--skip", default="", help="comma-separated case names to leave out")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    ap.add_argument("--keep", type=Path, default=None, help="copy each case's inputs and reduced outputs here")
     args = ap.parse_args()
     tools = args.tools.split(",")
     with tempfile.TemporaryDirectory(prefix="ember-reduce-bench-") as tmp_name:
@@ -186,6 +190,8 @@ def main() -> int:
             cases = generated_cases(args.functions, args.seed, args.faults.split(","), tmp)
         skip = set(filter(None, args.skip.split(",")))
         rows = [run_case(case, tmp, args.timeout, tools) for case in cases if case.name not in skip]
+        if args.keep:
+            shutil.copytree(tmp, args.keep, dirs_exist_ok=True, ignore=shutil.ignore_patterns("findings", "probe.ll"))
     print_table(rows, tools)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
