@@ -129,3 +129,18 @@ def test_unused_external_globals_and_module_data_go() -> None:
     out = _delta("module-data").apply(_delta("unused-declarations").apply(text, set()), set())
     assert engine.valid_ir(out) and "@unused" not in out and "source_filename" not in out and "#1" not in out
     assert "attributes #0" in out  # still referenced
+
+
+def test_with_faults_a_candidate_that_differs_anyway_is_not_interesting(module: Path, tmp_path: Path) -> None:
+    # printing an address makes every two runs differ (ASLR): not the fault's bug, so a
+    # reducer must not drift to it; the fault-free split build is the control
+    settings = oracle.Settings(subgraph_cost=50, faults=frozenset({"duplicate-internal-global"}))
+    text = module.read_text()
+    assert oracle.signature(module, "split-mismatch", settings) is not None
+    noisy = tmp_path / "noisy.ll"
+    load = "  %seed = load i64, ptr @ctor_seed\n"
+    print_address = "  %seedp = alloca i64\n  %p = call i32 (ptr, ...) @printf(ptr @.noisy.fmt, ptr %seedp)\n"
+    fmt = '@.noisy.fmt = private constant [4 x i8] c"%p\\0A\\00"\n'
+    noisy.write_text(fmt + text.replace(load, print_address + load))
+    assert engine.valid_ir(noisy.read_text())
+    assert oracle.signature(noisy, "split-mismatch", settings) is None
