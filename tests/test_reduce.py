@@ -23,7 +23,7 @@ def test_reduces_a_broken_linkage_restore_and_keeps_the_signature(module: Path, 
     assert wanted is not None and "leaked-local" in wanted
     out = tmp_path / "out.ll"
     stats = command.reduce_file(
-        str(module), str(out), prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=45, quiet=True
+        str(module), str(out), prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=90, quiet=True
     )
     assert stats.final_lines < stats.initial_lines / 2
     assert oracle.signature(out, "split-mismatch", settings) == wanted
