@@ -83,6 +83,8 @@ def test_loop_is_unrolled_once_with_the_loop_variable_bound() -> None:
 def test_inline_calls_substitutes_arguments() -> None:
     out = _apply_all("inline-calls")
     assert "square(i)" not in out and "i * i" in out
+    assert "def square" not in out  # its only call was inlined
+    assert em_deltas.valid_source(out)
 
 
 def test_operations_shrink_to_one_operand() -> None:

@@ -163,7 +163,8 @@ def _inlinable_calls(tree: ast.Module) -> list[ast.AST]:
 
 
 def _inline_call(tree: ast.Module, node: ast.AST) -> None:
-    """`f(a, b)` where `f` is `return E` becomes E with the parameters replaced by the arguments."""
+    """`f(a, b)` where `f` is `return E` becomes E with the parameters replaced by the
+    arguments; `f` goes once nothing refers to it (the reducer accepts only smaller text)."""
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     fn = _single_return_functions(tree)[node.func.id]
     params = [a.arg for a in fn.args.args]
@@ -179,6 +180,8 @@ def _inline_call(tree: ast.Module, node: ast.AST) -> None:
             return copy.deepcopy(mapping[name.id]) if name.id in mapping else name
 
     _replace_in_parent(tree, node, Substitute().visit(body))
+    if not any(isinstance(n, ast.Name) and n.id == fn.name for n in ast.walk(tree)):
+        tree.body.remove(fn)  # its last call is gone: the inlined program is also shorter
 
 
 def _value_expressions(tree: ast.Module) -> list[ast.AST]:
