@@ -160,7 +160,7 @@ def _delete_instructions(text: str, keep: set[int]) -> str:
                     ty = _result_type(m.group(2))
                     if ty is None:
                         continue  # type unknown: the instruction stays
-                    zeros[m.group(1)] = "null" if ty == "ptr" else ("0.0" if ty in ("double", "float") else "0")
+                    zeros[m.group(1)] = _zero_literal(ty)
                 lines[j] = "\0"  # dropped below
             if zeros:
                 use = re.compile("(" + "|".join(re.escape(n) for n in zeros) + r")(?![-\w.$])")
@@ -192,6 +192,11 @@ def _result_type(rhs: str) -> str | None:
         return "ptr"
     m = _FLOAT_OP.match(rhs)
     return m.group(1) if m else None
+
+
+def _zero_literal(ty: str) -> str:
+    """The zero constant of a first-class type, as an operand."""
+    return "null" if ty == "ptr" else ("0.0" if ty in ("double", "float") else "0")
 
 
 def _zero_def(ty: str) -> str:
@@ -233,8 +238,7 @@ def _operands_to_zero(text: str, keep: set[int]) -> str:
     # right to left within a line, so earlier offsets stay valid
     for k, (i, a, b, ty) in sorted(enumerate(_operand_sites(text)), key=lambda kv: (kv[1][0], -kv[1][1])):
         if k not in keep:
-            zero = "null" if ty == "ptr" else ("0.0" if ty in ("double", "float") else "0")
-            lines[i] = lines[i][:a] + zero + lines[i][b:]
+            lines[i] = lines[i][:a] + _zero_literal(ty) + lines[i][b:]
     return "\n".join(lines)
 
 
@@ -323,11 +327,6 @@ def _module_data_chunks(text: str) -> list[str]:
     return [lines[i] for i in _module_data_lines(text)]
 
 
-def _drop_module_data(text: str, keep: set[int]) -> str:
-    drop = {line_no for k, line_no in enumerate(_module_data_lines(text)) if k not in keep}
-    return "\n".join(line for i, line in enumerate(text.split("\n")) if i not in drop)
-
-
 # -- dead values (left behind by the instruction pass) ------------------------------------
 
 _DEF = re.compile(r"^  (%[-\w.$]+) = ")
@@ -357,10 +356,14 @@ def _dead_value_chunks(text: str) -> list[str]:
     return [lines[i].strip() for i in _dead_value_lines(text)]
 
 
-def _drop_dead_values(text: str, keep: set[int]) -> str:
-    lines = text.split("\n")
-    drop = {line_no for k, line_no in enumerate(_dead_value_lines(text)) if k not in keep}
-    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+def _drop_selected_lines(select: Callable[[str], list[int]]) -> Callable[[str, set[int]], str]:
+    """The apply of a pass whose chunks are whole lines (`select` gives their indices)."""
+
+    def apply(text: str, keep: set[int]) -> str:
+        drop = {line_no for k, line_no in enumerate(select(text)) if k not in keep}
+        return "\n".join(line for i, line in enumerate(text.split("\n")) if i not in drop)
+
+    return apply
 
 
 # -- control flow: fold conditional branches, let simplifycfg clean up -------------------
@@ -379,20 +382,7 @@ def _cond_branch_chunks(text: str) -> list[str]:
 
 def simplify_cfg(text: str) -> str:
     """LLVM's simplifycfg on the module: folds constant branches, drops dead blocks, fixes phis."""
-    import llvmlite.binding as llvm
-
-    from compiler.backend import llvm_stage
-
-    module = llvm_stage.parse_ir(text, "<candidate>")
-    tm = llvm_stage.target_machine(None, 0)
-    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))
-    try:
-        mpm = llvm.create_new_module_pass_manager()
-        mpm.add_simplify_cfg_pass()
-        mpm.run(module, pb)
-    finally:
-        pb.close()
-    return str(module)
+    return _with_llvm_passes(text, lambda pm: pm.add_simplify_cfg_pass(), None)  # type: ignore[attr-defined]
 
 
 def _branches_to(value: str) -> Callable[[str, set[int]], str]:
@@ -488,8 +478,8 @@ IR_DELTAS: list[DeltaPass] = [
     DeltaPass("instructions", _instruction_chunks, _drop_instructions),
     DeltaPass("operands-zero", _operand_chunks, _operands_to_zero),
     DeltaPass("simplify-functions", _defined_function_chunks, _simplify_functions),
-    DeltaPass("dead-values", _dead_value_chunks, _drop_dead_values),
+    DeltaPass("dead-values", _dead_value_chunks, _drop_selected_lines(_dead_value_lines)),
     DeltaPass("constants", _constant_chunks, _zero_constants),
     DeltaPass("attributes-metadata", _attribute_chunks, _drop_attributes),
-    DeltaPass("module-data", _module_data_chunks, _drop_module_data),
+    DeltaPass("module-data", _module_data_chunks, _drop_selected_lines(_module_data_lines)),
 ]

@@ -56,8 +56,10 @@ def signature(path: Path, prop: str, s: Settings) -> str | None:
     if prop == "crash":
         return None
     parts: list[str] = []
+    reference_symbols = symtab.read_symbols(reference)
+    want: runner.RunResult | None = None
     if prop in ("split-mismatch", "symtab-mismatch"):
-        diff = symtab.diff_symbols(symtab.read_symbols(reference), symtab.read_symbols(candidate))
+        diff = symtab.diff_symbols(reference_symbols, symtab.read_symbols(candidate))
         if not diff.clean:
             kinds = []
             if diff.leaked_locals:
@@ -78,28 +80,29 @@ def signature(path: Path, prop: str, s: Settings) -> str | None:
             parts.append("output: link-failure")
         elif (want.stdout, want.outcome) != (got.stdout, got.outcome):
             parts.append("output: " + ("outcome" if want.outcome != got.outcome else "stdout"))
-    outputs = any(p.startswith("output") for p in parts)
-    if parts and s.faults and not _fault_free_build_agrees(path, reference, s, outputs=outputs):
+    if parts and s.faults and not _fault_free_build_agrees(path, reference_symbols, want, s):
         return None  # the difference is not the fault's (nondeterminism, undefined behaviour)
     return "; ".join(parts) or None
 
 
-def _fault_free_build_agrees(path: Path, reference: bytes, s: Settings, *, outputs: bool) -> bool:
+def _fault_free_build_agrees(
+    path: Path, reference_symbols: list[symtab.Symbol], want: runner.RunResult | None, s: Settings
+) -> bool:
     """With deliberate faults, a candidate shows *the fault's* bug only if the same split
-    build without them agrees with the reference (symbols and behaviour); otherwise a
-    reducer drifts to programs that differ anyway, e.g. by printing an address. The
-    programs are run only when the signature is about `outputs`."""
+    build without them agrees with the reference (symbols, and the reference run `want`
+    when the signature is about outputs); otherwise a reducer drifts to programs that
+    differ anyway, e.g. by printing an address."""
     healthy = dataclasses.replace(s, faults=frozenset())
     try:
         control = _build(path, s.split, healthy)
     except EmberError:
         return False
-    if not symtab.diff_symbols(symtab.read_symbols(reference), symtab.read_symbols(control)).clean:
+    if not symtab.diff_symbols(reference_symbols, symtab.read_symbols(control)).clean:
         return False
-    if not outputs:
-        return True
-    want, got = _run(reference, s), _run(control, s)
-    return want is not None and got is not None and (want.stdout, want.outcome) == (got.stdout, got.outcome)
+    if want is None:
+        return True  # a symbol signature: nothing was run
+    got = _run(control, s)
+    return got is not None and (want.stdout, want.outcome) == (got.stdout, got.outcome)
 
 
 def _interp_signature(path: Path, s: Settings) -> str | None:
