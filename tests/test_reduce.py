@@ -118,6 +118,24 @@ def test_operands_become_zeros_of_their_type() -> None:
     assert engine.valid_ir(out) and "getelementptr i8, ptr null, i64 %n" in out and "ret ptr null" in out
 
 
+def test_values_to_return_cut_the_function_after_a_value() -> None:
+    text = (
+        "@g = internal global i64 0\ndeclare void @use(i64)\n"
+        "define internal i64 @h(i64 %x) {\n  %c = load i64, ptr @g\n  ret i64 %c\n}\n"
+        "define i32 @main() {\nentry:\n  %a = call i64 @h(i64 1)\n  %v = load i64, ptr @g\n"
+        "  br label %next\nnext:\n  call void @use(i64 %v)\n  ret i32 0\n}\n"
+    )
+    to_return = _delta("values-to-return")
+    # @h has a caller, so only main's entry-block values qualify; the last one first
+    assert to_return.chunks(text) == ["%v = load i64, ptr @g", "%a = call i64 @h(i64 1)"]
+    out = to_return.apply(text, {1})
+    assert engine.valid_ir(out)
+    assert "define i64 @main() {\nentry:\n  %a = call i64 @h(i64 1)\n  %v = load i64, ptr @g\n  ret i64 %v\n}" in out
+    assert "next:" not in out and "@use(" not in out.split("define i64 @main")[1]
+    # once a function returns a computed value it is not a site any more (no trading values)
+    assert to_return.chunks(out) == []
+
+
 def test_unused_external_globals_and_module_data_go() -> None:
     text = (
         'source_filename = "x"\n@used = external global i64\n@unused = external global i64\n'

@@ -43,6 +43,19 @@ def _rebuild(text: str, replace: dict[str, str | None]) -> str:
     return irmodel.module_text(mod.header, parts)
 
 
+def function_bodies(lines: list[str]) -> list[tuple[int, int]]:
+    """(define line, closing `}` line) of every function body in `lines`."""
+    out = []
+    start = None
+    for i, line in enumerate(lines):
+        if line.startswith("define "):
+            start = i
+        elif line == "}" and start is not None:
+            out.append((start, i))
+            start = None
+    return out
+
+
 # -- functions: make definitions declarations ------------------------------------------
 
 
@@ -105,16 +118,12 @@ _INSTRUCTION = re.compile(r"^  (?!ret\b|br\b|switch\b|indirectbr\b|unreachable\b
 
 def _instruction_lines(text: str) -> list[int]:
     lines = text.split("\n")
-    in_body = False
-    out = []
-    for i, line in enumerate(lines):
-        if line.startswith("define "):
-            in_body = True
-        elif line == "}":
-            in_body = False
-        elif in_body and _INSTRUCTION.match(line) and " = phi " not in line:
-            out.append(i)
-    return out
+    return [
+        i
+        for start, end in function_bodies(lines)
+        for i in range(start + 1, end)
+        if _INSTRUCTION.match(lines[i]) and " = phi " not in lines[i]
+    ]
 
 
 def _instruction_chunks(text: str) -> list[str]:
@@ -146,28 +155,23 @@ def _delete_instructions(text: str, keep: set[int]) -> str:
     it does not leave the function's size unchanged)."""
     lines = text.split("\n")
     drop = {line_no for k, line_no in enumerate(_instruction_lines(text)) if k not in keep}
-    start = None
-    for i, line in enumerate(list(lines)):
-        if line.startswith("define "):
-            start = i
-        elif line == "}" and start is not None:
-            zeros: dict[str, str] = {}
-            for j in range(start + 1, i):
-                if j not in drop:
-                    continue
-                m = re.match(r"^  (%[-\w.$]+) = (.*)$", lines[j])
-                if m:
-                    ty = _result_type(m.group(2))
-                    if ty is None:
-                        continue  # type unknown: the instruction stays
-                    zeros[m.group(1)] = _zero_literal(ty)
-                lines[j] = "\0"  # dropped below
-            if zeros:
-                use = re.compile("(" + "|".join(re.escape(n) for n in zeros) + r")(?![-\w.$])")
-                for j in range(start + 1, i):
-                    if lines[j] != "\0":
-                        lines[j] = use.sub(lambda m, z=zeros: z[m.group(1)], lines[j])  # type: ignore[misc]
-            start = None
+    for start, end in function_bodies(lines):
+        zeros: dict[str, str] = {}
+        for j in range(start + 1, end):
+            if j not in drop:
+                continue
+            m = re.match(r"^  (%[-\w.$]+) = (.*)$", lines[j])
+            if m:
+                ty = _result_type(m.group(2))
+                if ty is None:
+                    continue  # type unknown: the instruction stays
+                zeros[m.group(1)] = _zero_literal(ty)
+            lines[j] = "\0"  # dropped below
+        if zeros:
+            use = re.compile("(" + "|".join(re.escape(n) for n in zeros) + r")(?![-\w.$])")
+            for j in range(start + 1, end):
+                if lines[j] != "\0":
+                    lines[j] = use.sub(lambda m, z=zeros: z[m.group(1)], lines[j])  # type: ignore[misc]
     return "\n".join(line for line in lines if line != "\0")
 
 
@@ -215,16 +219,12 @@ _OPERAND = re.compile(r"(?<=[ (,\[])(i\d+|ptr|double|float) (%[-\w.$]+|%\"[^\"]*
 
 def _operand_sites(text: str) -> list[tuple[int, int, int, str]]:
     """(line, start, end, type) of each typed local operand inside function bodies."""
-    sites = []
-    in_body = False
-    for i, line in enumerate(text.split("\n")):
-        if line.startswith("define "):
-            in_body = True
-        elif line == "}":
-            in_body = False
-        elif in_body and line.startswith("  "):
-            for m in _OPERAND.finditer(line):
-                sites.append((i, m.start(2), m.end(2), m.group(1)))
+    lines = text.split("\n")
+    sites: list[tuple[int, int, int, str]] = []
+    for start, end in function_bodies(lines):
+        for i in range(start + 1, end):
+            if lines[i].startswith("  "):
+                sites.extend((i, m.start(2), m.end(2), m.group(1)) for m in _OPERAND.finditer(lines[i]))
     return sites
 
 
@@ -335,19 +335,14 @@ _DEF = re.compile(r"^  (%[-\w.$]+) = ")
 def _dead_value_lines(text: str) -> list[int]:
     lines = text.split("\n")
     out: list[int] = []
-    body_start = None
-    for i, line in enumerate(lines):
-        if line.startswith("define "):
-            body_start = i
-        elif line == "}" and body_start is not None:
-            body = "\n".join(lines[body_start : i + 1])
-            for j in range(body_start + 1, i):
-                m = _DEF.match(lines[j])
-                if m and " = phi " not in lines[j] and not lines[j].lstrip().startswith(m.group(1) + " = call"):
-                    uses = len(re.findall(re.escape(m.group(1)) + r"(?![-\w.$])", body))
-                    if uses == 1:
-                        out.append(j)
-            body_start = None
+    for start, end in function_bodies(lines):
+        body = "\n".join(lines[start : end + 1])
+        for j in range(start + 1, end):
+            m = _DEF.match(lines[j])
+            if m and " = phi " not in lines[j] and not lines[j].lstrip().startswith(m.group(1) + " = call"):
+                uses = len(re.findall(re.escape(m.group(1)) + r"(?![-\w.$])", body))
+                if uses == 1:
+                    out.append(j)
     return out
 
 
@@ -465,6 +460,69 @@ def _inline_callees(text: str, keep: set[int]) -> str:
     return _with_llvm_passes("\n".join(lines), passes, None)
 
 
+# -- values to return (llvm-reduce's instructions-to-return) ----------------------------
+
+_LABEL = re.compile(r'^(?:[-\w.$]+|"[^"]*"):')
+_SIMPLE_TYPE = re.compile(r"void|i\d+|ptr|double|float")
+_RETURNS_VALUE = re.compile(r"^  ret \S+ %")
+_RETURN_ATTRS = re.compile(r" (?:noundef|signext|zeroext|nonnull|noalias|inreg|align \d+|dereferenceable(?:_or_null)?\(\d+\))(?= )")
+
+
+def _return_sites(text: str) -> list[tuple[int, int, str]]:
+    """(define line, value line, type) for each value computed in the entry block of a
+    function that returns only constants and that nothing else refers to (so its return
+    type can change without touching callers)."""
+    mod = irmodel.parse_module(text)
+    referenced = {r for e in mod.entities for r in e.refs if r != e.name}
+    lines = text.split("\n")
+    sites = []
+    for start, end in function_bodies(lines):
+        m = _DEFINE_HEAD.match(lines[start])
+        if not m or irmodel.unquote(m.group(2)[1:]) in referenced or "..." in m.group(3):
+            continue
+        if not _SIMPLE_TYPE.fullmatch(_RETURN_ATTRS.sub("", " " + m.group(1)).split()[-1]):
+            continue
+        if any(_RETURNS_VALUE.match(lines[j]) for j in range(start + 1, end)):
+            continue  # already returns a computed value: once per function, or it would trade values forever
+        for j in range(start + 1, end):
+            if _LABEL.match(lines[j]) and j > start + 1:
+                break  # the entry block ends at the first label after its own
+            d = re.match(r"^  (%[-\w.$]+) = (.*)$", lines[j])
+            if d and " = phi " not in lines[j]:
+                ty = _result_type(d.group(2))
+                if ty is not None:
+                    sites.append((start, j, ty))
+    return sites[::-1]  # last values first: they keep the most computation for later passes to cut
+
+
+def _return_site_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[j].strip() for _start, j, _ty in _return_sites(text)]
+
+
+def _values_to_return(text: str, keep: set[int]) -> str:
+    """A function returns its last entry-block value outside `keep` right after computing
+    it. Everything after it goes: the other blocks are unreachable from an entry block that
+    ends in `ret` (nothing branches to the entry block), and none of their values can be
+    used in it."""
+    lines = text.split("\n")
+    ends = dict(function_bodies(lines))
+    chosen: dict[int, tuple[int, str]] = {}
+    for k, (start, j, ty) in enumerate(_return_sites(text)):
+        if k not in keep:
+            chosen.setdefault(start, (j, ty))
+    drop: set[int] = set()
+    for start, (j, ty) in chosen.items():
+        m = _DEFINE_HEAD.match(lines[start])
+        assert m is not None
+        head = _RETURN_ATTRS.sub("", " " + m.group(1)).split()
+        lines[start] = f"define {' '.join([*head[:-1], ty])} {m.group(2)}{m.group(3)}{{"
+        value = lines[j].split(" = ", 1)[0].strip()
+        lines[j] += f"\n  ret {ty} {value}"
+        drop.update(range(j + 1, ends[start]))
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+
+
 #: The table, in the order the reducer tries them (big cuts first).
 IR_DELTAS: list[DeltaPass] = [
     DeltaPass("functions-to-declarations", _function_chunks, _functions_to_declarations),
@@ -474,6 +532,7 @@ IR_DELTAS: list[DeltaPass] = [
     DeltaPass("branches-to-true", _cond_branch_chunks, _branches_to("true")),
     DeltaPass("branches-to-false", _cond_branch_chunks, _branches_to("false")),
     DeltaPass("inline-call-sites", _defined_function_chunks, _inline_callees),
+    DeltaPass("values-to-return", _return_site_chunks, _values_to_return),
     DeltaPass("delete-instructions", _instruction_chunks, _delete_instructions),
     DeltaPass("instructions", _instruction_chunks, _drop_instructions),
     DeltaPass("operands-zero", _operand_chunks, _operands_to_zero),
