@@ -30,8 +30,8 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save-pieces", metavar="DIR", help="keep every split piece (subgraphs, codegen pieces, plan) in DIR")
     p.add_argument("--print-split-plan", action="store_true", help="print which function lands in which subgraph")
     p.add_argument("--split-cost", type=int, default=None, metavar="N", help="target instructions per level-1 subgraph")
-    p.add_argument("--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS, help="--emit ptx: one MLIR pipeline for all kernels (default) or one per kernel")
-    p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="--emit ptx: GPU architecture (default: %(default)s)")
+    p.add_argument("--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS, help="kernels to PTX: one MLIR pipeline for all kernels (default) or one per kernel")
+    p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="GPU architecture of the PTX (--emit ptx and the PTX embedded in objects; default: %(default)s)")
 
 
 def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
@@ -80,15 +80,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = _options(args, "obj")
     result = driver.build(args.input, options)
     assert isinstance(result.output, bytes)
+    on_gpu = _use_gpu(args.device, result.output, args.input)
     with tempfile.TemporaryDirectory(prefix="ember-run-") as tmp:
         obj = Path(tmp) / "prog.o"
         obj.write_bytes(result.output)
         try:
-            exe = runner.link_executable([obj], Path(tmp) / "prog")
+            exe = runner.link_executable([obj], Path(tmp) / ("prog.so" if on_gpu else "prog"), shared=on_gpu)
         except EmberError as exc:  # report it against the user's input, not the temporary object
             raise EmberError(exc.message, Location(args.input)) from None
-        limits = runner.Limits(timeout_s=args.timeout)
-        run = runner.run_executable(exe, args.args, limits=limits)
+        if on_gpu:
+            limits = runner.Limits(timeout_s=args.timeout, memory_mb=None)
+            run = runner.run_command([sys.executable, "-m", "compiler.offload.gpu_host", str(exe)], limits=limits)
+        else:
+            run = runner.run_executable(exe, args.args, limits=runner.Limits(timeout_s=args.timeout))
     sys.stdout.buffer.write(run.stdout)
     sys.stdout.flush()
     sys.stderr.buffer.write(run.stderr)
@@ -97,6 +101,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     elif run.signal is not None:
         print(f"{args.input}: error: program killed by {run.outcome.split()[1]}", file=sys.stderr)
     return run.exit_status
+
+
+def _use_gpu(device: str, obj: bytes, path: str) -> bool:
+    """`--device`: cpu never, gpu always (or an error), auto when the program has embedded
+    kernels and a GPU answers (cuda-python is imported only then)."""
+    from compiler.offload import embed
+
+    if device == "cpu" or (device == "auto" and embed.TABLE.encode() not in obj):
+        return False
+    from compiler.offload import gpu_host
+
+    reason = gpu_host.gpu_unavailable_reason()
+    if reason is None:
+        return True
+    if device == "gpu":
+        raise EmberError(f"no GPU: {reason} (--device cpu runs kernels on the CPU grid emulator)", Location(path))
+    return False
 
 
 def cmd_interp(args: argparse.Namespace) -> int:
@@ -195,6 +216,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("input")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds before the program is killed")
+    p.add_argument(
+        "--device",
+        default="auto",
+        choices=("auto", "cpu", "gpu"),
+        help="where kernel launches run: the GPU when one is present (auto, default), always the CPU grid emulator, or the GPU or an error",
+    )
     _add_build_options(p)
     p.set_defaults(func=cmd_run)
 

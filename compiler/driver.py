@@ -75,6 +75,8 @@ class BuildOptions:
     #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
     offload_flow: str = "all-kernel"
     gpu_arch: str = "sm_80"
+    #: put each kernel's PTX (for `gpu_arch`) in the host object so a GPU can run it
+    embed_ptx: bool = True
     #: deliberately broken back-end variants (power check); tests only, never the CLI
     faults: frozenset[str] = frozenset()
 
@@ -161,8 +163,33 @@ def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> llv
     ir_text = mlir_source_to_llvm_ir(text, path, options, times)
     if options.emit == "mlir":
         return ir_text
+    if options.embed_ptx:
+        ir_text += _kernel_table(text, path, options, times)
     with times.stage("llvm parse"):
         return llvm_stage.parse_ir(ir_text, path)
+
+
+def _kernel_table(mlir_text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
+    """LLVM IR of the embedded PTX table when the program has kernels (docs/offload.md)."""
+    from compiler.offload import embed
+
+    if not embed.has_kernels(mlir_text):
+        return ""
+    _check_offload_options(options)
+    with times.stage("offload"):
+        table = embed.embedded_table(
+            mlir_text, path, options.offload_flow, options.gpu_arch, options.opt_level, options.job_count
+        )
+    return "" if table is None else table
+
+
+def _check_offload_options(options: BuildOptions) -> None:
+    from compiler.offload import ptx
+
+    if options.offload_flow not in OFFLOAD_FLOWS:
+        raise UsageError(f"unknown offload flow '{options.offload_flow}'")
+    if options.gpu_arch not in ptx.ARCHS:
+        raise UsageError(f"unknown GPU architecture '{options.gpu_arch}' (choose from {', '.join(ptx.ARCHS)})")
 
 
 def build(path: str, options: BuildOptions) -> BuildResult:
@@ -199,12 +226,9 @@ def build(path: str, options: BuildOptions) -> BuildResult:
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
     """`--emit ptx`: slice the kernels out of the program module and print their PTX."""
-    from compiler.offload import flows, ptx
+    from compiler.offload import flows
 
-    if options.offload_flow not in OFFLOAD_FLOWS:
-        raise UsageError(f"unknown offload flow '{options.offload_flow}'")
-    if options.gpu_arch not in ptx.ARCHS:
-        raise UsageError(f"unknown GPU architecture '{options.gpu_arch}' (choose from {', '.join(ptx.ARCHS)})")
+    _check_offload_options(options)
     kind = input_kind(path)
     if kind not in (InputKind.EMBER, InputKind.MLIR):
         raise UsageError("--emit ptx needs an .em or .mlir input")

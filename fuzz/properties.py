@@ -24,9 +24,7 @@ down); runs are cached by the object's hash, so identical objects run once.
 from __future__ import annotations
 
 import difflib
-import functools
 import hashlib
-import subprocess
 import tempfile
 import time
 import traceback
@@ -57,18 +55,6 @@ EMBER_BUILD_TIMEOUT = 30.0
 #: Interpreter limits for generated Ember programs (they need a few thousand steps).
 INTERP_FUEL = 5_000_000
 INTERP_LABEL = "interpreter"
-
-
-@functools.cache
-def runtime_objects() -> tuple[Path, ...]:
-    """The Ember C runtime compiled once per process (compiling its source at every link costs ~100 ms)."""
-    tmp = Path(tempfile.mkdtemp(prefix="ember-fuzz-rt-"))
-    objects = []
-    for src in runner.runtime_sources():
-        out = tmp / (src.stem + ".o")
-        subprocess.run([runner.find_cc(), "-c", "-O2", "-o", str(out), str(src)], check=True)
-        objects.append(out)
-    return tuple(objects)
 
 
 @dataclass(frozen=True)
@@ -387,7 +373,7 @@ class Checker:
                 if support is not None:
                     objects.append(support)
                 if self.case.is_ember:
-                    objects += runtime_objects()
+                    objects += runner.runtime_objects()
                 try:
                     exe = runner.link_executable(objects, Path(tmp) / "prog", with_runtime=False)
                     self._runs[digest] = (runner.run_executable(exe, limits=self.limits), None)

@@ -7,6 +7,7 @@ takes the caller down.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import resource
@@ -30,7 +31,8 @@ class Limits:
     """Resource limits for one run."""
 
     timeout_s: float = 10.0
-    memory_mb: int = 2048
+    #: address-space limit; None for a GPU run (the CUDA driver reserves far more address space)
+    memory_mb: int | None = 2048
     cpu_s: int = 30
     output_mb: int = 64
 
@@ -61,6 +63,18 @@ def runtime_sources() -> list[Path]:
     return sorted(Path(str(p)) for p in root.iterdir() if str(p).endswith(".c"))
 
 
+@functools.cache
+def runtime_objects() -> tuple[Path, ...]:
+    """The runtime compiled once per process (`cc -c -O2`; compiling it at every link costs ~100 ms)."""
+    tmp = Path(tempfile.mkdtemp(prefix="ember-rt-"))
+    objects = []
+    for src in runtime_sources():
+        out = tmp / (src.stem + ".o")
+        subprocess.run([find_cc(), "-c", "-O2", "-fPIC", "-o", str(out), str(src)], check=True)
+        objects.append(out)
+    return tuple(objects)
+
+
 def find_cc() -> str:
     """The system C compiler used as the linker driver."""
     for name in (os.environ.get("CC", ""), "cc", "gcc", "clang"):
@@ -70,10 +84,16 @@ def find_cc() -> str:
 
 
 def link_executable(
-    objects: Sequence[str | Path], out: str | Path, *, with_runtime: bool = True, extra_args: Sequence[str] = ()
+    objects: Sequence[str | Path],
+    out: str | Path,
+    *,
+    with_runtime: bool = True,
+    extra_args: Sequence[str] = (),
+    shared: bool = False,
 ) -> Path:
-    """Link objects (plus the Ember runtime) into an executable with the system `cc`."""
-    cmd = [find_cc(), "-o", str(out), *map(str, objects)]
+    """Link objects (plus the Ember runtime) into an executable with the system `cc`, or
+    into a shared library (`shared`: what the GPU host loads, compiler/offload/gpu_host.py)."""
+    cmd = [find_cc(), *(["-shared", "-fPIC"] if shared else []), "-o", str(out), *map(str, objects)]
     if with_runtime:
         cmd += [str(p) for p in runtime_sources()]
     cmd += [*extra_args, "-lm"]
@@ -92,8 +112,9 @@ def link_executable(
 
 def _limit(limits: Limits) -> Callable[[], None]:
     def apply() -> None:
-        mem = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        if limits.memory_mb is not None:
+            mem = limits.memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 1))
         out = limits.output_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_FSIZE, (out, out))
@@ -106,12 +127,17 @@ def run_executable(
     exe: str | Path, args: Sequence[str] = (), *, stdin: bytes = b"", limits: Limits | None = None
 ) -> RunResult:
     """Run `exe` in its own session with resource limits; output goes through size-capped files."""
+    return run_command([str(exe), *args], stdin=stdin, limits=limits)
+
+
+def run_command(cmd: Sequence[str], *, stdin: bytes = b"", limits: Limits | None = None) -> RunResult:
+    """`run_executable` for any command line (the GPU host runs a program as a library)."""
     limits = limits or Limits()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
         inp.write(stdin)
         inp.seek(0)
         proc = subprocess.Popen(
-            [str(exe), *args],
+            list(cmd),
             stdin=inp,
             stdout=out,
             stderr=err,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import signal
-import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -28,16 +27,6 @@ class Outcome:
 @functools.cache
 def _workdir() -> Path:
     return Path(tempfile.mkdtemp(prefix="ember-lang-"))
-
-
-@functools.cache
-def runtime_object() -> Path:
-    """The Ember C runtime compiled once (`cc -c -O2`), linked into every test program."""
-    out = _workdir() / "ember_runtime.o"
-    sources = runner.runtime_sources()
-    assert len(sources) == 1, sources
-    subprocess.run([runner.find_cc(), "-c", "-O2", "-o", str(out), str(sources[0])], check=True)
-    return out
 
 
 @functools.cache
@@ -79,7 +68,7 @@ def run_built(obj: bytes) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="ember-lang-") as tmp:
         o = Path(tmp) / "prog.o"
         o.write_bytes(obj)
-        exe = runner.link_executable([o, runtime_object()], Path(tmp) / "prog", with_runtime=False)
+        exe = runner.link_executable([o, *runner.runtime_objects()], Path(tmp) / "prog", with_runtime=False)
         run = runner.run_executable(exe, limits=runner.Limits(timeout_s=20))
     assert not run.timed_out and run.signal is None, run.outcome
     return Outcome(run.stdout.decode(), run.exit_status, run.stderr.decode())

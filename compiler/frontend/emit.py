@@ -77,6 +77,14 @@ def mlir_type(t: Type) -> str:
     raise AssertionError(f"no MLIR type for {t}")
 
 
+def _byte_size(t: Type) -> int:
+    """Bytes of a scalar in memory and as a kernel parameter (Bool: one byte)."""
+    if isinstance(t, BoolType):
+        return 1
+    assert isinstance(t, IntType | FloatType)
+    return t.width // 8
+
+
 def storage_type(t: Type) -> str:
     """The element type in memory: Bool is a byte (0 or 1); memref stores of i1 do not lower."""
     return "i8" if isinstance(t, BoolType) else mlir_type(t)
@@ -739,6 +747,7 @@ class FuncEmitter:
         threads = self.val(f"arith.muli {threads}, {block[2]} : i64")
         too_many = self.cmpi("sgt", threads, self.const(MAX_THREADS_PER_BLOCK, _I64), "i64")
         self.trap_if(self.val(f"arith.ori {bad}, {too_many} : i1"), TRAP_LAUNCH)
+        on_gpu = self.offer_to_gpu(e, grid + block, args)
         ctx = self.val(f"memref.get_global {self.m.gpu_context()} : memref<12xi64>")
         slots = [self.index_const(i) for i in range(12)]
         for i, d in enumerate(block + grid):
@@ -762,7 +771,40 @@ class FuncEmitter:
         lines.append(f"{'  ' * 6}func.call {func_symbol(e.kernel)}({', '.join(args)}) : ({types}) -> ()")
         for level in reversed(range(6)):
             lines.append(f"{'  ' * level}}}")
-        self.op("\n".join(lines))
+        emulate = self.val(f"arith.xori {on_gpu}, {self.const(True, BOOL)} : i1")
+        self.op("\n".join([f"scf.if {emulate} {{", *("  " + ln for ln in lines), "}"]))
+
+    def offer_to_gpu(self, e: tast.Launch, dims: list[str], args: list[str]) -> str:
+        """Queue the arguments and ask the runtime to launch the kernel's embedded PTX
+        (oracle/runtime/ember_gpu.c); an i1 that is false when the CPU emulator must run it."""
+        for a, v in zip(e.args, args, strict=True):
+            t = a.type
+            if isinstance(t, BufferType):
+                fn = self.m.declare("ember_gpu_arg_buffer", "(i64, i64, i64)")
+                ty = mlir_type(t)
+                ptr = self.val(f"memref.extract_aligned_pointer_as_index {v} : {ty} -> index")
+                count = self.val(f"memref.dim {v}, {self.index_const(0)} : {ty}")
+                ptr, count = (self.val(f"arith.index_cast {x} : index to i64") for x in (ptr, count))
+                elem = self.const(_byte_size(t.elem), _I64)
+                self.op(f"func.call {fn}({ptr}, {count}, {elem}) : (i64, i64, i64) -> ()")
+                continue
+            fn = self.m.declare("ember_gpu_arg_scalar", "(i64, i64)")
+            if isinstance(t, FloatType):
+                v = self.val(f"arith.bitcast {v} : f{t.width} to i{t.width}")
+                bits = v if t.width == 64 else self.val(f"arith.extui {v} : i{t.width} to i64")
+            elif isinstance(t, BoolType):
+                bits = self.val(f"arith.extui {v} : i1 to i64")
+            else:
+                assert isinstance(t, IntType)
+                bits = self.to_i64(v, t)  # the low bytes hold the value, little-endian
+            size = self.const(_byte_size(t), _I64)
+            self.op(f"func.call {fn}({size}, {bits}) : (i64, i64) -> ()")
+        sym, n = self.m.string(e.kernel.name)
+        name = self.val(f"memref.get_global {sym} : memref<{n}xi8>")
+        name = self.val(f"memref.cast {name} : memref<{n}xi8> to memref<?xi8>")
+        signature = "(memref<?xi8>, i64, i64, i64, i64, i64, i64) -> i1"
+        fn = self.m.declare("ember_gpu_launch", signature.replace(" -> i1", " -> (i1)"))
+        return self.val(f"func.call {fn}({name}, {', '.join(dims)}) : {signature}")
 
     def unary(self, e: tast.Unary) -> str:
         v = self.expr(e.operand)

@@ -84,7 +84,13 @@ def compile_kernels(
     mlir_text: str, path: str, flow: str, archs: tuple[str, ...], opt_level: int, jobs: int
 ) -> OffloadResult:
     """Every kernel of a program module to PTX with the chosen flow."""
-    program = read_program(mlir_text, path)
+    return compile_program(read_program(mlir_text, path), path, flow, archs, opt_level, jobs)
+
+
+def compile_program(
+    program: ProgramFunctions, path: str, flow: str, archs: tuple[str, ...], opt_level: int, jobs: int
+) -> OffloadResult:
+    """`compile_kernels` for a program already read."""
     if flow == "per-kernel":
         return per_kernel(program, archs, opt_level, path)
     return all_kernel(program, archs, opt_level, jobs, path)
