@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from fuzz.strategies.callgraph import CallGraph, call_graphs
 from fuzz.strategies.ember import EmberProgram, ember_programs
+from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
 
-STRATEGIES = ("callgraph", "linkage", "ember", "llvm-ir", "mixed")
+STRATEGIES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "mixed")
 
 
 @dataclass(frozen=True)
@@ -66,15 +67,25 @@ def ember_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
     return FuzzCase(draw(ember_programs(max_functions, min_functions)).render(), None, "ember")
 
 
+@st.composite
+def kernel_cases(draw: st.DrawFn, max_kernels: int = 3) -> FuzzCase:
+    """Ember programs with `@kernel` launches (see `fuzz.strategies.kernels`): the CPU grid
+    emulator, split or not, against the interpreter."""
+    return FuzzCase(draw(kernel_programs(max_kernels)).render(), None, "ember")
+
+
 def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[FuzzCase]:
-    """`callgraph`, `linkage`, `ember`, `llvm-ir` (call graphs or linkage modules) or `mixed` (any of
-    them; call graphs first so shrinking prefers them)."""
+    """`callgraph`, `linkage`, `ember`, `kernels`, `llvm-ir` (call graphs or linkage modules) or
+    `mixed` (call graphs, linkage modules or Ember programs; call graphs first so shrinking
+    prefers them)."""
     if kind == "callgraph":
         return callgraph_cases(max_functions, min_functions)
     if kind == "linkage":
         return linkage_cases()
     if kind == "ember":
         return ember_cases(max_functions, min_functions)
+    if kind == "kernels":
+        return kernel_cases()
     if kind == "llvm-ir":
         return st.one_of(callgraph_cases(max_functions, min_functions), linkage_cases())
     if kind == "mixed":
@@ -90,12 +101,15 @@ __all__ = [
     "CallGraph",
     "EmberProgram",
     "FuzzCase",
+    "KernelProgram",
     "LinkageModule",
     "call_graphs",
     "callgraph_cases",
     "cases",
     "ember_cases",
     "ember_programs",
+    "kernel_cases",
+    "kernel_programs",
     "linkage_cases",
     "linkage_modules",
 ]
