@@ -197,3 +197,19 @@ def test_gpu_run_equals_the_emulator(ember) -> None:
     cpu = ember("run", "--device", "cpu", str(EXAMPLE))
     assert gpu.status == 0, gpu.stderr
     assert gpu.stdout == cpu.stdout
+
+
+def test_objects_with_kernels_are_the_same_bytes_every_time_and_at_every_j(tmp_path: Path) -> None:
+    # NVPTX numbers `// callseq N` comments with a process-wide counter: the embedded PTX
+    # (and so the object) must not depend on what the process compiled before
+    src = tmp_path / "calls.em"
+    src.write_text(
+        "def h(a: Int) -> Int:\n    return a * 3\n\n"
+        "@kernel\ndef k(out: Buffer[Int], n: Int) -> None:\n    i = global_idx_x()\n    if i < n:\n        out[i] = h(i)\n\n"
+        "def main() -> None:\n    out = Buffer[Int](4)\n    k[1, 4](out, 4)\n    print(out[3])\n"
+    )
+    first = _object(src, opt_level=0, split="subgraph", jobs=1, subgraph_cost=1)
+    assert b"call.uni" in first  # the helper is called, not inlined, at -O0
+    again = _object(src, opt_level=0, split="subgraph", jobs=1, subgraph_cost=1)
+    parallel = _object(src, opt_level=0, split="subgraph", jobs=2, subgraph_cost=1)
+    assert first == again == parallel

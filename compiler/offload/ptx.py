@@ -10,6 +10,7 @@ target then writes PTX for each requested `sm_XX`.
 from __future__ import annotations
 
 import functools
+import re
 
 import llvmlite.binding as llvm
 from mlir import ir
@@ -49,4 +50,10 @@ def ptx_from_llvm_ir(ir_text: str, arch: str, opt_level: int, path: str = "<devi
     module = llvm_stage.parse_ir(ir_text, path)
     llvm_stage.prepare(module, tm, force_triple=True)
     llvm_stage.optimise(module, tm, opt_level)
-    return llvm_stage.emit_assembly(module, tm)
+    return _CALLSEQ.sub("", llvm_stage.emit_assembly(module, tm))
+
+
+#: NVPTX numbers call sequences with a counter that lives as long as the process, so the
+#: same module printed after others gets other numbers; the comments go (the PTX then
+#: depends on the module only, and objects embedding it are the same at every -j).
+_CALLSEQ = re.compile(r"[ \t]*// callseq \d+(?:, \d+)?")
