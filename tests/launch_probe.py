@@ -4,7 +4,7 @@
 block, arguments, the PTX's `.entry` parameter types, the parameters gpu_host would pass)
 and declines it, so the CPU emulator runs. `... LIB fill OUT.json`: "runs" each launch in
 Python instead (every element of every Int buffer argument becomes 7000 + its index) and
-accepts it, so the emulator must not run.
+accepts it, so the emulator must not run. `... LIB raise OUT.json`: the launcher raises.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ def main() -> int:
             json.dump(records, f)
         if mode == "decline":
             return False
+        if mode == "raise":
+            raise ValueError("broken launcher")
         for a in launch.args:
             if a.is_buffer and a.size == 8:
                 data = (ctypes.c_int64 * a.count).from_address(a.data)

@@ -150,6 +150,15 @@ def test_launcher_that_runs_the_kernel_replaces_the_emulator(tmp_path: Path) -> 
     assert run.stdout.decode().split() == [str(7000 + i) for i in range(6)]
 
 
+def test_a_launcher_that_raises_stops_the_program_with_one_line(tmp_path: Path) -> None:
+    src = tmp_path / "args.em"
+    src.write_text(ARGS_PROGRAM)
+    run, _launches = _probe(_library(_object(src), tmp_path), "raise", tmp_path)
+    assert run.exit_status == gpu_host.INTERNAL_STATUS and run.stdout == b""  # the emulator did not run instead
+    (line,) = run.stderr.decode().strip().splitlines()
+    assert line == "ember: error: the GPU launcher failed on kernel fill: ValueError('broken launcher')"
+
+
 def test_buffer_parameters_are_memref_descriptors() -> None:
     arg = gpu_host.GpuArg(is_buffer=1, size=4, count=10)
     scalar = gpu_host.GpuArg(is_buffer=0, size=2, bits=-1)
@@ -195,8 +204,9 @@ def test_gpu_run_equals_the_emulator(ember) -> None:
         pytest.skip(f"no GPU here: {reason}")
     gpu = ember("run", "--device", "gpu", str(EXAMPLE))
     cpu = ember("run", "--device", "cpu", str(EXAMPLE))
+    reference = ember("interp", str(EXAMPLE))
     assert gpu.status == 0, gpu.stderr
-    assert gpu.stdout == cpu.stdout
+    assert gpu.stdout == cpu.stdout == reference.stdout
 
 
 def test_objects_with_kernels_are_the_same_bytes_every_time_and_at_every_j(tmp_path: Path) -> None:

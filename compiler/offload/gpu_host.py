@@ -19,6 +19,8 @@ from typing import Any, Protocol
 
 #: Exit status when the GPU reports an error during a launch (the same as an Ember trap).
 TRAP_STATUS = 3
+#: Exit status when the launcher itself breaks (an Ember internal error).
+INTERNAL_STATUS = 70
 
 
 class GpuArg(ctypes.Structure):
@@ -181,6 +183,11 @@ def run_library(library: str, launcher: Launcher) -> int:
             print(f"ember: trap: kernel {launch.kernel} failed on the GPU: {exc}", file=sys.stderr)
             sys.stderr.flush()
             _exit(TRAP_STATUS)
+        except BaseException as exc:  # ctypes would print it and return 0: the emulator would run
+            _flush()
+            print(f"ember: error: the GPU launcher failed on kernel {launch.kernel}: {exc!r}", file=sys.stderr)
+            sys.stderr.flush()
+            _exit(INTERNAL_STATUS)
         return 0  # unreachable
 
     callback = LAUNCHER_TYPE(on_launch)
