@@ -118,6 +118,24 @@ def test_operands_become_zeros_of_their_type() -> None:
     assert engine.valid_ir(out) and "getelementptr i8, ptr null, i64 %n" in out and "ret ptr null" in out
 
 
+def test_stub_bodies_keep_functions_defined() -> None:
+    text = (
+        "@g = global i64 0\n"
+        "define internal noundef i64 @h(i64 %x) {\nentry:\n  %c = load i64, ptr @g\n  br label %b\nb:\n  ret i64 %c\n}\n"
+        "define void @w() {\n  store i64 1, ptr @g\n  ret void\n}\n"
+        "define i64 @z() {\n  ret i64 0\n}\n"
+        "define i32 @main() {\n  %a = call i64 @h(i64 1)\n  call void @w()\n  ret i32 0\n}\n"
+    )
+    stub = _delta("stub-bodies")
+    # main stays; a body that is a lone `ret` is not a chunk
+    assert stub.chunks(text) == ["define internal noundef i64 @h(i64 %x) {", "define void @w() {"]
+    out = stub.apply(text, set())
+    assert engine.valid_ir(out)
+    assert "define internal i64 @h(i64 %x) {\n  ret i64 0\n}" in out and "define void @w() {\n  ret void\n}" in out
+    assert "call i64 @h(i64 1)" in out  # still defined, still called: the program still links
+    assert stub.apply(text, {0}).count("ret void\n}") == 1 and "%c = load" in stub.apply(text, {0})
+
+
 def test_values_to_return_cut_the_function_after_a_value() -> None:
     text = (
         "@g = internal global i64 0\ndeclare void @use(i64)\n"

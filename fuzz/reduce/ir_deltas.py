@@ -460,6 +460,46 @@ def _inline_callees(text: str, keep: set[int]) -> str:
     return _with_llvm_passes("\n".join(lines), passes, None)
 
 
+# -- stub bodies: a function returns zero at once --------------------------------------
+
+
+def _stub_sites(text: str) -> list[tuple[int, int, str]]:
+    """(define line, `}` line, return type) of each function but `main` whose body is more
+    than a `ret` and whose return type has a zero literal."""
+    lines = text.split("\n")
+    sites = []
+    for start, end in function_bodies(lines):
+        m = _DEFINE_HEAD.match(lines[start])
+        if not m or irmodel.unquote(m.group(2)[1:]) == "main" or end - start <= 2:
+            continue
+        ty = _RETURN_ATTRS.sub("", " " + m.group(1)).split()[-1]
+        if _SIMPLE_TYPE.fullmatch(ty):
+            sites.append((start, end, ty))
+    return sites
+
+
+def _stub_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[start] for start, _end, _ty in _stub_sites(text)]
+
+
+def _stub_bodies(text: str, keep: set[int]) -> str:
+    """Functions outside `keep` return zero (or nothing) at once. Unlike a declaration, a
+    stub still links, so a runnable program stays runnable after a large cut; callees it
+    no longer calls go in later passes."""
+    lines = text.split("\n")
+    for k, (start, end, ty) in reversed(list(enumerate(_stub_sites(text)))):
+        if k in keep:
+            continue
+        m = _DEFINE_HEAD.match(lines[start])
+        assert m is not None
+        head = _RETURN_ATTRS.sub("", " " + m.group(1)).split()
+        lines[start] = f"define {' '.join(head)} {m.group(2)}{m.group(3)}{{"
+        ret = "ret void" if ty == "void" else f"ret {ty} {_zero_literal(ty)}"
+        lines[start + 1 : end] = [f"  {ret}"]
+    return "\n".join(lines)
+
+
 # -- values to return (llvm-reduce's instructions-to-return) ----------------------------
 
 _LABEL = re.compile(r'^(?:[-\w.$]+|"[^"]*"):')
@@ -525,6 +565,7 @@ def _values_to_return(text: str, keep: set[int]) -> str:
 
 #: The table, in the order the reducer tries them (big cuts first).
 IR_DELTAS: list[DeltaPass] = [
+    DeltaPass("stub-bodies", _stub_chunks, _stub_bodies),
     DeltaPass("functions-to-declarations", _function_chunks, _functions_to_declarations),
     DeltaPass("globals-to-declarations", _global_chunks, _globals_to_declarations),
     DeltaPass("aliases", _alias_chunks, _drop_aliases),
