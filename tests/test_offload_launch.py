@@ -186,6 +186,69 @@ def test_cuda_launcher_uses_existing_driver_calls() -> None:
     assert all(hasattr(driver_api, name) for name in called), sorted(n for n in called if not hasattr(driver_api, n))
 
 
+class _ConvertingDriver:
+    """The real cuda-python driver module, called for its argument conversion only: with no
+    NVIDIA driver each call converts its arguments (a wrong type raises TypeError) and then
+    fails to load libcuda; the call is then recorded and answered with success."""
+
+    def __init__(self, real: object) -> None:
+        self.real = real
+        self.CUresult = real.CUresult  # type: ignore[attr-defined]
+        self.calls: list[str] = []
+        ok = real.CUresult.CUDA_SUCCESS  # type: ignore[attr-defined]
+        self.answers = {
+            "cuMemAlloc": (ok, real.CUdeviceptr(0x10000)),  # type: ignore[attr-defined]
+            "cuModuleLoadData": (ok, real.CUmodule()),  # type: ignore[attr-defined]
+            "cuModuleGetFunction": (ok, real.CUfunction()),  # type: ignore[attr-defined]
+        }
+        self.ok = (ok,)
+
+    def __getattr__(self, name: str) -> object:
+        fn = getattr(self.real, name)
+
+        def call(*args: object) -> object:
+            try:
+                fn(*args)
+            except Exception as exc:
+                if type(exc).__name__ != "DynamicLibNotFoundError":
+                    raise
+            self.calls.append(name)
+            return self.answers.get(name, self.ok)
+
+        return call
+
+
+def test_cuda_launcher_calls_pass_cuda_pythons_argument_conversion(tmp_path: Path) -> None:
+    driver_api = pytest.importorskip("cuda.bindings.driver", reason="cuda-python (the gpu extra) is not installed")
+    if gpu_host.gpu_unavailable_reason() is None:
+        pytest.skip("a GPU is present: the driver would really run these calls")
+    import ctypes
+
+    fake = _ConvertingDriver(driver_api)
+    launcher = object.__new__(gpu_host.CudaLauncher)
+    launcher.driver = fake
+    launcher.functions = {}
+    data = (ctypes.c_int64 * 3)(1, 2, 3)
+    args = (
+        gpu_host.GpuArg(is_buffer=1, size=8, data=ctypes.addressof(data), count=3),
+        gpu_host.GpuArg(is_buffer=0, size=1, bits=1),
+    )
+    ptx = "// ptx\n.visible .entry ember_kernel_k(\n)\n{\n}\n"
+    assert launcher(gpu_host.Launch("k", ptx, (2, 1, 1), (4, 1, 1), args))
+    assert fake.calls == [
+        "cuModuleLoadData",
+        "cuModuleGetFunction",
+        "cuMemAlloc",
+        "cuMemcpyHtoD",
+        "cuLaunchKernel",
+        "cuCtxSynchronize",
+        "cuMemcpyDtoH",
+        "cuMemFree",
+    ]
+    launcher(gpu_host.Launch("k", ptx, (2, 1, 1), (4, 1, 1), args))
+    assert fake.calls.count("cuModuleLoadData") == 1  # the module is loaded once per kernel
+
+
 def test_device_gpu_without_a_gpu_is_a_one_line_error(ember) -> None:
     reason = gpu_host.gpu_unavailable_reason()
     if reason is None:
