@@ -80,7 +80,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = _options(args, "obj")
     result = driver.build(args.input, options)
     assert isinstance(result.output, bytes)
-    on_gpu = _use_gpu(args.device, result.output, args.input)
+    on_gpu = _use_gpu(args.device, result.output, args.input, options.gpu_arch)
     with tempfile.TemporaryDirectory(prefix="ember-run-") as tmp:
         obj = Path(tmp) / "prog.o"
         obj.write_bytes(result.output)
@@ -103,7 +103,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run.exit_status
 
 
-def _use_gpu(device: str, obj: bytes, path: str) -> bool:
+def _use_gpu(device: str, obj: bytes, path: str, arch: str) -> bool:
     """`--device`: cpu never, gpu always (or an error), auto when the program has embedded
     kernels and a GPU answers (cuda-python is imported only then)."""
     from compiler.offload import embed
@@ -112,7 +112,7 @@ def _use_gpu(device: str, obj: bytes, path: str) -> bool:
         return False
     from compiler.offload import gpu_host
 
-    reason = gpu_host.gpu_unavailable_reason()
+    reason = gpu_host.gpu_unavailable_reason(arch)
     if reason is None:
         return True
     if device == "gpu":

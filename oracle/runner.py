@@ -6,6 +6,7 @@ takes the caller down.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import os
@@ -67,6 +68,7 @@ def runtime_sources() -> list[Path]:
 def runtime_objects() -> tuple[Path, ...]:
     """The runtime compiled once per process (`cc -c -O2`; compiling it at every link costs ~100 ms)."""
     tmp = Path(tempfile.mkdtemp(prefix="ember-rt-"))
+    atexit.register(shutil.rmtree, tmp, True)
     objects = []
     for src in runtime_sources():
         out = tmp / (src.stem + ".o")
@@ -93,7 +95,9 @@ def link_executable(
 ) -> Path:
     """Link objects (plus the Ember runtime) into an executable with the system `cc`, or
     into a shared library (`shared`: what the GPU host loads, compiler/offload/gpu_host.py)."""
-    cmd = [find_cc(), *(["-shared", "-fPIC"] if shared else []), "-o", str(out), *map(str, objects)]
+    # -Bsymbolic: the program's own functions win over same-named ones already loaded in
+    # the host process (libc's `log`, `round`, ...), as they do in an executable
+    cmd = [find_cc(), *(["-shared", "-fPIC", "-Wl,-Bsymbolic"] if shared else []), "-o", str(out), *map(str, objects)]
     if with_runtime:
         cmd += [str(p) for p in runtime_sources()]
     cmd += [*extra_args, "-lm"]

@@ -159,6 +159,20 @@ def test_a_launcher_that_raises_stops_the_program_with_one_line(tmp_path: Path) 
     assert line == "ember: error: the GPU launcher failed on kernel fill: ValueError('broken launcher')"
 
 
+def test_exported_functions_named_like_libc_stay_the_programs(tmp_path: Path) -> None:
+    # in the shared library the GPU host loads, `labs` must bind to the program's own
+    # definition, not to the libc already loaded in the Python process
+    src = tmp_path / "labs.em"
+    src.write_text(
+        "@export\ndef labs(x: Int) -> Int:\n    return x + 1000\n\n"
+        "@kernel\ndef k(out: Buffer[Int]) -> None:\n    out[thread_idx_x()] = 1\n\n"
+        "def main() -> None:\n    out = Buffer[Int](1)\n    k[1, 1](out)\n    print(labs(-5), out[0])\n"
+    )
+    run, _launches = _probe(_library(_object(src, opt_level=0), tmp_path), "decline", tmp_path)  # -O0: not inlined
+    assert run.exit_status == 0, run.stderr
+    assert run.stdout.decode().split() == ["995", "1"]
+
+
 def test_buffer_parameters_are_memref_descriptors() -> None:
     arg = gpu_host.GpuArg(is_buffer=1, size=4, count=10)
     scalar = gpu_host.GpuArg(is_buffer=0, size=2, bits=-1)
@@ -247,6 +261,10 @@ def test_cuda_launcher_calls_pass_cuda_pythons_argument_conversion(tmp_path: Pat
     ]
     launcher(gpu_host.Launch("k", ptx, (2, 1, 1), (4, 1, 1), args))
     assert fake.calls.count("cuModuleLoadData") == 1  # the module is loaded once per kernel
+    # the same buffer passed twice is one device array, copied in and back once
+    fake.calls.clear()
+    launcher(gpu_host.Launch("k", ptx, (1, 1, 1), (1, 1, 1), (args[0], args[0], args[1])))
+    assert [fake.calls.count(c) for c in ("cuMemAlloc", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemFree")] == [1, 1, 1, 1]
 
 
 def test_device_gpu_without_a_gpu_is_a_one_line_error(ember) -> None:

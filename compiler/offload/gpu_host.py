@@ -12,6 +12,7 @@ device, launches, synchronises and copies the buffers back. Run as
 from __future__ import annotations
 
 import ctypes
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -76,8 +77,9 @@ def kernel_parameters(args: Sequence[GpuArg], device_addresses: Sequence[int | N
     return params
 
 
-def gpu_unavailable_reason() -> str | None:
-    """Why launches cannot go to a GPU here (None: they can)."""
+def gpu_unavailable_reason(arch: str | None = None) -> str | None:
+    """Why launches cannot go to a GPU here (None: they can); with `arch` (`sm_80`), also
+    when device 0 is older than the PTX's target."""
     try:
         from cuda.bindings import driver
     except ImportError:
@@ -91,6 +93,13 @@ def gpu_unavailable_reason() -> str | None:
     err, count = driver.cuDeviceGetCount()
     if err != driver.CUresult.CUDA_SUCCESS or count == 0:
         return "no CUDA device"
+    if arch is not None:
+        attr = driver.CUdevice_attribute
+        _e, dev = driver.cuDeviceGet(0)
+        _e, major = driver.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev)
+        _e, minor = driver.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev)
+        if major * 10 + minor < int(arch.removeprefix("sm_")):
+            return f"device 0 is sm_{major}{minor}, older than the PTX's {arch}"
     return None
 
 
@@ -102,7 +111,11 @@ def _error_name(err: Any) -> str:
 
 
 class CudaError(Exception):
-    """A CUDA driver call failed."""
+    """A CUDA driver call failed; `in_kernel` when the kernel itself failed (a device trap)."""
+
+    def __init__(self, message: str, *, in_kernel: bool = False) -> None:
+        super().__init__(message)
+        self.in_kernel = in_kernel
 
 
 class CudaLauncher:
@@ -118,10 +131,10 @@ class CudaLauncher:
         self._check(driver.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
         self.functions: dict[str, Any] = {}
 
-    def _check(self, result: Any, call: str) -> Any:
+    def _check(self, result: Any, call: str, *, in_kernel: bool = False) -> Any:
         err, *values = result if isinstance(result, tuple) else (result,)
         if err != self.driver.CUresult.CUDA_SUCCESS:
-            raise CudaError(f"{call}: {_error_name(err)}")
+            raise CudaError(f"{call}: {_error_name(err)}", in_kernel=in_kernel)
         return values[0] if len(values) == 1 else (values or None)
 
     def function(self, kernel: str, ptx: str) -> Any:
@@ -134,31 +147,36 @@ class CudaLauncher:
     def __call__(self, launch: Launch) -> bool:
         d = self.driver
         function = self.function(launch.kernel, launch.ptx)
-        buffers: list[tuple[GpuArg, int, int]] = []  # (arg, device address, bytes)
+        # one device copy per host buffer: the same buffer passed twice is one array on the
+        # device too (the emulator shares it), and is copied in and back once
+        device: dict[int, tuple[int, int]] = {}  # host address -> (device address, bytes)
         addresses: list[int | None] = []
         try:
             for arg in launch.args:
                 if not arg.is_buffer:
                     addresses.append(None)
                     continue
-                nbytes = max(1, arg.count * arg.size)  # cuMemAlloc refuses 0 bytes
-                address = int(self._check(d.cuMemAlloc(nbytes), "cuMemAlloc"))
-                buffers.append((arg, address, nbytes))
-                addresses.append(address)
-                if arg.count:
-                    self._check(d.cuMemcpyHtoD(address, arg.data, arg.count * arg.size), "cuMemcpyHtoD")
+                nbytes = arg.count * arg.size
+                host = arg.data or 0
+                if host not in device or not host:
+                    address = int(self._check(d.cuMemAlloc(max(1, nbytes)), "cuMemAlloc"))  # 0 bytes is refused
+                    device[host or -address] = (address, nbytes)
+                    if nbytes:
+                        self._check(d.cuMemcpyHtoD(address, host, nbytes), "cuMemcpyHtoD")
+                addresses.append(device[host][0] if host else address)
             params = kernel_parameters(launch.args, addresses)
             pointers = (ctypes.c_void_p * max(1, len(params)))(*[ctypes.addressof(p) for p in params])
             self._check(
                 d.cuLaunchKernel(function, *launch.grid, *launch.block, 0, 0, ctypes.addressof(pointers), 0),
                 f"launching {launch.kernel}",
+                in_kernel=True,
             )
-            self._check(d.cuCtxSynchronize(), f"running {launch.kernel}")
-            for arg, address, _n in buffers:
-                if arg.count:
-                    self._check(d.cuMemcpyDtoH(arg.data, address, arg.count * arg.size), "cuMemcpyDtoH")
+            self._check(d.cuCtxSynchronize(), f"running {launch.kernel}", in_kernel=True)
+            for host, (address, nbytes) in device.items():
+                if host > 0 and nbytes:
+                    self._check(d.cuMemcpyDtoH(host, address, nbytes), "cuMemcpyDtoH")
         finally:
-            for _arg, address, _n in buffers:
+            for address, _n in device.values():
                 d.cuMemFree(address)
         return True
 
@@ -166,28 +184,25 @@ class CudaLauncher:
 def run_library(library: str, launcher: Launcher) -> int:
     """Load the program, install `launcher`, run `main`; its status (an Ember trap or a
     failed launch exits the process itself)."""
-    lib = ctypes.CDLL(library, mode=ctypes.RTLD_GLOBAL)
+    lib = ctypes.CDLL(library)
 
     def on_launch(name: bytes, ptx: bytes, dims: Any, nargs: int, args: Any) -> int:
-        launch = Launch(
-            name.decode(),
-            ptx.decode(),
-            (dims[0], dims[1], dims[2]),
-            (dims[3], dims[4], dims[5]),
-            tuple(GpuArg.from_buffer_copy(args[i]) for i in range(nargs)),
-        )
+        kernel = name.decode(errors="replace")
         try:
+            launch = Launch(
+                kernel,
+                ptx.decode(),
+                (dims[0], dims[1], dims[2]),
+                (dims[3], dims[4], dims[5]),
+                tuple(GpuArg.from_buffer_copy(args[i]) for i in range(nargs)),
+            )
             return 1 if launcher(launch) else 0
         except CudaError as exc:
-            _flush()
-            print(f"ember: trap: kernel {launch.kernel} failed on the GPU: {exc}", file=sys.stderr)
-            sys.stderr.flush()
-            _exit(TRAP_STATUS)
+            if exc.in_kernel:  # a device trap ends here; its code is lost on the device
+                _fail(f"ember: trap: kernel {kernel} failed on the GPU: {exc}", TRAP_STATUS)
+            _fail(f"ember: error: GPU launch of kernel {kernel}: {exc}", INTERNAL_STATUS)
         except BaseException as exc:  # ctypes would print it and return 0: the emulator would run
-            _flush()
-            print(f"ember: error: the GPU launcher failed on kernel {launch.kernel}: {exc!r}", file=sys.stderr)
-            sys.stderr.flush()
-            _exit(INTERNAL_STATUS)
+            _fail(f"ember: error: the GPU launcher failed on kernel {kernel}: {exc!r}", INTERNAL_STATUS)
         return 0  # unreachable
 
     callback = LAUNCHER_TYPE(on_launch)
@@ -197,6 +212,13 @@ def run_library(library: str, launcher: Launcher) -> int:
     status = int(lib.main())
     _flush()
     return status & 0xFF
+
+
+def _fail(message: str, status: int) -> None:
+    _flush()
+    print(message, file=sys.stderr)
+    sys.stderr.flush()
+    _exit(status)
 
 
 def _flush() -> None:
@@ -225,6 +247,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CudaError as exc:
         print(f"{args[0]}: error: no GPU: {exc}", file=sys.stderr)
         return 1
+    # behave like the executable: killed by SIGPIPE/SIGXFSZ (output limit), stopped by Ctrl-C
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
     _exit(run_library(args[0], launcher))
     return 0  # unreachable
 
