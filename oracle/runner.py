@@ -99,7 +99,7 @@ def link_executable(
     # the host process (libc's `log`, `round`, ...), as they do in an executable
     cmd = [find_cc(), *(["-shared", "-fPIC", "-Wl,-Bsymbolic"] if shared else []), "-o", str(out), *map(str, objects)]
     if with_runtime:
-        cmd += [str(p) for p in runtime_sources()]
+        cmd += [str(p) for p in runtime_objects()]  # compiled once per process
     cmd += [*extra_args, "-lm"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
