@@ -372,10 +372,8 @@ class Checker:
                 support = self._support()
                 if support is not None:
                     objects.append(support)
-                if self.case.is_ember:
-                    objects += runner.runtime_objects()
                 try:
-                    exe = runner.link_executable(objects, Path(tmp) / "prog", with_runtime=False)
+                    exe = runner.link_executable(objects, Path(tmp) / "prog", with_runtime=self.case.is_ember)
                     self._runs[digest] = (runner.run_executable(exe, limits=self.limits), None)
                 except EmberError as exc:
                     self._runs[digest] = (None, exc.message)

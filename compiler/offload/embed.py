@@ -45,9 +45,8 @@ def has_kernels(mlir_text: str) -> bool:
 def embedded_table(
     mlir_text: str, path: str, flow: str, arch: str, opt_level: int, jobs: int
 ) -> str | None:
-    """The table for a program module's kernels (PTX for `arch`), or None without kernels."""
-    if not has_kernels(mlir_text):
-        return None
+    """The table for a program module's kernels (PTX for `arch`), or None without kernels
+    (callers test `has_kernels` first, to skip reading the module)."""
     program = read_program(mlir_text, path)
     if not program.kernels:
         return None

@@ -12,6 +12,7 @@ device, launches, synchronises and copies the buffers back. Run as
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -218,19 +219,12 @@ def _fail(message: str, status: int) -> None:
     _flush()
     print(message, file=sys.stderr)
     sys.stderr.flush()
-    _exit(status)
+    os._exit(status)  # no interpreter teardown: the program's stdio is flushed
 
 
 def _flush() -> None:
     """The program writes through C stdio: flush it before Python reports or exits."""
     ctypes.CDLL(None).fflush(None)
-
-
-def _exit(status: int) -> None:
-    """Leave without interpreter teardown (the program's stdio is flushed already)."""
-    import os
-
-    os._exit(status)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -250,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # behave like the executable: killed by SIGPIPE/SIGXFSZ (output limit), stopped by Ctrl-C
     for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGINT):
         signal.signal(sig, signal.SIG_DFL)
-    _exit(run_library(args[0], launcher))
+    os._exit(run_library(args[0], launcher))
     return 0  # unreachable
 
 

@@ -113,6 +113,8 @@ def _drop_aliases(text: str, keep: set[int]) -> str:
 
 # -- instructions ------------------------------------------------------------------------
 
+#: `  %name = rhs`: a value-defining instruction (name, right-hand side)
+_VALUE_DEF = re.compile(r"^  (%[-\w.$]+) = (.*)$")
 _INSTRUCTION = re.compile(r"^  (?!ret\b|br\b|switch\b|indirectbr\b|unreachable\b)\S")
 
 
@@ -139,7 +141,7 @@ def _drop_instructions(text: str, keep: set[int]) -> str:
         if i not in drop:
             out.append(line)
             continue
-        m = re.match(r"^  (%[-\w.$]+) = (.*)$", line)
+        m = _VALUE_DEF.match(line)
         if m:  # a value-producing instruction: replace its uses by a constant of its type
             ty = _result_type(m.group(2))
             if ty is None:
@@ -160,7 +162,7 @@ def _delete_instructions(text: str, keep: set[int]) -> str:
         for j in range(start + 1, end):
             if j not in drop:
                 continue
-            m = re.match(r"^  (%[-\w.$]+) = (.*)$", lines[j])
+            m = _VALUE_DEF.match(lines[j])
             if m:
                 ty = _result_type(m.group(2))
                 if ty is None:
@@ -469,12 +471,11 @@ def _stub_sites(text: str) -> list[tuple[int, int, str]]:
     lines = text.split("\n")
     sites = []
     for start, end in function_bodies(lines):
-        m = _DEFINE_HEAD.match(lines[start])
-        if not m or irmodel.unquote(m.group(2)[1:]) == "main" or end - start <= 2:
+        head = _signature(lines[start])
+        if head is None or head[1] == "main" or end - start <= 2:
             continue
-        ty = _RETURN_ATTRS.sub("", " " + m.group(1)).split()[-1]
-        if _SIMPLE_TYPE.fullmatch(ty):
-            sites.append((start, end, ty))
+        if _SIMPLE_TYPE.fullmatch(head[0]):
+            sites.append((start, end, head[0]))
     return sites
 
 
@@ -491,10 +492,7 @@ def _stub_bodies(text: str, keep: set[int]) -> str:
     for k, (start, end, ty) in reversed(list(enumerate(_stub_sites(text)))):
         if k in keep:
             continue
-        m = _DEFINE_HEAD.match(lines[start])
-        assert m is not None
-        head = _RETURN_ATTRS.sub("", " " + m.group(1)).split()
-        lines[start] = f"define {' '.join(head)} {m.group(2)}{m.group(3)}{{"
+        lines[start] = _returning(lines[start], ty)  # without return attributes (`nonnull`...)
         ret = "ret void" if ty == "void" else f"ret {ty} {_zero_literal(ty)}"
         lines[start + 1 : end] = [f"  {ret}"]
     return "\n".join(lines)
@@ -508,6 +506,23 @@ _RETURNS_VALUE = re.compile(r"^  ret \S+ %")
 _RETURN_ATTRS = re.compile(r" (?:noundef|signext|zeroext|nonnull|noalias|inreg|align \d+|dereferenceable(?:_or_null)?\(\d+\))(?= )")
 
 
+def _signature(define: str) -> tuple[str, str, str] | None:
+    """(return type, function name, parameters and function attributes) of a `define`
+    line; None when it does not parse."""
+    m = _DEFINE_HEAD.match(define)
+    if m is None:
+        return None
+    return _RETURN_ATTRS.sub("", " " + m.group(1)).split()[-1], irmodel.unquote(m.group(2)[1:]), m.group(3)
+
+
+def _returning(define: str, ty: str) -> str:
+    """The `define` line returning `ty`, without return attributes (`noundef`, `nonnull`, ...)."""
+    m = _DEFINE_HEAD.match(define)
+    assert m is not None
+    head = _RETURN_ATTRS.sub("", " " + m.group(1)).split()
+    return f"define {' '.join([*head[:-1], ty])} {m.group(2)}{m.group(3)}{{"
+
+
 def _return_sites(text: str) -> list[tuple[int, int, str]]:
     """(define line, value line, type) for each value computed in the entry block of a
     function that returns only constants and that nothing else refers to (so its return
@@ -517,17 +532,15 @@ def _return_sites(text: str) -> list[tuple[int, int, str]]:
     lines = text.split("\n")
     sites = []
     for start, end in function_bodies(lines):
-        m = _DEFINE_HEAD.match(lines[start])
-        if not m or irmodel.unquote(m.group(2)[1:]) in referenced or "..." in m.group(3):
-            continue
-        if not _SIMPLE_TYPE.fullmatch(_RETURN_ATTRS.sub("", " " + m.group(1)).split()[-1]):
+        head = _signature(lines[start])
+        if head is None or head[1] in referenced or "..." in head[2] or not _SIMPLE_TYPE.fullmatch(head[0]):
             continue
         if any(_RETURNS_VALUE.match(lines[j]) for j in range(start + 1, end)):
             continue  # already returns a computed value: once per function, or it would trade values forever
         for j in range(start + 1, end):
             if _LABEL.match(lines[j]) and j > start + 1:
                 break  # the entry block ends at the first label after its own
-            d = re.match(r"^  (%[-\w.$]+) = (.*)$", lines[j])
+            d = _VALUE_DEF.match(lines[j])
             if d and " = phi " not in lines[j]:
                 ty = _result_type(d.group(2))
                 if ty is not None:
@@ -553,10 +566,7 @@ def _values_to_return(text: str, keep: set[int]) -> str:
             chosen.setdefault(start, (j, ty))
     drop: set[int] = set()
     for start, (j, ty) in chosen.items():
-        m = _DEFINE_HEAD.match(lines[start])
-        assert m is not None
-        head = _RETURN_ATTRS.sub("", " " + m.group(1)).split()
-        lines[start] = f"define {' '.join([*head[:-1], ty])} {m.group(2)}{m.group(3)}{{"
+        lines[start] = _returning(lines[start], ty)
         value = lines[j].split(" = ", 1)[0].strip()
         lines[j] += f"\n  ret {ty} {value}"
         drop.update(range(j + 1, ends[start]))
