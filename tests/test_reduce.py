@@ -180,3 +180,38 @@ def test_with_faults_a_candidate_that_differs_anyway_is_not_interesting(module: 
     noisy.write_text(fmt + text.replace(load, print_address + load))
     assert engine.valid_ir(noisy.read_text())
     assert oracle.signature(noisy, "split-mismatch", settings) is None
+
+
+def test_functions_to_padding_keeps_the_planner_cost_in_main() -> None:
+    text = (
+        "define internal i64 @h() {\n  ret i64 1\n}\n"
+        "define i64 @f() {\n  %a = call i64 @h()\n  %b = add i64 %a, 1\n  ret i64 %b\n}\n"
+        "define i32 @main() {\nentry:\n  %ember.pad.3 = add i64 0, 0\n  ret i32 0\n}\n"
+    )
+    pad = _delta("functions-to-padding")
+    assert pad.chunks(text) == ["f"]  # @h is called; main is where the padding goes
+    out = pad.apply(text, set())
+    assert engine.valid_ir(out) and "@f" not in out
+    cost_of_f = 4  # the planner's cost: the function's line count less one
+    assert out.count("add i64 0, 0") == 1 + cost_of_f
+    assert "%ember.pad.3 = add i64 0, 0\n  %ember.pad.4 = add i64 0, 0\n" in out  # after earlier padding, numbered on
+    assert pad.chunks("define i64 @f() {\n  ret i64 0\n}\n") == []  # no main: nothing to pad
+
+
+def test_a_split_that_needs_the_module_cost_reduces_further_with_padding() -> None:
+    from compiler.backend import planner
+    from fuzz.reduce.ir_deltas import IR_DELTAS
+
+    body = "".join(f"  %v{i} = mul i64 %x, {i + 3}\n" for i in range(3))
+    text = "".join(f"define i64 @f{k}(i64 %x) {{\n{body}  ret i64 %v2\n}}\n" for k in range(12))
+    text += "define i32 @main() {\nentry:\n  ret i32 0\n}\n"
+
+    def splits_in_two(candidate: str) -> bool:  # the planner's subgraph count follows the total cost
+        return len(planner.plan(candidate, target_cost=40).subgraphs) >= 2
+
+    assert splits_in_two(text)
+    with_padding, _ = engine.reduce_text(text, splits_in_two, IR_DELTAS)
+    without, _ = engine.reduce_text(text, splits_in_two, [d for d in IR_DELTAS if d.name != "functions-to-padding"])
+    assert splits_in_two(with_padding) and splits_in_two(without)
+    assert engine.lines_of(with_padding) < engine.lines_of(without)
+    assert with_padding.count("define ") < without.count("define ")

@@ -573,6 +573,48 @@ def _values_to_return(text: str, keep: set[int]) -> str:
     return "\n".join(line for i, line in enumerate(lines) if i not in drop)
 
 
+# -- functions to padding: a function goes, `main` keeps its cost --------------------
+
+_PAD_NAME = re.compile(r"%ember\.pad\.([0-9]+)\b")
+
+
+def _paddable_functions(text: str) -> list[irmodel.Entity]:
+    """Defined functions but `main` that nothing refers to, when there is a `main` to pad."""
+    mod = irmodel.parse_module(text)
+    if not any(e.kind == "function" and e.name == "main" for e in mod.entities):
+        return []
+    referenced = {r for e in mod.entities for r in e.refs if r != e.name}
+    return [e for e in mod.entities if e.kind == "function" and e.name != "main" and e.name not in referenced]
+
+
+def _paddable_chunks(text: str) -> list[str]:
+    return [e.name for e in _paddable_functions(text)]
+
+
+def _functions_to_padding(text: str, keep: set[int]) -> str:
+    """Functions outside `keep` go and `main` gains one dead `add` per unit of their
+    split-planner cost (compiler.backend.irmodel: a function's line count). A fault that
+    shows only when the module splits into the same subgraphs needs the module's total
+    cost more than the functions that make it up; plain deletion loses that, and the
+    padding can still go later if it is not needed."""
+    gone = [e for i, e in enumerate(_paddable_functions(text)) if i not in keep]
+    if not gone:
+        return text
+    text = _rebuild(text, {f"function:{e.name}": None for e in gone})
+    first = max((int(n) for n in _PAD_NAME.findall(text)), default=-1) + 1
+    pads = [f"  %ember.pad.{first + k} = add i64 0, 0" for k in range(sum(e.cost for e in gone))]
+    lines = text.split("\n")
+    for start, _end in function_bodies(lines):
+        head = _signature(lines[start])
+        if head is not None and head[1] == "main":
+            at = start + 2 if _LABEL.match(lines[start + 1]) else start + 1
+            while _PAD_NAME.match(lines[at].strip()):
+                at += 1  # after earlier padding: names stay in order
+            lines[at:at] = pads
+            break
+    return "\n".join(lines)
+
+
 #: The table, in the order the reducer tries them (big cuts first).
 IR_DELTAS: list[DeltaPass] = [
     DeltaPass("stub-bodies", _stub_chunks, _stub_bodies),
@@ -592,4 +634,5 @@ IR_DELTAS: list[DeltaPass] = [
     DeltaPass("constants", _constant_chunks, _zero_constants),
     DeltaPass("attributes-metadata", _attribute_chunks, _drop_attributes),
     DeltaPass("module-data", _module_data_chunks, _drop_selected_lines(_module_data_lines)),
+    DeltaPass("functions-to-padding", _paddable_chunks, _functions_to_padding),
 ]
