@@ -215,3 +215,12 @@ def test_a_split_that_needs_the_module_cost_reduces_further_with_padding() -> No
     assert splits_in_two(with_padding) and splits_in_two(without)
     assert engine.lines_of(with_padding) < engine.lines_of(without)
     assert with_padding.count("define ") < without.count("define ")
+
+
+def test_entry_labels_go_unless_a_phi_names_them() -> None:
+    labels = _delta("entry-labels")
+    assert labels.chunks(LOOP) == []  # the loop's phis name %entry
+    text = "define i64 @f() {\nentry:\n  %a = add i64 1, 2\n  br label %next\nnext:\n  ret i64 %a\n}\n"
+    assert labels.chunks(text) == ["entry"]
+    out = labels.apply(text, set())
+    assert engine.valid_ir(out) and out == text.replace("entry:\n", "")

@@ -60,11 +60,13 @@ def function_bodies(lines: list[str]) -> list[tuple[int, int]]:
 
 
 def _function_chunks(text: str) -> list[str]:
-    return [e.name for e in _entities(text, ("function",), lambda e: e.name != "main")]
+    return [e.name for e in _entities(text, ("function",))]
 
 
 def _functions_to_declarations(text: str, keep: set[int]) -> str:
-    funcs = [e for e in _entities(text, ("function",), lambda e: e.name != "main")]
+    """Definitions outside `keep` become declarations, `main` too: a symbol-table
+    difference may not need a program that runs."""
+    funcs = _entities(text, ("function",))
     replace: dict[str, str | None] = {}
     for i, e in enumerate(funcs):
         if i not in keep:
@@ -573,6 +575,29 @@ def _values_to_return(text: str, keep: set[int]) -> str:
     return "\n".join(line for i, line in enumerate(lines) if i not in drop)
 
 
+# -- entry labels: an entry block nothing names needs no label -------------------------
+
+
+def _entry_label_lines(text: str) -> list[int]:
+    """The label line of each entry block that no phi names (nothing can branch to an
+    entry block, so phis are its only users); unlabelled, LLVM numbers the block."""
+    lines = text.split("\n")
+    out = []
+    for start, end in function_bodies(lines):
+        m = _LABEL.match(lines[start + 1]) if start + 1 < end else None
+        if m is None:
+            continue
+        name = "%" + m.group(0)[:-1]
+        if not any(re.search(re.escape(name) + r"(?![-\w.$\"])", lines[j]) for j in range(start + 2, end)):
+            out.append(start + 1)
+    return out
+
+
+def _entry_label_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[i].split(":")[0] for i in _entry_label_lines(text)]
+
+
 # -- functions to padding: a function goes, `main` keeps its cost --------------------
 
 _PAD_NAME = re.compile(r"%ember\.pad\.([0-9]+)\b")
@@ -634,5 +659,6 @@ IR_DELTAS: list[DeltaPass] = [
     DeltaPass("constants", _constant_chunks, _zero_constants),
     DeltaPass("attributes-metadata", _attribute_chunks, _drop_attributes),
     DeltaPass("module-data", _module_data_chunks, _drop_selected_lines(_module_data_lines)),
+    DeltaPass("entry-labels", _entry_label_chunks, _drop_selected_lines(_entry_label_lines)),
     DeltaPass("functions-to-padding", _paddable_chunks, _functions_to_padding),
 ]
