@@ -28,6 +28,11 @@ def _entities(text: str, kinds: Sequence[str], pred: Callable[[irmodel.Entity], 
     return [e for e in mod.entities if e.kind in kinds and pred(e)]
 
 
+def _referenced_by_others(mod: irmodel.IRModule) -> set[str]:
+    """Names some other entity refers to (a function calling itself does not count)."""
+    return {r for e in mod.entities for r in e.refs if r != e.name}
+
+
 def _rebuild(text: str, replace: dict[str, str | None]) -> str:
     """Re-emit the module with some entity texts replaced (None drops the entity)."""
     mod = irmodel.parse_module(text)
@@ -530,7 +535,7 @@ def _return_sites(text: str) -> list[tuple[int, int, str]]:
     function that returns only constants and that nothing else refers to (so its return
     type can change without touching callers)."""
     mod = irmodel.parse_module(text)
-    referenced = {r for e in mod.entities for r in e.refs if r != e.name}
+    referenced = _referenced_by_others(mod)
     lines = text.split("\n")
     sites = []
     for start, end in function_bodies(lines):
@@ -608,7 +613,7 @@ def _paddable_functions(text: str) -> list[irmodel.Entity]:
     mod = irmodel.parse_module(text)
     if not any(e.kind == "function" and e.name == "main" for e in mod.entities):
         return []
-    referenced = {r for e in mod.entities for r in e.refs if r != e.name}
+    referenced = _referenced_by_others(mod)
     return [e for e in mod.entities if e.kind == "function" and e.name != "main" and e.name not in referenced]
 
 
