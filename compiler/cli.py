@@ -70,7 +70,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(result.times.render(), file=sys.stderr)
         print(f"peak memory: {own:.0f} MiB (driver)", file=sys.stderr)
     elif args.print_split_plan:
-        print("\n".join(n for n in result.times.notes if n.startswith("subgraph")), file=sys.stderr)
+        print("\n".join(n for n in result.times.notes if n.startswith(("plan work", "subgraph"))), file=sys.stderr)
     return 0
 
 

@@ -273,6 +273,8 @@ def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildO
     times.notes.append(
         f"split {options.split}: {result.subgraphs} subgraphs, {result.pieces} codegen pieces, -j{options.job_count}"
     )
+    if not options.print_split_plan:  # the printed plan starts with the same line
+        times.notes.append(result.plan.work.render())
     peak = result.worker_cpu.pop("worker peak MiB", 0.0)
     times.notes.append(
         "worker CPU: " + ", ".join(f"{stage} {secs:.3f}s" for stage, secs in result.worker_cpu.items())

@@ -134,7 +134,9 @@ def run_executable(
     return run_command([str(exe), *args], stdin=stdin, limits=limits)
 
 
-def run_command(cmd: Sequence[str], *, stdin: bytes = b"", limits: Limits | None = None) -> RunResult:
+def run_command(
+    cmd: Sequence[str], *, stdin: bytes = b"", limits: Limits | None = None, cwd: str | Path | None = None
+) -> RunResult:
     """`run_executable` for any command line (the GPU host runs a program as a library)."""
     limits = limits or Limits()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
@@ -147,6 +149,7 @@ def run_command(cmd: Sequence[str], *, stdin: bytes = b"", limits: Limits | None
             stderr=err,
             start_new_session=True,
             preexec_fn=_limit(limits),
+            cwd=cwd,
         )
         timed_out = False
         try:

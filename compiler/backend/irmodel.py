@@ -226,7 +226,10 @@ def parse_module(text: str) -> IRModule:
         elif line.startswith("attributes #"):
             entities.append(Entity("attributes", line.split("=", 1)[0].strip(), line, idx))
         elif line.startswith("!"):
-            entities.append(Entity("metadata", line.split("=", 1)[0].strip(), line, idx))
+            e = Entity("metadata", line.split("=", 1)[0].strip(), line, idx)
+            if "@" in line:
+                _analyse_refs(e, line.split("=", 1)[-1], None)
+            entities.append(e)
         elif line.startswith("%"):
             entities.append(Entity("type", line.split("=", 1)[0].strip(), line, idx))
         elif line.startswith("module asm"):

@@ -24,25 +24,34 @@ from __future__ import annotations
 import heapq
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from compiler.backend import irmodel
 from compiler.backend.irmodel import Entity, IRModule
 
-#: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs).
-TARGET_SUBGRAPH_COST = 1200
-#: Never more subgraphs than this (each costs a module parse and fixed pass overhead).
-MAX_SUBGRAPHS = 64
-#: Level-2 codegen pieces group consecutive functions up to this estimated cost (a module
-#: parse per piece costs about as much as compiling a small function).
-LEVEL2_PIECE_COST = 600
-#: Exported functions up to this many instructions are imported (as available_externally
+#: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
+#: subgraph pays a module parse and the pass pipeline's fixed cost, and every call that
+#: crosses subgraphs is one the inliner cannot see: a few large subgraphs beat many small ones.
+TARGET_SUBGRAPH_COST = 8000
+#: Never more subgraphs than this (enough to keep 16 workers busy with room to balance).
+MAX_SUBGRAPHS = 32
+#: Level-2 codegen pieces group consecutive functions up to this estimated cost. Codegen of
+#: a subgraph runs in the same worker, so smaller pieces only add module parses; the
+#: harness draws small values to exercise the per-function cut and its link.
+LEVEL2_PIECE_COST = 6000
+#: Duplicable locals up to this many instructions are copied into every subgraph calling them
+#: (about what LLVM's inliner takes at -O2: its threshold of 225 is ~45 simple instructions).
+COPY_COST = 60
+#: Exported functions up to this many instructions may be imported (as available_externally
 #: copies) into subgraphs that call them, so the inliner still sees across subgraphs.
 IMPORT_COST = 200
-#: Total instructions one subgraph may import (-O3; -O2 imports less, for compile time).
-IMPORT_BUDGET = 8000
-IMPORT_BUDGET_O2 = 2000
+#: One subgraph imports at most this share of its own cost.
+IMPORT_SHARE = 0.10
+#: Copies and imports together stay within this share of the module's cost...
+EXTRA_WORK = 0.25
+#: ...or this many instructions, whichever is more (small modules copy freely: it is cheap).
+WORK_FLOOR = 600
 #: Suffix of renamed duplicate copies.
 COPY_SUFFIX = ".ember."
 
@@ -59,6 +68,26 @@ class Subgraph:
     private_names: set[str] = field(default_factory=set)  # were private: `.L` in the object
 
 
+@dataclass(frozen=True)
+class PlanWork:
+    """How much the plan compiles, against the module: the cost model's bound (docs/backend.md)."""
+
+    module_cost: int  # instructions of every definition, once
+    work_cost: int  # instructions over all subgraphs: copies and imports included
+    copied: int  # of which copies of duplicable locals
+    imported: int  # of which available_externally imports
+
+    @property
+    def ratio(self) -> float:
+        return self.work_cost / self.module_cost if self.module_cost else 1.0
+
+    def render(self) -> str:
+        return (
+            f"plan work: {self.work_cost} instructions for a {self.module_cost}-instruction module "
+            f"({self.ratio:.2f}x; copies {self.copied}, imports {self.imported})"
+        )
+
+
 @dataclass
 class SplitPlan:
     """Level-1 subgraphs plus the facts the link needs about every symbol."""
@@ -67,6 +96,7 @@ class SplitPlan:
     local_names: set[str]
     private_names: set[str]
     order: dict[str, int]  # input position of each named value (stable output order)
+    work: PlanWork = field(default_factory=lambda: PlanWork(0, 0, 0, 0))
 
     def describe(self, pieces: dict[int, list[list[str]]] | None = None) -> str:
         """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
@@ -74,7 +104,7 @@ class SplitPlan:
         Each member line gives its linkage inside the subgraph module and, where the
         MC link changes it back, the linkage it gets in the final object.
         """
-        lines = []
+        lines = [self.work.render()]
         for sg in self.subgraphs:
             lines.append(f"subgraph {sg.index} (cost {sg.cost}): " + ", ".join(sg.members))
             values = irmodel.parse_module(sg.text).values
@@ -185,196 +215,212 @@ def _duplicable(mod: IRModule, atoms: _UnionFind) -> set[str]:
     }
 
 
+@dataclass(frozen=True)
+class PlanPolicy:
+    """How level 1 trades optimisation scope for work (docs/backend.md, "The cost model").
+
+    The plan never depends on `-j`: the same module gives the same subgraphs, so the
+    object's bytes are the same at every job count.
+    """
+
+    #: estimated instructions one subgraph aims for (decides how many subgraphs)
+    target_cost: int = TARGET_SUBGRAPH_COST
+    max_subgraphs: int = MAX_SUBGRAPHS
+    #: duplicable locals up to this many instructions are copied into each subgraph calling them
+    copy_cost: int = COPY_COST
+    #: exported callees up to this size may be imported (available_externally); 0: none
+    import_cost: int = 0
+    #: one subgraph imports at most this share of its own cost
+    import_share: float = IMPORT_SHARE
+    #: copies plus imports stay within this share of the module's cost (or WORK_FLOOR)
+    extra_work: float = EXTRA_WORK
+    #: copy every duplicable local a subgraph reaches, unbounded (device code cannot call across modules)
+    copy_closure: bool = False
+
+
+@dataclass
+class _PlanState:
+    """What the named planning steps read and fill in, in the order they run."""
+
+    mod: IRModule
+    policy: PlanPolicy
+    atoms: _UnionFind
+    defs: list[Entity]
+    by_name: dict[str, Entity]
+    order: dict[str, int]
+    local_dup: set[str]
+    shared: set[str]
+    atom_members: dict[str, list[str]] = field(default_factory=dict)
+    atom_cost: dict[str, int] = field(default_factory=dict)
+    module_cost: int = 0
+    count: int = 1
+    #: cluster union-find over atom roots, and each cluster root's cost
+    clusters: _UnionFind = field(default_factory=_UnionFind)
+    cluster_cost: dict[str, int] = field(default_factory=dict)
+    bucket_members: list[dict[str, None]] = field(default_factory=list)
+    owner: dict[str, int] = field(default_factory=dict)
+    imported: list[set[str]] = field(default_factory=list)
+    extra_left: int = 0
+    copied_cost: int = 0
+    imported_cost: int = 0
+
+
 def plan(
     text: str,
     *,
     target_cost: int = TARGET_SUBGRAPH_COST,
     strip_debug: bool = True,
     import_cost: int = 0,
-    import_budget: int = 0,
+    policy: PlanPolicy | None = None,
 ) -> SplitPlan:
-    """Cut printed LLVM IR into level-1 subgraphs."""
+    """Cut printed LLVM IR into level-1 subgraphs (the steps below, in order)."""
+    policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
+    state = _load(text, policy, strip_debug)
+    _form_atoms(state)
+    _cluster_by_calls(state)
+    _pack_clusters(state)
+    _assign_owners(state)
+    _copy_small_locals(state)
+    _import_small_callees(state)
+    _copy_shared_closure(state)
+    return _emit_subgraphs(state)
+
+
+def _load(text: str, policy: PlanPolicy, strip_debug: bool) -> _PlanState:
+    """Parse the module (unnamed globals named, debug info dropped) and classify its definitions."""
     text = name_unnamed(text)
     mod = irmodel.parse_module(text)
     if strip_debug:
         for e in mod.entities:
             if e.kind == "function":
                 e.text = irmodel.strip_debug(e.text)
-        mod.entities = [
-            e for e in mod.entities if not (e.kind == "metadata" and e.name in ("!llvm.dbg.cu",))
-        ]
-        mod = IRModule(mod.header, mod.entities)
+        mod = IRModule(mod.header, [e for e in mod.entities if not (e.kind == "metadata" and e.name == "!llvm.dbg.cu")])
     atoms = atoms_of(mod)
-    local_dup = _duplicable(mod, atoms)
-    shared = _shared_copies(mod)
-    dup = local_dup | shared
     defs = [e for e in mod.entities if e.is_value and e.is_definition]
-    by_name = {e.name: e for e in defs}
-    order = {e.name: i for i, e in enumerate(mod.entities) if e.is_value}
+    return _PlanState(
+        mod=mod,
+        policy=policy,
+        atoms=atoms,
+        defs=defs,
+        by_name={e.name: e for e in defs},
+        order={e.name: i for i, e in enumerate(mod.entities) if e.is_value},
+        local_dup=_duplicable(mod, atoms),
+        shared=_shared_copies(mod),
+    )
 
-    # anchor groups: atoms that contain an externally visible function definition
-    anchor_roots: dict[str, list[str]] = {}
-    for e in defs:
-        if e.kind == "function" and not e.is_local and e.name not in shared:
-            anchor_roots.setdefault(atoms.find(e.name), [])
-    for e in defs:
-        root = atoms.find(e.name)
-        if root in anchor_roots:
-            anchor_roots[root].append(e.name)
 
-    def closure(names: list[str]) -> list[str]:
-        seen: dict[str, None] = dict.fromkeys(names)
-        stack = list(names)
-        while stack:
-            cur = by_name.get(stack.pop())
-            if cur is None:
-                continue
-            for r in cur.refs:
-                if r in dup and r not in seen:
-                    seen[r] = None
-                    stack.append(r)
-        return list(seen)
-
-    groups = [(root, members) for root, members in anchor_roots.items()]
-    group_closure = {root: closure(members) for root, members in groups}
-    group_cost = {root: sum(by_name[n].cost for n in group_closure[root]) for root, _ in groups}
-    total = sum(group_cost.values())
-    count = max(1, min(len(groups), MAX_SUBGRAPHS, round(total / target_cost) if target_cost else 1))
-
-    # LPT balancing by estimated cost; ties broken by input order (deterministic)
-    heap = [(0, k) for k in range(count)]
-    bucket_of_group: dict[str, int] = {}
-    for root, _members in sorted(groups, key=lambda g: (-group_cost[g[0]], order[g[0]])):
-        load, k = heapq.heappop(heap)
-        bucket_of_group[root] = k
-        heapq.heappush(heap, (load + group_cost[root], k))
-
-    # bucket contents in input order
-    bucket_members: list[dict[str, None]] = [{} for _ in range(count)]
-    for root, _members in sorted(groups, key=lambda g: order[g[0]]):
-        for name in group_closure[root]:
-            bucket_members[bucket_of_group[root]][name] = None
-
-    # owners of everything that is not an anchor nor a duplicable copy: first referencing bucket
-    owner: dict[str, int] = {}
-    for root, _members in groups:
-        for name in anchor_roots[root]:
-            owner[name] = bucket_of_group[root]
-    home: dict[str, int] = {}
-    for k, members in enumerate(bucket_members):
-        for name in members:
-            if name in dup:
-                home.setdefault(name, k)
-    _assign_owners(defs, dup, atoms, bucket_members, by_name, owner)
-    for name, k in owner.items():
-        if name not in bucket_members[k]:
-            bucket_members[k][name] = None
-    # copies nothing reaches are still compiled once (unsplit -O0 emits them too)
-    reached = {n for members in bucket_members for n in members}
-    for e in defs:
-        if e.name in dup and e.name not in reached:
-            bucket_members[0][e.name] = None
-    # cross-subgraph inlining: small exported callees come in as available_externally copies
-    imported: list[set[str]] = [set() for _ in range(count)]
-    if import_cost > 0:
-        importable = {
-            e.name
-            for e in defs
-            if e.kind == "function"
-            and e.linkage == "external"
-            and e.comdat is None
-            and not e.blockaddress_of
-            and e.cost <= import_cost
-            # a body touching an owned thread-local would change its TLS access model (and
-            # the runtime symbols it needs) once the owner has to export it
-            and not any(r in by_name and by_name[r].is_local and " thread_local" in by_name[r].text.split("=", 1)[-1][:80]
-                        for r in e.refs)
-            and sum(1 for other in defs if atoms.find(other.name) == atoms.find(e.name)) == 1
-        }
-        for k in range(count):
-            budget = import_budget or IMPORT_BUDGET
-            frontier = list(bucket_members[k])
-            while frontier and budget > 0:
-                name = frontier.pop(0)
-                for r in by_name[name].refs if name in by_name else ():
-                    if r in importable and r not in bucket_members[k] and r not in by_name[name].address_refs:
-                        if budget < by_name[r].cost:
-                            continue
-                        budget -= by_name[r].cost
-                        bucket_members[k][r] = None
-                        imported[k].add(r)
-                        frontier.append(r)
-    # owned entities (and imports) may reach duplicable functions too: add their closure
-    for k in range(count):
-        bucket_members[k] = dict.fromkeys(closure(list(bucket_members[k])))
-        for name in bucket_members[k]:
-            if name in dup:
-                home.setdefault(name, k)
-
-    local_names = {e.name for e in defs if e.is_local}
-    renames: list[dict[str, str]] = []
-    for k in range(count):
-        mapping = {n: f"{n}{COPY_SUFFIX}{k}" for n in bucket_members[k] if n in local_dup and home[n] != k}
-        renames.append(mapping)
-        local_names |= set(mapping.values())
-
-    # which owned locals are referenced from another bucket: externalise them while compiling
-    referenced_from: dict[str, set[int]] = {}
-    for k, members in enumerate(bucket_members):
-        for name in members:
-            for r in by_name[name].refs:
-                referenced_from.setdefault(r, set()).add(k)
-    exported = {
-        n
-        for n, k in owner.items()
-        if by_name[n].is_local and any(b != k for b in referenced_from.get(n, ()))
+def _form_atoms(state: _PlanState) -> None:
+    """Group definitions into atoms, cost them, and decide how many subgraphs the module gets."""
+    for e in state.defs:
+        root = state.atoms.find(e.name)
+        state.atom_members.setdefault(root, []).append(e.name)
+        state.atom_cost[root] = state.atom_cost.get(root, 0) + e.cost
+    state.module_cost = sum(e.cost for e in state.defs)
+    anchors = {
+        state.atoms.find(e.name)
+        for e in state.defs
+        if e.kind == "function" and not e.is_local and e.name not in state.shared
     }
-
-    private_names = {n for n in exported if by_name[n].linkage == "private"}
-    subgraphs = []
-    for k in range(count):
-        ordered = sorted(bucket_members[k], key=lambda n: order[n])
-        text_k = piece_text(
-            mod,
-            ordered,
-            exported,
-            include_asm=(k == 0),
-            rename=renames[k],
-            constants_visible=True,
-            imported=imported[k],
-        )
-        cost = sum(by_name[n].cost for n in ordered)
-        shown = [renames[k].get(n, n) for n in ordered]
-        subgraphs.append(Subgraph(k, text_k, shown, cost))
-    return SplitPlan(subgraphs, local_names, private_names, order)
+    policy = state.policy
+    wanted = round(state.module_cost / policy.target_cost) if policy.target_cost else 1
+    state.count = max(1, min(len(anchors), policy.max_subgraphs, wanted))
+    floor = WORK_FLOOR if not policy.copy_closure else 1 << 62
+    state.extra_left = max(int(policy.extra_work * state.module_cost), floor)
 
 
-def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int]) -> list[list[str]]:
-    """Merge consecutive function atoms into pieces of about LEVEL2_PIECE_COST (deterministic)."""
-    chunks: list[list[str]] = []
-    current: list[str] = []
-    current_cost = 0
-    for atom in atoms:
-        c = cost(atom)
-        if current and current_cost + c > LEVEL2_PIECE_COST:
-            chunks.append(current)
-            current, current_cost = [], 0
-        current = current + atom
-        current_cost += c
-    if current:
-        chunks.append(current)
-    return chunks
+def _function_atoms(state: _PlanState) -> list[str]:
+    """Atoms holding a function that is compiled once (not a discardable shared copy), in input order."""
+    roots: dict[str, None] = {}
+    for e in state.defs:
+        if e.kind == "function" and e.name not in state.shared:
+            roots.setdefault(state.atoms.find(e.name), None)
+    return list(roots)
 
 
-def _assign_owners(
-    defs: list[Entity],
-    dup: set[str],
-    atoms: _UnionFind,
-    bucket_members: list[dict[str, None]],
-    by_name: dict[str, Entity],
-    owner: dict[str, int],
-) -> None:
-    """Give every non-anchor, non-duplicable definition (and its atom) one owner: the first bucket using it."""
+def _cluster_by_calls(state: _PlanState) -> None:
+    """Merge function atoms along references, most binding first, while a cluster fits one subgraph.
+
+    Order of merging: a local referenced from one function only goes with it (the unsplit
+    inliner treats a last call specially); a local referenced from several goes with its
+    first caller that has room (its home; small ones are also copied later); then callers
+    go with the exported functions they call (fewer calls crossing subgraphs).
+    """
+    roots = _function_atoms(state)
+    is_function_atom = set(roots)
+    # a small --split-cost asks for many subgraphs (the harness's stress setting): merge less
+    cap = max(1, min(-(-state.module_cost // state.count), state.policy.target_cost))
+    clusters = state.clusters
+    for root in roots:
+        clusters.find(root)
+        state.cluster_cost[root] = state.atom_cost[root]
+    callers: dict[str, dict[str, None]] = {root: {} for root in roots}
+    for e in state.defs:
+        if e.kind != "function" or e.name in state.shared:
+            continue
+        mine = state.atoms.find(e.name)
+        for r in e.refs:
+            if r in state.by_name:
+                theirs = state.atoms.find(r)
+                if theirs != mine and theirs in is_function_atom:
+                    callers[theirs].setdefault(mine, None)
+
+    def merge(a: str, b: str, force: bool = False) -> bool:
+        ra, rb = clusters.find(a), clusters.find(b)
+        if ra == rb:
+            return True
+        joined = state.cluster_cost[ra] + state.cluster_cost[rb]
+        if joined > cap and not force:
+            return False
+        clusters.union(ra, rb)
+        state.cluster_cost[clusters.find(ra)] = joined
+        return True
+
+    def all_local(root: str) -> bool:
+        return all(state.by_name[n].is_local for n in state.atom_members[root])
+
+    def small(root: str) -> bool:
+        return state.atom_cost[root] <= state.policy.copy_cost
+
+    # a small local that fits nowhere still lives with its first caller (callers elsewhere copy it)
+    locals_ = [root for root in roots if all_local(root) and callers[root]]
+    for root in locals_:
+        if len(callers[root]) == 1:
+            merge(next(iter(callers[root])), root, force=small(root))
+    for root in locals_:
+        if len(callers[root]) > 1 and not any(merge(caller, root) for caller in callers[root]) and small(root):
+            merge(next(iter(callers[root])), root, force=True)
+    for root in roots:
+        if not all_local(root):
+            for caller in callers[root]:
+                merge(caller, root)
+
+
+def _pack_clusters(state: _PlanState) -> None:
+    """Clusters into `count` subgraphs, biggest first onto the lightest (LPT; ties by input order)."""
+    members_of: dict[str, list[str]] = {}
+    for root in _function_atoms(state):
+        members_of.setdefault(state.clusters.find(root), []).extend(state.atom_members[root])
+    count = min(state.count, len(members_of)) or 1
+    heap = [(0, k) for k in range(count)]
+    placed: list[list[str]] = [[] for _ in range(count)]
+    first = {c: min(state.order[n] for n in names) for c, names in members_of.items()}
+    for c in sorted(members_of, key=lambda c: (-state.cluster_cost[c], first[c])):
+        load, k = heapq.heappop(heap)
+        placed[k].extend(members_of[c])
+        heapq.heappush(heap, (load + state.cluster_cost[c], k))
+    # number subgraphs by their first member's input position (a stable, readable plan)
+    placed.sort(key=lambda names: min((state.order[n] for n in names), default=1 << 30))
+    state.count = count
+    state.bucket_members = [dict.fromkeys(sorted(names, key=state.order.__getitem__)) for names in placed]
+    for k, names in enumerate(state.bucket_members):
+        for name in names:
+            state.owner[name] = k
+    state.imported = [set() for _ in range(count)]
+
+
+def _assign_owners(state: _PlanState) -> None:
+    """Give every data atom (globals, aliases of data) one owner: the first subgraph using it."""
+    by_name, atoms, owner = state.by_name, state.atoms, state.owner
     first_use: dict[str, int] = {}
 
     def note_refs(name: str, k: int) -> None:
@@ -384,30 +430,177 @@ def _assign_owners(
                 if k < first_use.get(root, 1 << 30):
                     first_use[root] = k
 
-    for k, members in enumerate(bucket_members):
+    for k, members in enumerate(state.bucket_members):
         for name in members:
             note_refs(name, k)
-    for name, k in list(owner.items()):
-        note_refs(name, k)
-    atom_members: dict[str, list[str]] = {}
-    for e in defs:
-        atom_members.setdefault(atoms.find(e.name), []).append(e.name)
-    pending = [root for root, names in atom_members.items() if not any(n in owner or n in dup for n in names)]
+    pending = [
+        root
+        for root, names in state.atom_members.items()
+        if not any(n in owner or n in state.shared for n in names)
+    ]
     while pending:
         progress = [root for root in pending if root in first_use]
         if not progress:
             break
         for root in progress:
             k = first_use[root]
-            for name in atom_members[root]:
+            for name in state.atom_members[root]:
                 owner[name] = k
-            for name in atom_members[root]:
+                state.bucket_members[k][name] = None
+            for name in state.atom_members[root]:
                 note_refs(name, k)
         done = set(progress)
         pending = [root for root in pending if root not in done]
-    for root in pending:  # referenced by nothing we compile: still defined exactly once, in bucket 0
-        for name in atom_members[root]:
+    for root in pending:  # referenced by nothing we compile: still defined exactly once, in subgraph 0
+        for name in state.atom_members[root]:
             owner[name] = 0
+            state.bucket_members[0][name] = None
+    # discardable copies nothing reaches are still compiled once (unsplit -O0 emits them too)
+    reached = {r for e in state.defs for r in e.refs}
+    for e in state.defs:
+        if e.name in state.shared and e.name not in reached and e.name not in owner:
+            state.bucket_members[0][e.name] = None
+
+
+def _copy_small_locals(state: _PlanState) -> None:
+    """Copy small duplicable locals into each subgraph that calls them, within the work budget.
+
+    A copy lets that subgraph's inliner see the callee exactly as the unsplit build's
+    does. Larger ones stay with their home subgraph and are called there (exported
+    hidden while compiling, local again in the object).
+    """
+    policy = state.policy
+    for members in state.bucket_members:
+        stack = list(members)
+        while stack:
+            for r in state.by_name[stack.pop()].refs:
+                if r not in state.local_dup or r in members:
+                    continue
+                cost = state.by_name[r].cost
+                if not policy.copy_closure and (cost > policy.copy_cost or cost > state.extra_left):
+                    continue
+                state.extra_left -= cost
+                state.copied_cost += cost
+                members[r] = None
+                stack.append(r)
+
+
+def _importable(state: _PlanState) -> set[str]:
+    """Exported functions small enough to import, alone in their atom, touching no owned thread-local."""
+
+    def touches_local_tls(e: Entity) -> bool:
+        # a body touching an owned thread-local would change its TLS access model (and the
+        # runtime symbols it needs) once the owner has to export it
+        return any(
+            r in state.by_name
+            and state.by_name[r].is_local
+            and " thread_local" in state.by_name[r].text.split("=", 1)[-1][:80]
+            for r in e.refs
+        )
+
+    return {
+        e.name
+        for e in state.defs
+        if e.kind == "function"
+        and e.linkage == "external"
+        and e.comdat is None
+        and not e.blockaddress_of
+        and e.cost <= state.policy.import_cost
+        and len(state.atom_members[state.atoms.find(e.name)]) == 1
+        and not touches_local_tls(e)
+    }
+
+
+def _import_small_callees(state: _PlanState) -> None:
+    """Import small exported callees of a subgraph's own functions as available_externally copies.
+
+    Budgeted relative to the subgraph (`import_share` of its cost, at least one callee of
+    `import_cost`) and to the module's work budget; not transitive: an imported body's callees are only declared.
+    """
+    if state.policy.import_cost <= 0:
+        return
+    importable = _importable(state)
+    for k, members in enumerate(state.bucket_members):
+        own_cost = sum(state.by_name[n].cost for n in members)
+        budget = min(max(int(state.policy.import_share * own_cost), state.policy.import_cost), state.extra_left)
+        for name in list(members):
+            e = state.by_name[name]
+            if e.kind != "function":
+                continue
+            for r in e.refs:
+                if r not in importable or r in members or r in e.address_refs:
+                    continue
+                cost = state.by_name[r].cost
+                if cost > budget:
+                    continue
+                budget -= cost
+                state.extra_left -= cost
+                state.imported_cost += cost
+                members[r] = None
+                state.imported[k].add(r)
+
+
+def _copy_shared_closure(state: _PlanState) -> None:
+    """Discardable shared definitions (linkonce*) go, under their own name, into every subgraph reaching them."""
+    for members in state.bucket_members:
+        stack = list(members)
+        while stack:
+            e = state.by_name.get(stack.pop())
+            for r in e.refs if e is not None else ():
+                if r in state.shared and r not in members:
+                    members[r] = None
+                    stack.append(r)
+
+
+def _emit_subgraphs(state: _PlanState) -> SplitPlan:
+    """Module text per subgraph: copies renamed, locals used across subgraphs exported hidden."""
+    by_name, local_dup, owner = state.by_name, state.local_dup, state.owner
+    local_names = {e.name for e in state.defs if e.is_local}
+    renames: list[dict[str, str]] = []
+    for k, members in enumerate(state.bucket_members):
+        mapping = {n: f"{n}{COPY_SUFFIX}{k}" for n in members if n in local_dup and owner[n] != k}
+        renames.append(mapping)
+        local_names |= set(mapping.values())
+    # a local used from a subgraph that does not define it is exported while compiling
+    exported: set[str] = set()
+    for members in state.bucket_members:
+        for name in members:
+            for r in by_name[name].refs:
+                if r in by_name and by_name[r].is_local and r not in members:
+                    exported.add(r)
+    private_names = {n for n in exported if by_name[n].linkage == "private"}
+    subgraphs = []
+    work = 0
+    for k, members in enumerate(state.bucket_members):
+        ordered = sorted(members, key=state.order.__getitem__)
+        here = {n for n in exported if owner.get(n) == k}
+        text_k = piece_text(
+            state.mod, ordered, here, include_asm=(k == 0), rename=renames[k],
+            constants_visible=True, imported=state.imported[k],
+        )
+        cost = sum(by_name[n].cost for n in ordered)
+        work += cost
+        shown = [renames[k].get(n, n) for n in ordered]
+        subgraphs.append(Subgraph(k, text_k, shown, cost))
+    work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
+    return SplitPlan(subgraphs, local_names, private_names, state.order, work_info)
+
+
+def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:
+    """Merge consecutive function atoms into pieces of about `piece_cost` (deterministic)."""
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    current_cost = 0
+    for atom in atoms:
+        c = cost(atom)
+        if current and current_cost + c > piece_cost:
+            chunks.append(current)
+            current, current_cost = [], 0
+        current = current + atom
+        current_cost += c
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def piece_text(
@@ -449,7 +642,24 @@ def piece_text(
         for r in e.refs:
             if r not in member_set:
                 needed[r] = None
-    for r in needed:
+    parts.extend(_declarations(mod, needed, constants_visible=constants_visible))
+    # metadata may name functions and globals (the optimiser's `!callees`): declare them
+    # too, or the piece does not parse; a declaration nothing calls emits no symbol
+    for e in mod.by_kind("metadata"):
+        for r in e.refs:
+            if r not in member_set and r not in needed:
+                needed[r] = None
+                parts.extend(_declarations(mod, [r], constants_visible=False))
+    for e in mod.by_kind("attributes", "metadata"):
+        parts.append(e.text)
+    text = irmodel.module_text(mod.header, parts)
+    return irmodel.rename_refs(text, rename or {})
+
+
+def _declarations(mod: IRModule, names: Iterable[str], *, constants_visible: bool) -> list[str]:
+    """How a piece sees values defined elsewhere: declarations, or copies of foldable constants."""
+    parts: list[str] = []
+    for r in names:
         target = mod.values.get(r)
         if target is None:
             continue
@@ -458,16 +668,10 @@ def piece_text(
         elif constants_visible and _foldable_constant(target):
             parts.append(irmodel.set_linkage(target, "available_externally", "hidden" if target.is_local else target.visibility))
         elif target.kind in ("function", "global"):
-            if target.is_local:
-                parts.append(irmodel.declaration_of(target, "hidden"))
-            else:
-                parts.append(irmodel.declaration_of(target))
+            parts.append(irmodel.declaration_of(target, "hidden") if target.is_local else irmodel.declaration_of(target))
         elif target.kind in ("alias", "ifunc"):
             parts.append(_declare_alias(target, mod))
-    for e in mod.by_kind("attributes", "metadata"):
-        parts.append(e.text)
-    text = irmodel.module_text(mod.header, parts)
-    return irmodel.rename_refs(text, rename or {})
+    return parts
 
 
 def _foldable_constant(e: Entity) -> bool:
@@ -498,7 +702,7 @@ def _declare_alias(alias: Entity, mod: IRModule) -> str:
 
 
 def split_functions(
-    text: str, known: set[str], k: int, *, per_function: bool = True
+    text: str, known: set[str], k: int, *, per_function: bool = True, piece_cost: int = LEVEL2_PIECE_COST
 ) -> tuple[list[tuple[list[str], str, bool]], set[str], set[str]]:
     """Level 2: cut an optimised subgraph into one piece per function atom.
 
@@ -537,7 +741,7 @@ def split_functions(
             pieces.append(members)
         else:
             data.extend(members)
-    pieces = _chunk(pieces, lambda names: sum(mod.values[n].cost for n in names))
+    pieces = _chunk(pieces, lambda names: sum(mod.values[n].cost for n in names), piece_cost)
     if data or not (pieces or shared_pieces):
         if pieces:
             pieces[0] = data + pieces[0]

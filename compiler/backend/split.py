@@ -42,6 +42,8 @@ class BackendConfig:
     triple: str | None = None
     force_triple: bool = False
     faults: frozenset[str] = frozenset()
+    #: level-2 codegen pieces group functions up to this cost (the harness draws small ones)
+    piece_cost: int = planner.LEVEL2_PIECE_COST
 
 
 @dataclass
@@ -129,7 +131,7 @@ def optimise_task(
         asm = llvm_stage.emit_assembly(module, tm)
         cpu["codegen"] = time.process_time() - start
         return [(list(known), asm, False)], local, set(), cpu
-    pieces, local, private = planner.split_functions(str(module), set(known), k, per_function=level2)
+    pieces, local, private = planner.split_functions(str(module), set(known), k, per_function=level2, piece_cost=config.piece_cost)
     out = []
     for members, piece, shared in pieces:
         piece_module = llvm_stage.parse_ir(piece, f"<subgraph {k} piece>")
@@ -356,13 +358,15 @@ def compile_split(
     t0 = time.perf_counter()
     # `function` mode is level 2 only: one subgraph optimised whole, codegen per function
     target_cost = 1 << 40 if mode == "function" else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
-    # cross-subgraph imports (callees inlined across subgraphs) keep the object's libcalls
-    # and run time as unsplit, but every imported body is optimised again: -O3 imports up
-    # to 8,000 instructions per subgraph, -O2 up to 2,000 (docs/performance.md: on 3,000
-    # functions at -j2, 0.82x vs 1.16x vs 1.55x with none)
-    import_cost = planner.IMPORT_COST if config.opt_level >= 2 and mode != "function" else 0
-    budget = planner.IMPORT_BUDGET if config.opt_level >= 3 else planner.IMPORT_BUDGET_O2
-    the_plan = planner.plan(module_text, target_cost=target_cost, import_cost=import_cost, import_budget=budget)
+    # small exported callees come into their callers' subgraphs as available_externally
+    # copies whenever the pipeline inlines (-O1 and up), so what the unsplit build inlines
+    # (and the libcalls it then folds, e.g. printf -> puts) stays the same; the cost model
+    # bounds copies and imports together (docs/backend.md, "The cost model")
+    policy = planner.PlanPolicy(
+        target_cost=target_cost,
+        import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,
+    )
+    the_plan = planner.plan(module_text, policy=policy)
     if "duplicate-internal-global" in config.faults:
         the_plan = _fault_duplicate_globals(the_plan)
     seconds["split"] = time.perf_counter() - t0
