@@ -72,6 +72,8 @@ class BuildOptions:
     print_split_plan: bool = False
     worker_timeout: float = 600.0
     subgraph_cost: int | None = None
+    #: level-2 codegen pieces group functions up to this cost (None: planner.LEVEL2_PIECE_COST)
+    piece_cost: int | None = None
     #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
     offload_flow: str = "all-kernel"
     gpu_arch: str = "sm_80"
@@ -258,6 +260,7 @@ def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildO
         triple=str(module.triple) or None,
         force_triple=options.target is not None,
         faults=options.faults,
+        **({"piece_cost": options.piece_cost} if options.piece_cost else {}),
     )
     result = split.compile_split(
         str(module),

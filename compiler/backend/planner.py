@@ -340,8 +340,8 @@ def _function_atoms(state: _PlanState) -> list[str]:
 def _cluster_by_calls(state: _PlanState) -> None:
     """Merge function atoms along references, most binding first, while a cluster fits one subgraph.
 
-    Order of merging: a local referenced from one function only goes with it (the unsplit
-    inliner treats a last call specially); a local referenced from several goes with its
+    Order of merging: a local referenced from one function only goes with it, up to twice
+    the cap (the unsplit inliner inlines a last call to a local almost always); a local referenced from several goes with its
     first caller that has room (its home; small ones are also copied later); then callers
     go with the exported functions they call (fewer calls crossing subgraphs).
     """
@@ -385,7 +385,9 @@ def _cluster_by_calls(state: _PlanState) -> None:
     locals_ = [root for root in roots if all_local(root) and callers[root]]
     for root in locals_:
         if len(callers[root]) == 1:
-            merge(next(iter(callers[root])), root, force=small(root))
+            caller = next(iter(callers[root]))
+            fits_twice = state.cluster_cost[clusters.find(caller)] + state.atom_cost[root] <= 2 * cap
+            merge(caller, root, force=small(root) or fits_twice)
     for root in locals_:
         if len(callers[root]) > 1 and not any(merge(caller, root) for caller in callers[root]) and small(root):
             merge(next(iter(callers[root])), root, force=True)

@@ -1,0 +1,23 @@
+; Level-2 pieces did not declare values that only metadata names: -O2's called-value
+; propagation tags the indirect call with `!callees !0` (`!0 = !{ptr @dec, ptr @inc}`),
+; every piece carries the module's metadata, and a piece holding neither @inc nor a call to
+; it failed to parse: "piece failed to compile: use of undefined value '@dec'".
+; Found on the real-world corpus (duktape, 1,473 functions: `--split function` at once,
+; the default two-level after 208 s); fixed in planner.piece_text (metadata references are
+; declared; a declaration nothing uses emits no symbol).
+; Reduced with `ember reduce --property split-mismatch --split function -O2` from a
+; 722-line module to 607 lines (the rest was padding that pushed the level-2 cut at the old
+; fixed 600-instruction piece cost); with `--split-piece-cost 1` these 12 lines suffice.
+; Reproduce: ember build callees_metadata_piece.ll -O2 --split function --split-piece-cost 1
+declare i32 @inc(i32)
+declare i32 @dec(i32)
+
+define i32 @apply(i1 %c, i32 %x) {
+  %f = select i1 %c, ptr @inc, ptr @dec
+  %r = call i32 %f(i32 %x)
+  ret i32 %r
+}
+
+define i32 @other() {
+  ret i32 0
+}

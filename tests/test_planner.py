@@ -1,0 +1,120 @@
+"""The level-1 cost model (compiler/backend/planner.py): each step alone, and the work bound.
+
+The bound the issue sets: all subgraphs together (copies and imports included) compile at
+most 1.3x the module's instructions, or the planner's small-module floor.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler import driver
+from compiler.backend import irmodel, planner
+from fuzz.genmodule import ModuleShape, generate
+from oracle import symtab
+
+REGRESSIONS = Path(__file__).parent.parent / "fuzz" / "regressions"
+
+
+def _fn(name: str, body_lines: int, calls: tuple[str, ...] = (), linkage: str = "") -> str:
+    """A function of about `body_lines` instructions calling `calls` (each with its own result)."""
+    lines = [f"define {linkage}i64 @{name}(i64 %x) {{", "  %v0 = add i64 %x, 1"]
+    for i in range(1, body_lines):
+        lines.append(f"  %v{i} = mul i64 %v{i - 1}, {2 * i + 1}")
+    last = f"%v{body_lines - 1}"
+    for n, callee in enumerate(calls):
+        lines.append(f"  %c{n} = call i64 @{callee}(i64 {last})")
+        last = f"%c{n}"
+    lines += [f"  ret i64 {last}", "}"]
+    return "\n".join(lines)
+
+
+def _members(p: planner.SplitPlan) -> list[set[str]]:
+    return [set(sg.members) for sg in p.subgraphs]
+
+
+def test_single_caller_local_lives_with_its_caller() -> None:
+    text = "\n".join([
+        _fn("big_local", 300, linkage="internal "),
+        _fn("a", 300, ("big_local",)),
+        _fn("b", 300),
+        _fn("c", 300),
+    ])
+    p = planner.plan(text, target_cost=400)
+    assert len(p.subgraphs) >= 2
+    home = next(m for m in _members(p) if "a" in m)
+    assert "big_local" in home
+    assert not any(planner.COPY_SUFFIX in n for m in _members(p) for n in m)
+
+
+def test_small_shared_local_is_copied_large_one_is_exported_once() -> None:
+    text = "\n".join([
+        _fn("small", 5, linkage="internal "),
+        _fn("large", 400, linkage="internal "),
+        _fn("a", 400, ("small", "large")),
+        _fn("b", 400, ("small", "large")),
+    ])
+    p = planner.plan(text, target_cost=600)
+    assert len(p.subgraphs) == 2
+    members = _members(p)
+    # `small` is in both (one renamed copy); `large` is defined in exactly one subgraph
+    assert sum("small" in m for m in members) == 1 and sum(f"small{planner.COPY_SUFFIX}" in " ".join(m) for m in members) == 1
+    assert sum("large" in m for m in members) == 1
+    other = next(sg for sg in p.subgraphs if "large" not in sg.members)
+    assert "declare hidden i64 @large(i64)" in other.text
+    owner = next(sg for sg in p.subgraphs if "large" in sg.members)
+    assert "define hidden i64 @large(" in owner.text  # exported while compiling, local again at link
+    assert "large" in p.local_names
+
+
+def test_imports_are_not_transitive() -> None:
+    """The import step alone: `top`'s subgraph imports `mid`, not `mid`'s callee `leaf`."""
+    text = "\n".join([_fn("leaf", 20), _fn("mid", 20, ("leaf",)), _fn("top", 600, ("mid",))])
+    state = planner._load(text, planner.PlanPolicy(import_cost=planner.IMPORT_COST), strip_debug=True)
+    planner._form_atoms(state)
+    state.bucket_members = [{"top": None}, {"mid": None, "leaf": None}]
+    state.imported = [set(), set()]
+    planner._import_small_callees(state)
+    assert state.imported == [{"mid"}, set()]
+    assert state.imported_cost == state.by_name["mid"].cost
+
+
+def test_import_budget_is_relative_to_the_subgraph() -> None:
+    callees = tuple(f"c{i}" for i in range(30))
+    text = "\n".join([*(_fn(c, 50) for c in callees), _fn("top", 1000, callees)])
+    state = planner._load(text, planner.PlanPolicy(import_cost=planner.IMPORT_COST, import_share=0.1), strip_debug=True)
+    planner._form_atoms(state)
+    state.bucket_members = [{"top": None}, dict.fromkeys(callees)]
+    state.imported = [set(), set()]
+    planner._import_small_callees(state)
+    own = state.by_name["top"].cost
+    assert 0 < state.imported_cost <= max(0.1 * own, planner.IMPORT_COST)
+
+
+def test_work_stays_within_the_bound_on_generated_modules() -> None:
+    for seed, functions in ((1, 400), (2, 1000)):
+        text = generate(seed, ModuleShape(functions=functions))
+        p = planner.plan(text, policy=planner.PlanPolicy(import_cost=planner.IMPORT_COST))
+        work = p.work
+        assert work.work_cost == sum(sg.cost for sg in p.subgraphs)
+        assert work.ratio <= 1.3 or work.work_cost - work.module_cost <= planner.WORK_FLOOR, work.render()
+
+
+def test_plan_reports_its_work() -> None:
+    text = generate(3, ModuleShape(functions=200))
+    p = planner.plan(text)
+    assert p.describe().splitlines()[0] == p.work.render()
+    assert p.work.module_cost == sum(e.cost for e in irmodel.parse_module(text).entities if e.is_value and e.is_definition)
+
+
+@pytest.mark.parametrize("mode", ["function", "two-level"])
+def test_metadata_naming_a_function_elsewhere_is_declared(mode: str, tmp_path: Path) -> None:
+    """Regression (duktape): `!callees` metadata named functions a level-2 piece did not declare."""
+    src = REGRESSIONS / "callees_metadata_piece.ll"
+    none = driver.build(str(src), driver.BuildOptions(split="none")).output
+    split = driver.build(str(src), driver.BuildOptions(split=mode, jobs=1, piece_cost=1, subgraph_cost=1)).output
+    assert isinstance(none, bytes) and isinstance(split, bytes)
+    diff = symtab.diff_symbols(symtab.read_symbols(none), symtab.read_symbols(split))
+    assert diff.clean, diff.render("none", mode)
