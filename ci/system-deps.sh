@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Optional system tools for the opt-in-by-availability tests: clang-19 (real-world C program),
+# Optional system tools for the opt-in-by-availability tests: clang-19 (the real-world corpus),
 # redis-server (shared example database). Best effort: without them those tests skip with a reason.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,4 +13,5 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
       || echo "ci: could not install$missing; their tests will skip" >&2
   fi
 fi
-bash ci/fetch_lua.sh || echo "ci: could not fetch the Lua sources; the real-world test will skip" >&2
+bash ci/fetch_lua.sh || echo "ci: could not fetch the Lua sources; the Lua corpus test will skip" >&2
+bash ci/fetch_corpus.sh || echo "ci: could not fetch every corpus program; their tests will skip" >&2

@@ -118,3 +118,14 @@ def test_metadata_naming_a_function_elsewhere_is_declared(mode: str, tmp_path: P
     assert isinstance(none, bytes) and isinstance(split, bytes)
     diff = symtab.diff_symbols(symtab.read_symbols(none), symtab.read_symbols(split))
     assert diff.clean, diff.render("none", mode)
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_inlined_libcall_folds_the_same_split(level: int) -> None:
+    """Regression: at -O1 nothing was imported, so printf(get()) became puts only unsplit."""
+    src = REGRESSIONS / "libcall_O1_split.ll"
+    none = driver.build(str(src), driver.BuildOptions(split="none", opt_level=level)).output
+    split = driver.build(str(src), driver.BuildOptions(split="two-level", jobs=2, subgraph_cost=1, opt_level=level)).output
+    assert isinstance(none, bytes) and isinstance(split, bytes)
+    diff = symtab.diff_symbols(symtab.read_symbols(none), symtab.read_symbols(split))
+    assert diff.clean, diff.render("none", "two-level")
