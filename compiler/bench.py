@@ -30,6 +30,7 @@ class Measurement:
     cpu: float
     peak_mb: float
     link_share: float = 0.0
+    report: str = ""  # the child's --time-report
 
 
 def _run(cmd: list[str]) -> tuple[float, float, str]:
@@ -64,6 +65,7 @@ def measure_ember(src: Path, split: str, jobs: int, out: Path) -> Measurement:
         cpu,
         max(peak) if peak else 0.0,
         link / llvm_wall if llvm_wall else 0.0,
+        report,
     )
 
 

@@ -162,6 +162,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     sizes = [int(x) for x in args.sizes.split(",") if x] if args.sizes else []
     jobs = [int(x) for x in args.jobs.split(",")] if args.jobs else None
+    if args.corpus is not None:
+        from fuzz import corpus, corpus_bench
+
+        names = [n for n in args.corpus.split(",") if n and n != "all"]
+        unknown = [n for n in names if n not in corpus.BY_NAME]
+        if unknown:
+            raise UsageError(f"unknown corpus program '{unknown[0]}' (choose from {', '.join(corpus.BY_NAME)})")
+        return corpus_bench.main(names, jobs or [1, 2], runs=args.runs)
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
     return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
@@ -235,6 +243,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
     p.add_argument("--plot", default="bench-speedup.png", help="PNG plot of speed-up vs jobs")
     p.add_argument("--runtime", action="store_true", help="also compare run time of split vs unsplit programs")
+    p.add_argument("--corpus", nargs="?", const="all", default=None, metavar="NAMES",
+                   help="benchmark the real-world corpus instead (comma-separated names, default all; ci/fetch_corpus.sh)")
+    p.add_argument("--runs", type=int, default=3, help="--corpus: workload runs per build (best counts)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("interp", help="run a .em program in the reference interpreter (exit 124: out of fuel)")

@@ -243,19 +243,22 @@ def link(obj: bytes, exe: Path) -> Path:
 
 @dataclass(frozen=True)
 class WorkloadResult:
-    """What two builds of one program must agree on, run by run; plus the wall time."""
+    """What two builds of one program must agree on, run by run; plus wall and CPU time."""
 
     outputs: tuple[tuple[bytes, bytes, str], ...]
     seconds: float
+    cpu_seconds: float = 0.0  # user + system of the program's runs (steadier than wall on a busy machine)
 
 
 def run_workload(program: Program, exe: Path, limits: runner.Limits | None = None) -> WorkloadResult:
     """Run the program's workload in a fresh folder holding its input files."""
+    import resource
     import time
 
     limits = limits or runner.Limits(timeout_s=60, cpu_s=120, memory_mb=4096)
     outputs: list[tuple[bytes, bytes, str]] = []
     seconds = 0.0
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory(prefix=f"ember-workload-{program.name}-") as tmp:
         for name, text in program.files.items():
             (Path(tmp) / name).write_text(text)
@@ -268,4 +271,6 @@ def run_workload(program: Program, exe: Path, limits: runner.Limits | None = Non
             seconds += time.perf_counter() - start
             outputs.append((result.stdout, result.stderr, result.outcome))
             previous = result.stdout
-    return WorkloadResult(tuple(outputs), seconds)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return WorkloadResult(tuple(outputs), seconds, cpu)

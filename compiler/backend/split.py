@@ -384,6 +384,7 @@ def compile_split(
         results[i] = result
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
+    largest = 0.0  # CPU of the biggest task: the critical path with enough workers
     pieces_asm: list[mclink.AsmPiece] = []
     piece_members: dict[int, list[list[str]]] = {}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
@@ -392,6 +393,7 @@ def compile_split(
         )
         for stage, secs in task_cpu.items():
             cpu[stage] += secs
+        largest = max(largest, sum(task_cpu.values()))
         local_names |= local
         private_names |= private
         piece_members[sg.index] = [members for members, _, _ in pieces]
@@ -422,6 +424,7 @@ def compile_split(
         unique_labels="reuse-local-labels" not in config.faults,
     )
     seconds["link"] = time.perf_counter() - t0
+    cpu["largest task"] = largest
     cpu["worker peak MiB"] = worker_peak_mb(jobs)
     return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members)
 
