@@ -11,7 +11,7 @@ from pathlib import Path
 
 from compiler.diagnostics import UsageError
 
-STRATEGY_CHOICES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "mixed")  # = fuzz.strategies.STRATEGIES
+STRATEGY_CHOICES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "corpus", "mixed")  # = fuzz.strategies.STRATEGIES
 
 
 def _int_list(text: str, what: str) -> tuple[int, ...]:

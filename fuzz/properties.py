@@ -405,8 +405,9 @@ class Checker:
         r, c = ref.config.label, cand.config.label
         if cand.error is not None:
             return [Failure("hang" if cand.hang else "crash", r, c, f"{c}: build failed", cand.error)]
-        self.execute(ref)
-        self.execute(cand)
+        if self.case.runnable:
+            self.execute(ref)
+            self.execute(cand)
         start = time.perf_counter()
         try:
             failures: list[Failure] = []
@@ -515,8 +516,9 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
         report.failures += failures
         if failures:
             return
-    checker.execute(ref)
-    if ref.run is None or ref.run.outcome != "exit 0":
+    if checker.case.runnable:
+        checker.execute(ref)
+    if checker.case.runnable and (ref.run is None or ref.run.outcome != "exit 0"):
         what = ref.run_error or (ref.run.outcome if ref.run else "no run")
         report.failures.append(Failure("crash", "-", ref.config.label, f"reference program did not exit 0: {what}", ""))
         return
@@ -529,7 +531,7 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
     for outcomes in groups.values():
         for other in outcomes[1:]:
             report.failures += checker.same_bytes(outcomes[0], other)
-    if plan.opt_check:
+    if plan.opt_check and checker.case.runnable:
         other_level = 0 if plan.opt != 0 else 2
         baseline = oracle if oracle is not None else ref
         report.failures += checker.compare(baseline, checker.build(BuildConfig(opt=other_level)), symbols=False)

@@ -338,12 +338,10 @@ def _function_atoms(state: _PlanState) -> list[str]:
 
 
 def _cluster_by_calls(state: _PlanState) -> None:
-    """Merge function atoms along references, most binding first, while a cluster fits one subgraph.
+    """Merge function atoms along references, most binding first.
 
-    Order of merging: a local referenced from one function only goes with it, up to twice
-    the cap (the unsplit inliner inlines a last call to a local almost always); a local referenced from several goes with its
-    first caller that has room (its home; small ones are also copied later); then callers
-    go with the exported functions they call (fewer calls crossing subgraphs).
+    Locals go with their callers (below, whatever the cap); then callers go with the
+    exported functions they call while the cluster fits one subgraph (fewer calls cross).
     """
     roots = _function_atoms(state)
     is_function_atom = set(roots)
@@ -378,18 +376,17 @@ def _cluster_by_calls(state: _PlanState) -> None:
     def all_local(root: str) -> bool:
         return all(state.by_name[n].is_local for n in state.atom_members[root])
 
-    def small(root: str) -> bool:
-        return state.atom_cost[root] <= state.policy.copy_cost
-
-    # a small local that fits nowhere still lives with its first caller (callers elsewhere copy it)
+    # a local goes with its only caller whatever the cap (the unsplit inliner almost always
+    # inlines a last call to a local, and dead-argument and constant propagation across
+    # that call can delete code, and the undefined symbols it named); a local with several
+    # callers goes with the first that has room, else with its first caller: it is never
+    # cut off from every caller (callers elsewhere copy it when small, else call it)
     locals_ = [root for root in roots if all_local(root) and callers[root]]
     for root in locals_:
         if len(callers[root]) == 1:
-            caller = next(iter(callers[root]))
-            fits_twice = state.cluster_cost[clusters.find(caller)] + state.atom_cost[root] <= 2 * cap
-            merge(caller, root, force=small(root) or fits_twice)
+            merge(next(iter(callers[root])), root, force=True)
     for root in locals_:
-        if len(callers[root]) > 1 and not any(merge(caller, root) for caller in callers[root]) and small(root):
+        if len(callers[root]) > 1 and not any(merge(caller, root) for caller in callers[root]):
             merge(next(iter(callers[root])), root, force=True)
     for root in roots:
         if not all_local(root):

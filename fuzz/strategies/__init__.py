@@ -18,7 +18,7 @@ from fuzz.strategies.ember import EmberProgram, ember_programs
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
 
-STRATEGIES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "mixed")
+STRATEGIES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "corpus", "mixed")
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,11 @@ class FuzzCase:
     def is_ember(self) -> bool:
         """`module` is Ember source (judged against the reference interpreter), not LLVM IR."""
         return self.origin == "ember"
+
+    @property
+    def runnable(self) -> bool:
+        """Linked and run (a corpus slice is judged on its symbols and on building at all)."""
+        return self.origin != "corpus"
 
     @property
     def input_name(self) -> str:
@@ -74,8 +79,18 @@ def kernel_cases(draw: st.DrawFn, max_kernels: int = 3) -> FuzzCase:
     return FuzzCase(draw(kernel_programs(max_kernels)).render(), None, "ember")
 
 
+@st.composite
+def corpus_cases(draw: st.DrawFn, max_anchors: int = 6) -> FuzzCase:
+    """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's IR shapes."""
+    from fuzz.strategies.corpus_slices import corpus_slices
+
+    _name, module = draw(corpus_slices(max_anchors))
+    return FuzzCase(module, None, "corpus")
+
+
 def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[FuzzCase]:
-    """`callgraph`, `linkage`, `ember`, `kernels`, `llvm-ir` (call graphs or linkage modules) or
+    """`callgraph`, `linkage`, `ember`, `kernels`, `llvm-ir` (call graphs or linkage modules),
+    `corpus` (slices of the real-world corpus; needs `bash ci/fetch_corpus.sh`) or
     `mixed` (call graphs, linkage modules or Ember programs; call graphs first so shrinking
     prefers them)."""
     if kind == "callgraph":
@@ -86,6 +101,8 @@ def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) 
         return ember_cases(max_functions, min_functions)
     if kind == "kernels":
         return kernel_cases()
+    if kind == "corpus":
+        return corpus_cases()
     if kind == "llvm-ir":
         return st.one_of(callgraph_cases(max_functions, min_functions), linkage_cases())
     if kind == "mixed":
@@ -106,6 +123,7 @@ __all__ = [
     "call_graphs",
     "callgraph_cases",
     "cases",
+    "corpus_cases",
     "ember_cases",
     "ember_programs",
     "kernel_cases",
