@@ -21,6 +21,8 @@ _BINDING = re.compile(r"^\s*\.(globl|global|weak|hidden|protected|internal)\s+(\
 _SKIP = re.compile(r'^\s*(\.file\s|\.ident\s|\.addrsig|\.section\s+"?\.note\.GNU-stack)')
 _STRING_DATA = re.compile(r"^\s*\.(ascii|asciz|string)\s")
 _LABEL_DEF = re.compile(r'^("[^"]*"|[A-Za-z_.$][\w.$]*):')
+_SYMBOL_TOKEN = re.compile(r"(?<![\w.$])[A-Za-z_.$][\w.$]*")
+_PLAIN_SYMBOL = re.compile(r"[A-Za-z_.$][\w.$]*")
 
 
 @dataclass(frozen=True)
@@ -49,28 +51,30 @@ def link(
     binding_seen: set[str] = set()
     first_file: str | None = None
     rename_private = {name: ".L" + name for name in private_names}
+    # plain names are found by token lookup (one regex alternation of thousands of names
+    # cost 15 s on SQLite); names that need quoting keep the slower exact match
+    odd = [n for n in private_names if not _PLAIN_SYMBOL.fullmatch(n)]
     private_rx = (
-        re.compile(
-            r"(?<![\w.$])(?:"
-            + "|".join(re.escape(n) for n in sorted(private_names, key=len, reverse=True))
-            + r")(?![\w.$])"
-        )
-        if private_names
+        re.compile(r"(?<![\w.$])(?:" + "|".join(re.escape(n) for n in sorted(odd, key=len, reverse=True)) + r")(?![\w.$])")
+        if odd
         else None
     )
+    plain_private = rename_private.keys() - set(odd)
     for number, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
         prefix = f".Lp{number}_"
         for line in piece.asm.splitlines():
-            if _STRING_DATA.match(line):
+            # directives start with '.', after indentation; only they and labels need the regexes
+            directive = line.lstrip().startswith(".")
+            if directive and _STRING_DATA.match(line):
                 out.append(line)  # string contents are data: never rename inside them
                 continue
-            if _SKIP.match(line):
+            if directive and _SKIP.match(line):
                 if first_file is None and line.lstrip().startswith(".file"):
                     first_file = line
                 continue
             if unique_labels and (".L" in line or "GCC_except_table" in line):
                 line = _LOCAL_LABEL.sub(functools.partial(_unique_label, prefix), line)
-            m = _BINDING.match(line)
+            m = _BINDING.match(line) if directive else None
             if m:
                 sym = _unquote(m.group(2))
                 if sym in local_names and not keep_linkage_directives:
@@ -79,13 +83,15 @@ def link(
                 if key in binding_seen:
                     continue
                 binding_seen.add(key)
-            label = _LABEL_DEF.match(line)
+            label = _LABEL_DEF.match(line) if line[:1] not in ("\t", " ", "") else None
             if label:
                 sym = _unquote(label.group(1))
                 if sym in local_names:
                     if sym in defined_locals and defined_locals[sym] != number:
                         raise EmberError(f"MC link: local symbol '{sym}' is defined by two pieces")
                     defined_locals[sym] = number
+            if plain_private and not plain_private.isdisjoint(_SYMBOL_TOKEN.findall(line)):
+                line = _SYMBOL_TOKEN.sub(lambda s: rename_private.get(s.group(0), s.group(0)), line)
             if private_rx is not None and private_rx.search(line):
                 line = private_rx.sub(lambda s: rename_private[s.group(0)], line)
             out.append(line)

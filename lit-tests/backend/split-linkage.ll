@@ -10,49 +10,49 @@
 ; shared internal callee is copied (renamed) into the other subgraph; the linkonce_odr
 ; comdat function is compiled in both, as a piece of its own the link keeps once.
 ; PLAN-LABEL: subgraph 0
+; PLAN-NEXT: small: external
+; PLAN-LABEL: subgraph 1
 ; PLAN-NEXT: counter: external hidden -> internal in the object
-; PLAN-NEXT: table: private
 ; PLAN-NEXT: shared: linkonce_odr
 ; PLAN-NEXT: bump: internal
-; PLAN-NEXT: second: external
-; PLAN-NEXT: piece 0.0: counter, table, bump, second
-; PLAN-NEXT: piece 0.1: shared
-; PLAN-LABEL: subgraph 1
-; PLAN-NEXT: shared: linkonce_odr
-; PLAN-NEXT: bump.ember.1: internal (copy of bump)
 ; PLAN-NEXT: first: external
-; PLAN-NEXT: piece 1.0: bump.ember.1, first
+; PLAN-NEXT: piece 1.0: counter, bump, first
 ; PLAN-NEXT: piece 1.1: shared
 ; PLAN-LABEL: subgraph 2
-; PLAN-NEXT: small: external
+; PLAN-NEXT: table: private
+; PLAN-NEXT: shared: linkonce_odr
+; PLAN-NEXT: bump.ember.2: internal (copy of bump)
+; PLAN-NEXT: second: external
+; PLAN-NEXT: piece 2.0: table, bump.ember.2, second
+; PLAN-NEXT: piece 2.1: shared
 ; PLAN-LABEL: subgraph 3
 ; PLAN-NEXT: msg: private
 ; PLAN-NEXT: name: external
 
 ; At -O2 the small exported callee is imported (available_externally) where it is called,
 ; so the optimiser can inline it; its real definition stays in its own subgraph.
+; PLAN2-LABEL: subgraph 0
+; PLAN2-NEXT: small: external
 ; PLAN2-LABEL: subgraph 1
 ; PLAN2: small: available_externally (import)
-; PLAN2-LABEL: subgraph 2
-; PLAN2-NEXT: small: external
 
 ; The MC link: local labels of each piece get a unique prefix (private data included),
 ; the externalised global loses its .globl/.hidden, strings keep their bytes, the
 ; linkonce function is emitted once.
 ; ASM-NOT: .globl{{.*}}counter
 ; ASM-NOT: .hidden{{.*}}counter
+; ASM-LABEL: first:
+; ASM: callq bump
+; ASM-LABEL: bump.ember.2:
 ; ASM-LABEL: second:
-; ASM: leaq .Lp0_table(%rip)
-; ASM-LABEL: counter:
+; ASM: leaq .Lp1_table(%rip)
+; ASM: callq bump.ember.2
 ; ASM-LABEL: name:
-; ASM: leaq .Lp1_msg(%rip)
-; ASM: .Lp1_msg:
+; ASM: leaq .Lp2_msg(%rip)
+; ASM: .Lp2_msg:
 ; ASM-NEXT: .asciz "msg"
 ; ASM: .weak shared
 ; ASM-NOT: .weak shared
-; ASM-LABEL: bump.ember.1:
-; ASM-LABEL: first:
-; ASM: callq bump.ember.1
 
 ; DIFF: symbol tables agree
 

@@ -3,18 +3,20 @@
 ; RUN: %ember build %s --split none -o %t.none.o
 ; RUN: %ember symdiff %t.none.o %t.o | %FileCheck %s --check-prefix=DIFF
 
-; Each anchor is its own subgraph (balanced by cost, biggest first); the shared internal callee is copied into both,
-; the copy outside its home subgraph renamed; the internal global has one owner.
-; PLAN: subgraph 0 (cost {{[0-9]+}}): counter, helper, second
-; PLAN: subgraph 1 (cost {{[0-9]+}}): helper.ember.1, first
+; The plan first says how much it compiles against the module (copies included). The
+; shared internal callee lives with its first caller and is copied (renamed) into the
+; other subgraph; the internal global has one owner, exported hidden while compiling.
+; PLAN: plan work: [[WORK:[0-9]+]] instructions for a [[MODULE:[0-9]+]]-instruction module ({{[0-9.]+}}x; copies {{[0-9]+}}, imports 0)
+; PLAN: subgraph 0 (cost {{[0-9]+}}): counter, helper, first
+; PLAN: subgraph 1 (cost {{[0-9]+}}): helper.ember.1, second
 
 ; The MC link restores the local binding of the externalised global (no .globl/.hidden)
 ; and gives each piece's local labels a unique prefix.
 ; ASM-NOT: .globl{{.*}}counter
 ; ASM-NOT: .hidden{{.*}}counter
-; ASM-LABEL: second:
-; ASM: .Lp0_func_end
 ; ASM-LABEL: first:
+; ASM: .Lp0_func_end
+; ASM-LABEL: second:
 ; ASM: .Lp1_func_end
 
 ; DIFF: symbol tables agree
