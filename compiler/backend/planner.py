@@ -50,6 +50,8 @@ IMPORT_COST = 200
 IMPORT_SHARE = 0.10
 #: Copies and imports together stay within this share of the module's cost...
 EXTRA_WORK = 0.25
+#: ...of which copies may take at most this share (the rest is left for imports).
+COPY_SHARE = 0.15
 #: ...or this many instructions, whichever is more (small modules copy freely: it is cheap).
 WORK_FLOOR = 600
 #: Suffix of renamed duplicate copies.
@@ -234,6 +236,8 @@ class PlanPolicy:
     import_share: float = IMPORT_SHARE
     #: copies plus imports stay within this share of the module's cost (or WORK_FLOOR)
     extra_work: float = EXTRA_WORK
+    #: copies alone stay within this share (or WORK_FLOOR)
+    copy_share: float = COPY_SHARE
     #: copy every duplicable local a subgraph reaches, unbounded (device code cannot call across modules)
     copy_closure: bool = False
 
@@ -469,6 +473,8 @@ def _copy_small_locals(state: _PlanState) -> None:
     hidden while compiling, local again in the object).
     """
     policy = state.policy
+    floor = WORK_FLOOR if not policy.copy_closure else 1 << 62
+    copy_left = max(int(policy.copy_share * state.module_cost), floor)
     for members in state.bucket_members:
         stack = list(members)
         while stack:
@@ -476,9 +482,10 @@ def _copy_small_locals(state: _PlanState) -> None:
                 if r not in state.local_dup or r in members:
                     continue
                 cost = state.by_name[r].cost
-                if not policy.copy_closure and (cost > policy.copy_cost or cost > state.extra_left):
+                if not policy.copy_closure and (cost > policy.copy_cost or cost > min(state.extra_left, copy_left)):
                     continue
                 state.extra_left -= cost
+                copy_left -= cost
                 state.copied_cost += cost
                 members[r] = None
                 stack.append(r)
