@@ -1,0 +1,54 @@
+"""The corpus fuzz strategy: slices are valid, self-contained modules holding what was drawn."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from compiler.backend import irmodel, llvm_stage
+from fuzz.strategies import corpus_cases
+from fuzz.strategies import corpus_slices as cs
+
+
+def _unavailable() -> str | None:
+    try:
+        cs.available()
+    except cs.CorpusUnavailable as exc:
+        return str(exc)
+    return None
+
+
+pytestmark = pytest.mark.skipif(_unavailable() is not None, reason=str(_unavailable()))
+
+
+def _names() -> tuple[str, ...]:
+    return cs.available()
+
+
+def test_slice_defines_its_anchors_and_every_local_it_names() -> None:
+    name = _names()[0]
+    anchors = list(cs.load(name).anchors[:3])
+    text = cs.render_slice(name, cs.slice_members(name, anchors))
+    llvm_stage.parse_ir(text, f"<{name} slice>")  # parses and verifies: nothing undefined
+    mod = irmodel.parse_module(text)
+    defined = {e.name for e in mod.entities if e.is_value and e.is_definition}
+    assert set(anchors) <= defined
+    for e in mod.entities:
+        for r in e.refs:
+            target = mod.values.get(r)
+            assert target is not None, f"{e.name} names {r}, which the slice neither defines nor declares"
+            assert not (target.is_local and not target.is_definition)
+
+
+def test_slice_stops_growing_past_its_limit() -> None:
+    name = _names()[0]
+    anchors = list(cs.load(name).anchors)
+    small = cs.slice_members(name, anchors, max_lines=1)
+    assert 0 < len(small) < len(cs.slice_members(name, anchors, max_lines=10**9))
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(corpus_cases(max_anchors=3))
+def test_drawn_slices_parse(case) -> None:  # type: ignore[no-untyped-def]
+    assert case.origin == "corpus" and not case.runnable
+    llvm_stage.parse_ir(case.module, "<slice>")
