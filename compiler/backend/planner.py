@@ -139,7 +139,9 @@ class SplitPlan:
         )
 
 
-class _UnionFind:
+class UnionFind:
+    """Disjoint sets of names (atoms, clusters); the smaller name is the root (deterministic)."""
+
     def __init__(self) -> None:
         self.parent: dict[str, str] = {}
 
@@ -165,9 +167,9 @@ def name_unnamed(text: str, prefix: str = "__ember_unnamed_") -> str:
     return irmodel.rename_refs(text, mapping)
 
 
-def atoms_of(mod: IRModule) -> _UnionFind:
+def atoms_of(mod: IRModule) -> UnionFind:
     """Entities that must live in the same module: comdat groups, aliases+aliasees, blockaddress users+targets."""
-    uf = _UnionFind()
+    uf = UnionFind()
     defs = {e.name for e in mod.entities if e.is_value and e.is_definition}
     comdat_first: dict[str, str] = {}
     for e in mod.entities:
@@ -197,7 +199,7 @@ def _shared_copies(mod: IRModule) -> set[str]:
     return {e.name for e in mod.entities if e.is_value and e.is_definition and e.linkage in DISCARDABLE}
 
 
-def _duplicable(mod: IRModule, atoms: _UnionFind) -> set[str]:
+def _duplicable(mod: IRModule, atoms: UnionFind) -> set[str]:
     """Local functions only ever called directly, alone in their atom: safe to copy per subgraph."""
     address_taken: set[str] = set()
     for e in mod.entities:
@@ -248,7 +250,7 @@ class _PlanState:
 
     mod: IRModule
     policy: PlanPolicy
-    atoms: _UnionFind
+    atoms: UnionFind
     defs: list[Entity]
     by_name: dict[str, Entity]
     order: dict[str, int]
@@ -259,7 +261,7 @@ class _PlanState:
     module_cost: int = 0
     count: int = 1
     #: cluster union-find over atom roots, and each cluster root's cost
-    clusters: _UnionFind = field(default_factory=_UnionFind)
+    clusters: UnionFind = field(default_factory=UnionFind)
     cluster_cost: dict[str, int] = field(default_factory=dict)
     bucket_members: list[dict[str, None]] = field(default_factory=list)
     owner: dict[str, int] = field(default_factory=dict)

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hypothesis import strategies as st
+
+if TYPE_CHECKING:
+    from compiler.backend.irmodel import IRModule
+    from compiler.backend.planner import UnionFind
 
 #: a slice stops growing past this many lines (keeps one check to a second or two)
 MAX_SLICE_LINES = 6000
@@ -57,7 +62,7 @@ def available() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=8)
-def _parsed(name: str):  # type: ignore[no-untyped-def]
+def _parsed(name: str) -> tuple[IRModule, UnionFind, dict[str, list[str]]]:
     from compiler.backend import irmodel, planner
 
     mod = irmodel.parse_module(load(name).text)
