@@ -72,11 +72,11 @@ def test_small_shared_local_is_copied_large_one_is_exported_once() -> None:
 def test_imports_are_not_transitive() -> None:
     """The import step alone: `top`'s subgraph imports `mid`, not `mid`'s callee `leaf`."""
     text = "\n".join([_fn("leaf", 20), _fn("mid", 20, ("leaf",)), _fn("top", 600, ("mid",))])
-    state = planner._load(text, planner.PlanPolicy(import_cost=planner.IMPORT_COST), strip_debug=True)
-    planner._form_atoms(state)
+    state = planner.load_state(text, planner.PlanPolicy(import_cost=planner.IMPORT_COST), strip_debug=True)
+    planner.form_atoms(state)
     state.bucket_members = [{"top": None}, {"mid": None, "leaf": None}]
     state.imported = [set(), set()]
-    planner._import_small_callees(state)
+    planner.import_small_callees(state)
     assert state.imported == [{"mid"}, set()]
     assert state.imported_cost == state.by_name["mid"].cost
 
@@ -84,11 +84,11 @@ def test_imports_are_not_transitive() -> None:
 def test_import_budget_is_relative_to_the_subgraph() -> None:
     callees = tuple(f"c{i}" for i in range(30))
     text = "\n".join([*(_fn(c, 50) for c in callees), _fn("top", 1000, callees)])
-    state = planner._load(text, planner.PlanPolicy(import_cost=planner.IMPORT_COST, import_share=0.1), strip_debug=True)
-    planner._form_atoms(state)
+    state = planner.load_state(text, planner.PlanPolicy(import_cost=planner.IMPORT_COST, import_share=0.1), strip_debug=True)
+    planner.form_atoms(state)
     state.bucket_members = [{"top": None}, dict.fromkeys(callees)]
     state.imported = [set(), set()]
-    planner._import_small_callees(state)
+    planner.import_small_callees(state)
     own = state.by_name["top"].cost
     assert 0 < state.imported_cost <= max(0.1 * own, planner.IMPORT_COST)
 

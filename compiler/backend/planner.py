@@ -245,7 +245,7 @@ class PlanPolicy:
 
 
 @dataclass
-class _PlanState:
+class PlanState:
     """What the named planning steps read and fill in, in the order they run."""
 
     mod: IRModule
@@ -281,18 +281,18 @@ def plan(
 ) -> SplitPlan:
     """Cut printed LLVM IR into level-1 subgraphs (the steps below, in order)."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
-    state = _load(text, policy, strip_debug)
-    _form_atoms(state)
-    _cluster_by_calls(state)
-    _pack_clusters(state)
-    _assign_owners(state)
-    _copy_small_locals(state)
-    _import_small_callees(state)
-    _copy_shared_closure(state)
-    return _emit_subgraphs(state)
+    state = load_state(text, policy, strip_debug)
+    form_atoms(state)
+    cluster_by_calls(state)
+    pack_clusters(state)
+    assign_owners(state)
+    copy_small_locals(state)
+    import_small_callees(state)
+    copy_shared_closure(state)
+    return emit_subgraphs(state)
 
 
-def _load(text: str, policy: PlanPolicy, strip_debug: bool) -> _PlanState:
+def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
     """Parse the module (unnamed globals named, debug info dropped) and classify its definitions."""
     text = name_unnamed(text)
     mod = irmodel.parse_module(text)
@@ -303,7 +303,7 @@ def _load(text: str, policy: PlanPolicy, strip_debug: bool) -> _PlanState:
         mod = IRModule(mod.header, [e for e in mod.entities if not (e.kind == "metadata" and e.name == "!llvm.dbg.cu")])
     atoms = atoms_of(mod)
     defs = [e for e in mod.entities if e.is_value and e.is_definition]
-    return _PlanState(
+    return PlanState(
         mod=mod,
         policy=policy,
         atoms=atoms,
@@ -315,7 +315,7 @@ def _load(text: str, policy: PlanPolicy, strip_debug: bool) -> _PlanState:
     )
 
 
-def _form_atoms(state: _PlanState) -> None:
+def form_atoms(state: PlanState) -> None:
     """Group definitions into atoms, cost them, and decide how many subgraphs the module gets."""
     for e in state.defs:
         root = state.atoms.find(e.name)
@@ -334,7 +334,7 @@ def _form_atoms(state: _PlanState) -> None:
     state.extra_left = max(int(policy.extra_work * state.module_cost), floor)
 
 
-def _function_atoms(state: _PlanState) -> list[str]:
+def _function_atoms(state: PlanState) -> list[str]:
     """Atoms holding a function that is compiled once (not a discardable shared copy), in input order."""
     roots: dict[str, None] = {}
     for e in state.defs:
@@ -343,7 +343,7 @@ def _function_atoms(state: _PlanState) -> list[str]:
     return list(roots)
 
 
-def _cluster_by_calls(state: _PlanState) -> None:
+def cluster_by_calls(state: PlanState) -> None:
     """Merge function atoms along references, most binding first.
 
     Locals go with their callers (below, whatever the cap); then callers go with the
@@ -400,7 +400,7 @@ def _cluster_by_calls(state: _PlanState) -> None:
                 merge(caller, root)
 
 
-def _pack_clusters(state: _PlanState) -> None:
+def pack_clusters(state: PlanState) -> None:
     """Clusters into `count` subgraphs, biggest first onto the lightest (LPT; ties by input order)."""
     members_of: dict[str, list[str]] = {}
     for root in _function_atoms(state):
@@ -423,7 +423,7 @@ def _pack_clusters(state: _PlanState) -> None:
     state.imported = [set() for _ in range(count)]
 
 
-def _assign_owners(state: _PlanState) -> None:
+def assign_owners(state: PlanState) -> None:
     """Give every data atom (globals, aliases of data) one owner: the first subgraph using it."""
     by_name, atoms, owner = state.by_name, state.atoms, state.owner
     first_use: dict[str, int] = {}
@@ -467,7 +467,7 @@ def _assign_owners(state: _PlanState) -> None:
             state.bucket_members[0][e.name] = None
 
 
-def _copy_small_locals(state: _PlanState) -> None:
+def copy_small_locals(state: PlanState) -> None:
     """Copy small duplicable locals into each subgraph that calls them, within the work budget.
 
     A copy lets that subgraph's inliner see the callee exactly as the unsplit build's
@@ -493,7 +493,7 @@ def _copy_small_locals(state: _PlanState) -> None:
                 stack.append(r)
 
 
-def _importable(state: _PlanState) -> set[str]:
+def _importable(state: PlanState) -> set[str]:
     """Exported functions small enough to import, alone in their atom, touching no owned thread-local."""
 
     def touches_local_tls(e: Entity) -> bool:
@@ -519,7 +519,7 @@ def _importable(state: _PlanState) -> set[str]:
     }
 
 
-def _import_small_callees(state: _PlanState) -> None:
+def import_small_callees(state: PlanState) -> None:
     """Import small exported callees of a subgraph's own functions as available_externally copies.
 
     Budgeted relative to the subgraph (`import_share` of its cost, at least one callee of
@@ -548,7 +548,7 @@ def _import_small_callees(state: _PlanState) -> None:
                 state.imported[k].add(r)
 
 
-def _copy_shared_closure(state: _PlanState) -> None:
+def copy_shared_closure(state: PlanState) -> None:
     """Discardable shared definitions (linkonce*) go, under their own name, into every subgraph reaching them."""
     for members in state.bucket_members:
         stack = list(members)
@@ -560,7 +560,7 @@ def _copy_shared_closure(state: _PlanState) -> None:
                     stack.append(r)
 
 
-def _emit_subgraphs(state: _PlanState) -> SplitPlan:
+def emit_subgraphs(state: PlanState) -> SplitPlan:
     """Module text per subgraph: copies renamed, locals used across subgraphs exported hidden."""
     by_name, local_dup, owner = state.by_name, state.local_dup, state.owner
     local_names = {e.name for e in state.defs if e.is_local}
