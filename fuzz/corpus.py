@@ -53,6 +53,8 @@ class Program:
     fetch: str = "bash ci/fetch_corpus.sh"
     files: dict[str, str] = field(default_factory=dict)  # written next to the executable
     workload: tuple[Invocation, ...] = ()
+    #: a longer workload for run-time comparisons (`ember bench --corpus`); default: `workload`
+    heavy: tuple[Invocation, ...] = ()
 
 
 def _text_input(size: int, seed: int = 7) -> bytes:
@@ -120,6 +122,24 @@ BEGIN; INSERT INTO u VALUES (1, 'x'); ROLLBACK; SELECT count(*) FROM u;
 SELECT sqlite_version();
 """
 
+LUA_HEAVY = """
+local function fib(n) if n < 2 then return n end return fib(n-1) + fib(n-2) end
+local t = {}
+for i = 1, 300000 do t[i] = string.format("%d", (i * 7919) % 100003) end
+table.sort(t)
+print(fib(32), t[1], t[#t])
+"""
+
+JS_HEAVY = """
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+var a = []; for (var i = 0; i < 100000; i++) a.push((i * 7919) % 100003);
+a.sort(function (x, y) { return x - y; });
+var o = {}; for (var i = 0; i < 50000; i++) o["k" + (i % 5000)] = i;
+print(fib(25), a[0], a[99999], Object.keys(o).length);
+"""
+
+SQL_HEAVY = SQL_SCRIPT.replace("i < 100000", "i < 400000").replace("%100000", "%400000")
+
 _ZLIB = ("adler32", "crc32", "deflate", "infback", "inffast", "inflate", "inftrees", "trees", "zutil",
          "compress", "uncompr", "gzclose", "gzlib", "gzread", "gzwrite")
 _LUA_SKIP = ("luac", "onelua", "ltests")
@@ -135,26 +155,30 @@ PROGRAMS: tuple[Program, ...] = (
         ("blocksort.c", "huffman.c", "crctable.c", "randtable.c", "compress.c", "decompress.c", "bzlib.c", "bzip2.c"),
         ("-D_FILE_OFFSET_BITS=64",),
         workload=(Invocation(("-c", "-9"), _text_input(2_000_000)), Invocation(("-dc",), stdin_from_previous=True)),
+        heavy=(Invocation(("-c", "-9"), _text_input(12_000_000)), Invocation(("-dc",), stdin_from_previous=True)),
     ),
     Program(
         "zlib", "compressor (deflate) with minigzip", "corpus/src/zlib",
         (*(f"{s}.c" for s in _ZLIB), "test/minigzip.c"),
         ("-I.", "-D_LARGEFILE64_SOURCE=1", "-DHAVE_HIDDEN"),
         workload=(Invocation((), _text_input(2_000_000, 3)), Invocation(("-d",), stdin_from_previous=True)),
+        heavy=(Invocation((), _text_input(20_000_000, 3)), Invocation(("-d",), stdin_from_previous=True)),
     ),
     Program(
         "mujs", "JavaScript interpreter (static builtins registered as callbacks)", "corpus/src/mujs",
         ("one.c", "main.c"),
-        files={"t.js": JS_SCRIPT},
+        files={"t.js": JS_SCRIPT, "heavy.js": JS_HEAVY},
         workload=(Invocation(("t.js",)),),
+        heavy=(Invocation(("heavy.js",)),),
     ),
     Program(
         "lua", "Lua 5.4 interpreter", "lua54",
         (),  # every .c but the stand-alone compiler and test builds
         ("-DLUA_USE_LINUX",),
         fetch="bash ci/fetch_lua.sh",
-        files={"t.lua": LUA_SCRIPT},
+        files={"t.lua": LUA_SCRIPT, "heavy.lua": LUA_HEAVY},
         workload=(Invocation(("t.lua",)),),
+        heavy=(Invocation(("heavy.lua",)),),
     ),
     Program(
         "duktape", "JavaScript engine (one-file amalgamation, 1,193 static functions, callback tables)",
@@ -165,14 +189,16 @@ PROGRAMS: tuple[Program, ...] = (
         ("-std=c99", "-Isrc", "-Iexamples/cmdline", "-DDUK_CMDLINE_PRINTALERT_SUPPORT", "-Iextras/print-alert",
          "-DDUK_CMDLINE_CONSOLE_SUPPORT", "-Iextras/console", "-DDUK_CMDLINE_LOGGING_SUPPORT", "-Iextras/logging",
          "-DDUK_CMDLINE_MODULE_SUPPORT", "-Iextras/module-duktape"),
-        files={"t.js": JS_SCRIPT},
+        files={"t.js": JS_SCRIPT, "heavy.js": JS_HEAVY},
         workload=(Invocation(("t.js",)),),
+        heavy=(Invocation(("heavy.js",)),),
     ),
     Program(
         "sqlite", "SQLite 3.40 database engine and shell (amalgamation)", "corpus/src/sqlite",
         ("bld/sqlite3.c", "bld/shell.c"),
         ("-Ibld", "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION", "-DHAVE_READLINE=0"),
         workload=(Invocation((), SQL_SCRIPT.encode()),),
+        heavy=(Invocation((), SQL_HEAVY.encode()),),
     ),
 )
 BY_NAME = {p.name: p for p in PROGRAMS}
@@ -250,8 +276,10 @@ class WorkloadResult:
     cpu_seconds: float = 0.0  # user + system of the program's runs (steadier than wall on a busy machine)
 
 
-def run_workload(program: Program, exe: Path, limits: runner.Limits | None = None) -> WorkloadResult:
-    """Run the program's workload in a fresh folder holding its input files."""
+def run_workload(
+    program: Program, exe: Path, limits: runner.Limits | None = None, *, heavy: bool = False
+) -> WorkloadResult:
+    """Run the program's workload (`heavy`: the longer one, when it has one) in a fresh folder."""
     import resource
     import time
 
@@ -263,7 +291,7 @@ def run_workload(program: Program, exe: Path, limits: runner.Limits | None = Non
         for name, text in program.files.items():
             (Path(tmp) / name).write_text(text)
         previous = b""
-        for inv in program.workload:
+        for inv in (program.heavy or program.workload) if heavy else program.workload:
             cmd = [str(exe.resolve()), *inv.args]
             start = time.perf_counter()
             stdin = previous if inv.stdin_from_previous else inv.stdin

@@ -47,7 +47,7 @@ def _report_number(report: str, pattern: str) -> float:
 def _best_run(program: corpus.Program, obj: Path, exe: Path, runs: int) -> float:
     """Best CPU time (user + system) of the workload over `runs` runs."""
     corpus.link(obj.read_bytes(), exe)
-    return min(corpus.run_workload(program, exe).cpu_seconds for _ in range(runs))
+    return min(corpus.run_workload(program, exe, heavy=True).cpu_seconds for _ in range(runs))
 
 
 def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs: int) -> CorpusRow:
