@@ -276,8 +276,34 @@ class WorkloadResult:
     cpu_seconds: float = 0.0  # user + system of the program's runs (steadier than wall on a busy machine)
 
 
+def count_instructions(program: Program, exe: Path) -> int | None:
+    """Instructions the heavy workload executes (valgrind's cachegrind, no cache simulation):
+    the same count on every run whatever else the machine does; None without valgrind."""
+    import re
+
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="ember-vg-") as tmp:
+        wrapper = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                   f"--log-file={tmp}/vg.%p"]
+        limits = runner.Limits(timeout_s=600, cpu_s=1200, memory_mb=None)
+        run_workload(program, exe, limits, heavy=True, wrapper=wrapper)
+        total = 0
+        for log in Path(tmp).glob("vg.*"):
+            m = re.search(r"I\s+refs:\s+([0-9,]+)", log.read_text(errors="replace"))
+            if m is None:
+                return None
+            total += int(m.group(1).replace(",", ""))
+    return total
+
+
 def run_workload(
-    program: Program, exe: Path, limits: runner.Limits | None = None, *, heavy: bool = False
+    program: Program,
+    exe: Path,
+    limits: runner.Limits | None = None,
+    *,
+    heavy: bool = False,
+    wrapper: Sequence[str] = (),
 ) -> WorkloadResult:
     """Run the program's workload (`heavy`: the longer one, when it has one) in a fresh folder."""
     import resource
@@ -292,7 +318,7 @@ def run_workload(
             (Path(tmp) / name).write_text(text)
         previous = b""
         for inv in (program.heavy or program.workload) if heavy else program.workload:
-            cmd = [str(exe.resolve()), *inv.args]
+            cmd = [*wrapper, str(exe.resolve()), *inv.args]
             start = time.perf_counter()
             stdin = previous if inv.stdin_from_previous else inv.stdin
             result = runner.run_command(cmd, stdin=stdin, limits=limits, cwd=tmp)

@@ -37,6 +37,8 @@ class CorpusRow:
     projected: float  # LLVM seconds with PROJECTED_WORKERS workers
     run_serial: float
     run_split: float
+    instructions_serial: int | None = None  # the heavy workload's instruction count (valgrind)
+    instructions_split: int | None = None
 
 
 def _report_number(report: str, pattern: str) -> float:
@@ -73,6 +75,8 @@ def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs:
         parent + max(largest, worker_cpu / PROJECTED_WORKERS),
         _best_run(program, tmp / "none.o", tmp / "serial-exe", runs),
         _best_run(program, tmp / f"j{top}.o", tmp / "split-exe", runs),
+        corpus.count_instructions(program, tmp / "serial-exe"),
+        corpus.count_instructions(program, tmp / "split-exe"),
     )
 
 
@@ -88,7 +92,7 @@ def render(rows: list[CorpusRow], jobs: Sequence[int]) -> str:
     head = ["program", "functions", "serial s"]
     head += [f"two-level -j{j} s" for j in jobs]
     head += [f"speed-up -j{max(jobs)}", "opt+llc s", "work ratio", "build CPU split/serial", "run serial CPU s",
-             "run split CPU s", f"projected -j{PROJECTED_WORKERS} s (speed-up)"]
+             "run split CPU s", "run instructions split/serial", f"projected -j{PROJECTED_WORKERS} s (speed-up)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         base = r.serial.llvm_wall
@@ -101,6 +105,7 @@ def render(rows: list[CorpusRow], jobs: Sequence[int]) -> str:
             f"{r.split_cpu / r.serial_cpu:.2f}x" if r.serial_cpu else "?",
             f"{r.run_serial:.3f}",
             f"{r.run_split:.3f} ({r.run_split / r.run_serial - 1:+.1%})" if r.run_serial else "?",
+            f"{r.instructions_split / r.instructions_serial - 1:+.2%}" if r.instructions_serial and r.instructions_split else "?",
             f"{r.projected:.2f} ({base / r.projected:.1f}x)" if r.projected else "?",
         ]
         lines.append("| " + " | ".join(cells) + " |")
