@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from compiler import driver
+from compiler import driver, outputs
 from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, Location, UsageError
 
 
@@ -56,15 +56,10 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
 
 def cmd_build(args: argparse.Namespace) -> int:
     options = _options(args, args.emit)
+    out = args.output if args.output is not None else driver.default_output(args.input, args.emit)
+    outputs.check_output(out, [args.input])
     result = driver.build(args.input, options)
-    out = args.output or driver.default_output(args.input, args.emit)
-    if out == "-":
-        if isinstance(result.output, bytes):
-            sys.stdout.buffer.write(result.output)
-        else:
-            sys.stdout.write(result.output)
-    else:
-        driver.write_atomically(out, result.output)
+    outputs.write_output(out, result.output)
     if args.time_report:
         own, _children = driver.peak_memory_mb()
         print(result.times.render(), file=sys.stderr)

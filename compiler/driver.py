@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -300,21 +299,3 @@ def default_output(path: str, emit: str) -> str:
     """`prog.em` -> `prog.o` / `prog.s` / `prog.opt.ll` / `prog.lowered.mlir` in the cwd."""
     stem = Path(path).stem
     return {"obj": f"{stem}.o", "asm": f"{stem}.s", "llvm": f"{stem}.opt.ll", "mlir": f"{stem}.out.mlir", "ptx": f"{stem}.ptx"}[emit]
-
-
-def write_atomically(path: str, data: bytes | str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-    except OSError as exc:
-        raise EmberError(f"cannot write output: {exc.strerror}", Location(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise EmberError(f"cannot write output: {exc.strerror}", Location(path)) from None

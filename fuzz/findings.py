@@ -28,6 +28,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from compiler import outputs
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz import properties
 from fuzz.strategies import FuzzCase
@@ -84,6 +85,7 @@ def save(
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{digest}-", dir=root))
     try:
         _write(tmp, final, ident, report, seed=seed, test=test, extra=extra or {})
+        tmp.chmod(outputs.default_mode(executable=True))  # mkdtemp made it 0700 whatever the umask
         os.replace(tmp, final)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -125,7 +127,7 @@ def _write(
         del label
     command = reproduce_command(final, report.faults)
     (tmp / "reproduce.sh").write_text(_script(ident, report, command))
-    (tmp / "reproduce.sh").chmod(0o755)
+    (tmp / "reproduce.sh").chmod(outputs.default_mode(executable=True))
     meta = {
         "schema": SCHEMA,
         "id": ident,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import driver
+from compiler import driver, outputs
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz.reduce import em_deltas, engine, oracle
@@ -78,6 +78,7 @@ def reduce_file(
     `path` may also be a findings directory: then the recorded check itself is the
     property (see `reduce_finding`), and `prop`/`test` must be None.
     """
+    _check_outputs(path, out, test)
     if Path(path).is_dir():
         if prop is not None or test is not None:
             raise UsageError("a findings directory is reduced by its own recorded check: drop --property/--test")
@@ -112,6 +113,17 @@ def reduce_file(
     return stats
 
 
+def _check_outputs(path: str, out: str, test: str | None) -> None:
+    """Neither the output nor its report may be the input, the --test script or a finding's file."""
+    inputs = [path, *([test] if test else [])]
+    if Path(path).is_dir():
+        inputs += [str(p) for p in Path(path).iterdir()]
+    outputs.check_output(out, inputs)
+    if out == outputs.STDOUT:
+        raise UsageError("-o -: ember reduce saves its best result as it goes and needs a file")
+    outputs.check_output(out + ".report.txt", inputs, option="-o (its report)")
+
+
 def _reduce_to_file(
     text: str,
     interesting: Callable[[str], bool],
@@ -125,7 +137,7 @@ def _reduce_to_file(
     """Run the engine with `fmt`'s table; `out` holds the best text from the start to the end."""
 
     def save(best: str) -> None:
-        driver.write_atomically(out, best)
+        outputs.write_output(out, best)
 
     def progress(pass_name: str, lines: int) -> None:
         if not quiet:
@@ -196,7 +208,7 @@ def reduce_finding(
         "reproduce: copy the reduced input over the finding's input and run its reproduce.sh, or",
         "  " + reproduce_command(out, oracle.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),
     ]
-    driver.write_atomically(out + ".report.txt", "\n".join(lines) + "\n")
+    outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
     return stats
 
 
@@ -247,4 +259,4 @@ def _write_report(
                 lines.append(symtab.diff_symbols(symtab.read_symbols(a), symtab.read_symbols(b)).render("none", "split"))
         except EmberError as exc:
             lines.append(f"(build failed: {exc.render()})")
-    driver.write_atomically(out + ".report.txt", "\n".join(lines) + "\n")
+    outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
