@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from compiler import driver, outputs
 from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, Location, UsageError
+
+
+def _positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above zero (`0`, `-1`, `nan`, `inf` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: '{text}'") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, got '{text}'")
+    return value
 
 
 def _add_build_options(p: argparse.ArgumentParser) -> None:
@@ -37,6 +51,11 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
 def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("-j must be at least 1")
+    if args.jobs is not None:
+        from compiler.backend.split import MAX_JOBS
+
+        if args.jobs > MAX_JOBS:
+            print(f"ember: note: -j {args.jobs} capped at {MAX_JOBS} worker processes (twice the cores, at most 64)", file=sys.stderr)
     if args.split_cost is not None and args.split_cost < 1:
         raise UsageError("--split-cost must be at least 1")
     return driver.BuildOptions(
@@ -166,7 +185,7 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
     stats = command.reduce_file(
         args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
-        time_budget=args.time_budget,
+        time_budget=args.time_budget, test_timeout=args.test_timeout,
     )
     print(f"{args.output}: {stats.initial_lines} -> {stats.final_lines} lines (report: {args.output}.report.txt)")
     return 0
@@ -209,8 +228,8 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="compile, link and run a program; its exit status is passed through")
     p.add_argument("input")
-    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds before the program is killed")
+    p.add_argument("args", nargs="*", help="arguments for the program (after '--' when they start with '-')")
+    p.add_argument("--timeout", type=_positive_seconds, default=10.0, help="seconds before the program is killed")
     p.add_argument(
         "--device",
         default="auto",
@@ -242,8 +261,10 @@ def make_parser() -> argparse.ArgumentParser:
         "--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
     )
     how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
+    p.add_argument("--test-timeout", type=_positive_seconds, default=None, metavar="S",
+                   help="seconds before a --test script run is killed, counted as not interesting (default: 60)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
-    p.add_argument("--time-budget", type=float, default=None, metavar="S", help="stop after S seconds (best result kept)")
+    p.add_argument("--time-budget", type=_positive_seconds, default=None, metavar="S", help="stop after S seconds (best result kept)")
     p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
     p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
     p.add_argument("--split-cost", type=int, default=None)
@@ -284,18 +305,46 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: unwinds like Ctrl-C (children and workers are killed on the way out), exit 143."""
+
+
+def _on_sigterm(signum: int, _frame: object) -> None:
+    raise Terminated
+
+
+def _stop_workers() -> None:
+    """Kill the cached worker pools now (an interrupt must not wait for their current tasks)."""
+    split = sys.modules.get("compiler.backend.split")
+    if split is not None:
+        split.shutdown_pools()
+
+
 def run_guarded(func: Callable[[], int], prog: str) -> int:
     """Run a command body: EmberErrors become one-line diagnostics, bugs an internal-error line."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return func()
     except EmberError as exc:
         print(exc.render(), file=sys.stderr)
         return exc.exit_status
+    except Terminated:
+        _stop_workers()
+        print(f"{prog}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
+        _stop_workers()
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except RecursionError:
+        if os.environ.get("EMBER_TRACEBACK"):
+            raise
+        print(f"{prog}: error: input nested too deeply to process", file=sys.stderr)
+        return 1
     except Exception as exc:  # a bug in Ember: one line, full traceback on request
         if os.environ.get("EMBER_TRACEBACK"):
             raise
@@ -303,9 +352,30 @@ def run_guarded(func: Callable[[], int], prog: str) -> int:
         return EXIT_INTERNAL_ERROR
 
 
+def _quiet_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the exit-time flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def split_program_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    """`ember run IN [options] -- ARGS`: everything after the first `--` goes to the program."""
+    if argv[:1] == ["run"] and "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1:]
+    return argv, []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
-    args = parser.parse_args(argv)
+    ours, program_args = split_program_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(ours)
+    if program_args:
+        args.args = [*args.args, *program_args]
     return run_guarded(lambda: int(args.func(args)), "ember")
 
 

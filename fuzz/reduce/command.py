@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import tempfile
@@ -72,6 +73,7 @@ def reduce_file(
     time_budget: float | None,
     quiet: bool = False,
     allow_faults: bool = False,
+    test_timeout: float | None = None,
 ) -> engine.ReduceStats:
     """Reduce `path` into `out` (saved after every success) and write `out`.report.txt.
 
@@ -88,13 +90,16 @@ def reduce_file(
     text, fmt = load_input(path)
 
     if test is not None:
-        if not Path(test).exists():
-            raise EmberError("interestingness script not found", Location(test))
+        _check_script(test)
+        limit = test_timeout if test_timeout is not None else settings.timeout_s * 6
+        timeouts: list[float] = []
 
         def interesting(candidate: str) -> bool:
-            return oracle.script_says_interesting(test, candidate, fmt.suffix, settings.timeout_s * 6)
+            return oracle.script_says_interesting(test, candidate, fmt.suffix, limit, lambda: _timed_out(timeouts, limit, quiet))
 
         if not interesting(text):
+            if timeouts:
+                raise EmberError(f"the --test script timed out after {limit:g}s on the input (raise --test-timeout)", Location(path))
             raise EmberError("the input is not interesting to the --test script", Location(path))
         wanted = f"--test {test}"
     else:
@@ -111,6 +116,27 @@ def reduce_file(
     reduced, stats = _reduce_to_file(text, interesting, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet)
     _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix)
     return stats
+
+
+def _check_script(test: str) -> None:
+    """The --test script must exist, be a file and be executable: else one line, exit 2."""
+    if not Path(test).exists():
+        raise UsageError(f"--test {test}: interestingness script not found")
+    if not Path(test).is_file():
+        raise UsageError(f"--test {test}: not a file")
+    if not os.access(test, os.X_OK):
+        raise UsageError(f"--test {test}: not executable (chmod +x it, and give it a '#!' line)")
+
+
+def _timed_out(seen: list[float], limit: float, quiet: bool) -> None:
+    """Say (once) that the --test script hit its time limit: the candidate counts as not interesting."""
+    if not seen and not quiet:
+        print(
+            f"\nreduce: note: the --test script timed out after {limit:g}s on a candidate "
+            "(its process group killed; counted as not interesting; --test-timeout S changes the limit)",
+            file=sys.stderr,
+        )
+    seen.append(limit)
 
 
 def _check_outputs(path: str, out: str, test: str | None) -> None:
