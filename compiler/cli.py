@@ -16,6 +16,17 @@ from compiler import driver, outputs
 from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, Location, UsageError
 
 
+def int_list(text: str, what: str) -> tuple[int, ...]:
+    """A comma-separated list of integers >= 1 (`--sizes`, `--jobs`, fuzz's `-j`); else a usage error."""
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise UsageError(f"{what} must be comma-separated integers, got '{text}'") from None
+    if not values or any(v < 1 for v in values):
+        raise UsageError(f"{what} must list integers >= 1, got '{text}'")
+    return values
+
+
 def _positive_seconds(text: str) -> float:
     """argparse type: a finite number of seconds above zero (`0`, `-1`, `nan`, `inf` are refused)."""
     try:
@@ -141,6 +152,8 @@ def cmd_interp(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.input}: 'ember interp' runs .em programs only")
     if args.fuel < 1 or args.max_depth < 1:
         raise UsageError("--fuel and --max-depth must be at least 1")
+    if args.max_depth > interp.MAX_DEPTH:
+        raise UsageError(f"--max-depth must be at most {interp.MAX_DEPTH:,} (the interpreter's stack)")
     source = driver.read_input(args.input)
     assert isinstance(source, str)
     result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth)
@@ -170,8 +183,8 @@ def cmd_symdiff(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from compiler import bench
 
-    sizes = [int(x) for x in args.sizes.split(",") if x] if args.sizes else []
-    jobs = [int(x) for x in args.jobs.split(",")] if args.jobs else None
+    sizes = list(int_list(args.sizes, "--sizes")) if args.sizes else []
+    jobs = list(int_list(args.jobs, "--jobs")) if args.jobs else None
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
     return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)

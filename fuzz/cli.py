@@ -14,14 +14,10 @@ from compiler.diagnostics import UsageError
 STRATEGY_CHOICES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "mixed")  # = fuzz.strategies.STRATEGIES
 
 
-def _int_list(text: str, what: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise UsageError(f"{what} must be comma-separated integers, got '{text}'") from None
-    if not values or any(v < 1 for v in values):
-        raise UsageError(f"{what} must list integers >= 1, got '{text}'")
-    return values
+def _check_store(root: Path | None) -> None:
+    """`--findings DIR` must be a directory (or not exist yet), checked before any work."""
+    if root is not None and root.exists() and not root.is_dir():
+        raise UsageError(f"--findings {root}: not a directory")
 
 
 def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
@@ -58,6 +54,7 @@ def add_compare_arguments(p: argparse.ArgumentParser) -> None:
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from compiler import driver
+    from compiler.cli import int_list
     from fuzz import findings, profiles
     from fuzz.campaign import Campaign, CampaignConfig
 
@@ -71,12 +68,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         from oracle.candidate import CandidateCommand
 
         CandidateCommand(args.candidate)  # validates the template
+    _check_store(args.findings)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     root = args.findings or findings.default_root()
     config = CampaignConfig(
         strategy=args.strategy,
         modes=modes,
-        jobs=_int_list(args.jobs, "-j"),
+        jobs=int_list(args.jobs, "-j"),
         candidate=args.candidate,
         findings_root=root,
         shrink_seconds=args.shrink_seconds,
@@ -100,7 +98,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     print(f"FAILED after {result.examples_to_failure} programs ({result.seconds_to_failure or 0:.1f}s):")
     for path in result.findings:
         info = findings.info(path)
-        print(f"  {path}  {info.classification if info else ''}  {info.summary[:100] if info else ''}")
+        print(f"  {path}  {info.classification}  {info.summary[:100]}")
     print(f"inspect with: ember findings show {result.findings[-1].name}" if result.findings else "")
     return 1
 
@@ -132,6 +130,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if driver.input_kind(args.input) is not driver.InputKind.LLVM_IR:
         raise UsageError(f"{args.input}: 'ember compare' takes an .ll module")
+    candidate.CandidateCommand(args.candidate)  # a bad template is bad usage, before any build
+    _check_store(args.findings)
     driver.read_input(args.input)  # a located error for a missing file
     report = candidate.compare_file(args.input, args.candidate, opt_level=args.opt_level, support=args.support)
     from fuzz.properties import Report

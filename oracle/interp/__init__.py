@@ -24,6 +24,8 @@ from oracle.interp.machine import CallDepthExceeded, Machine, OutOfFuel, run_mai
 DEFAULT_FUEL = 10_000_000
 #: Deepest call nesting the interpreter allows.
 DEFAULT_MAX_DEPTH = 5_000
+#: deepest --max-depth the interpreter's thread stack (512 MiB) holds (1,000,000 levels: ~1 GiB resident)
+MAX_DEPTH = 1_000_000
 #: Exit status of a trap (same as compiled code).
 EXIT_TRAP = 3
 #: Exit status when the interpreter's fuel or call-depth limit is exhausted.
