@@ -97,7 +97,7 @@ def reduce_file(
         def interesting(candidate: str) -> bool:
             return oracle.script_says_interesting(test, candidate, fmt.suffix, limit, lambda: _timed_out(timeouts, limit, quiet))
 
-        if not interesting(text):
+        if not oracle.script_says_interesting(test, text, fmt.suffix, limit, lambda: timeouts.append(limit)):
             if timeouts:
                 raise EmberError(f"the --test script timed out after {limit:g}s on the input (raise --test-timeout)", Location(path))
             raise EmberError("the input is not interesting to the --test script", Location(path))
@@ -203,8 +203,6 @@ def reduce_finding(
     from fuzz import findings, properties
 
     root = Path(path)
-    if not (root / "finding.json").exists():
-        raise EmberError("not a findings directory (no finding.json)", Location(path))
     case, plan, faults = findings.load_report_inputs(root)
     if faults and not allow_faults:
         raise UsageError(
