@@ -301,7 +301,7 @@ def validate_text(text: str, path: str, pass_pipeline: str, *, target_text: str 
 def _missing(name: str, func: ir.Operation) -> FunctionResult:
     """A source function with no body in the target: a private one may have been inlined or
     removed (skipped); a public one vanishing is a failure, never a silent pass."""
-    visibility = func.attributes["sym_visibility"] if "sym_visibility" in func.attributes else None
+    visibility = func.attributes.get("sym_visibility", None)
     if visibility is not None and ir.StringAttr(visibility).value == "private":
         return FunctionResult(name, "skipped", 0.0, "not in the output (private: inlined or removed)")
     return FunctionResult(name, "fail", 0.0, f"public function @{name} is missing from the output (or lost its body)", "missing")

@@ -27,6 +27,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from compiler import outputs
 from compiler.diagnostics import EmberError, Location, UsageError
@@ -221,7 +222,7 @@ class FindingInfo:
     problem: str | None = None
 
 
-def read_meta(path: Path) -> dict[str, object]:
+def read_meta(path: Path) -> dict[str, Any]:
     """A finding's finding.json as a dict; missing, empty, binary, invalid or incomplete is a
     one-line error naming the file."""
     meta_path = path / "finding.json"
@@ -264,7 +265,7 @@ def info(path: Path) -> FindingInfo:
         classification=str(meta.get("classification", "?")),
         created=str(meta.get("created", "")),
         summary=str(meta.get("summary", "")),
-        faults=tuple(str(f) for f in meta.get("faults", ()) or ()),  # type: ignore[union-attr]
+        faults=tuple(str(f) for f in meta.get("faults", ()) or ()),
         origin=str(meta.get("origin", "")),
     )
 
@@ -336,8 +337,8 @@ def load_report_inputs(path: Path) -> tuple[FuzzCase, properties.CheckPlan, froz
     inp = "input.em" if origin == "ember" else "input.ll"
     case = FuzzCase(_read_text(path / inp), support, origin)
     try:
-        plan = properties.CheckPlan.from_json(meta["plan"])  # type: ignore[arg-type]
-        faults = frozenset(str(f) for f in meta.get("faults", []) or [])  # type: ignore[attr-defined]
+        plan = properties.CheckPlan.from_json(meta["plan"])
+        faults = frozenset(str(f) for f in meta.get("faults", []) or [])
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise EmberError(f"corrupt finding: bad plan ({type(exc).__name__}: {exc})", Location(str(path / "finding.json"))) from None
     return case, plan, faults

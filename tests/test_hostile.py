@@ -7,6 +7,7 @@ it and whenever), and no traceback or exit 70 for bad usage or broken findings.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -260,10 +261,8 @@ def _processes(pids: list[int]) -> list[psutil.Process]:
     """Those of `pids` that still exist."""
     out = []
     for pid in pids:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             out.append(psutil.Process(pid))
-        except psutil.NoSuchProcess:
-            pass
     return out
 
 
@@ -278,10 +277,8 @@ def _names(procs: list[psutil.Process]) -> list[str]:
     """Names of those still running."""
     names = []
     for p in procs:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             names.append(p.name())
-        except psutil.NoSuchProcess:
-            pass
     return names
 
 
