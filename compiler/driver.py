@@ -200,7 +200,10 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     times = StageTimes()
     if options.emit == "ptx":
         return BuildResult(_build_ptx(path, options, times), times)
-    if options.split != "none" and options.emit in ("obj", "asm"):
+    split_build = options.split != "none" and options.emit in ("obj", "asm")
+    if options.target is not None:
+        llvm_stage.check_target(options.target, emit=options.emit, split=split_build)
+    if split_build:
         from compiler.backend import split
 
         split.warm_pool(options.job_count)  # worker start-up overlaps parsing and planning
@@ -208,9 +211,12 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     if isinstance(loaded, str):
         return BuildResult(loaded, times)
     module = loaded
-    tm = llvm_stage.target_machine(options.target, options.opt_level)
+    triple = options.target or module.triple or None  # a module's own triple is the target, not the host
+    if options.target is None and module.triple:
+        llvm_stage.check_target(module.triple, emit=options.emit, split=split_build)
+    tm = llvm_stage.target_machine(triple, options.opt_level)
     llvm_stage.prepare(module, tm, force_triple=options.target is not None)
-    if options.split != "none" and options.emit in ("obj", "asm"):
+    if split_build:
         return _build_split(module, tm, options, times)
     with times.stage("optimise"):
         llvm_stage.optimise(module, tm, options.opt_level)

@@ -351,3 +351,32 @@ def test_a_hanging_test_script_is_killed_and_said(ember, files: SimpleNamespace)
     assert "timed out after 1s" in _one_line(r.stderr)
     pids = [int(p) for p in pidfile.read_text().split()]
     assert pids and _survivors(_processes(pids)) == []
+
+
+# ------------------------------------------------------------------ targets: work end to end, or one line first
+
+EM_MACHINE = {"x86_64": 62, "aarch64": 183, "i686": 3}
+TRIPLES = ["aarch64-unknown-linux-gnu", "i686-pc-linux-gnu", "nvptx64-nvidia-cuda", "x86_64-apple-darwin", "bogus-x-y"]
+
+
+@pytest.mark.parametrize("triple", TRIPLES)
+@pytest.mark.parametrize("how", ["module", "--target"])
+def test_every_triple_works_in_every_split_mode_or_is_refused(ember, tmp_path: Path, triple: str, how: str) -> None:
+    src = tmp_path / "t.ll"
+    head = f'target triple = "{triple}"\n' if how == "module" else ""
+    src.write_text(head + "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n")
+    extra = ["--target", triple] if how == "--target" else []
+    for mode in ("none", "subgraph", "two-level"):
+        out = tmp_path / f"{mode}.o"
+        r = ember("build", str(src), "--split", mode, *extra, "-o", str(out))
+        if r.status == 0:
+            data = out.read_bytes()
+            if "darwin" in triple:  # Mach-O, as the triple asks
+                assert data[:4] == b"\xcf\xfa\xed\xfe", (triple, mode)
+            else:
+                machine = EM_MACHINE[triple.split("-")[0]]
+                assert data[:4] == b"\x7fELF" and int.from_bytes(data[18:20], "little") == machine, (triple, mode)
+        else:
+            assert r.status == 2, (triple, mode, r.stderr)
+            assert _one_line(r.stderr).startswith("ember: error:") and triple in r.stderr
+            assert not out.exists()
