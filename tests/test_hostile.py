@@ -380,3 +380,11 @@ def test_every_triple_works_in_every_split_mode_or_is_refused(ember, tmp_path: P
             assert r.status == 2, (triple, mode, r.stderr)
             assert _one_line(r.stderr).startswith("ember: error:") and triple in r.stderr
             assert not out.exists()
+
+
+def test_mlir_that_lowers_incompletely_is_a_located_error(ember, tmp_path: Path) -> None:
+    src = tmp_path / "fill.mlir"
+    src.write_text((Path(__file__).parent.parent / "lit-tests/diagnostics/Inputs/linalg-fill.mlir").read_text())
+    r = ember_subprocess("build", str(src), "-o", str(tmp_path / "f.o"))  # it used to segfault: a child
+    assert r.returncode == 1
+    assert _one_line(r.stderr).startswith(f"{src}:3:8: error: cannot translate to LLVM IR")
