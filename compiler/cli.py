@@ -112,7 +112,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             exe = runner.link_executable([obj], Path(tmp) / ("prog.so" if on_gpu else "prog"), shared=on_gpu)
         except EmberError as exc:  # report it against the user's input, not the temporary object
-            raise EmberError(exc.message, Location(args.input)) from None
+            no_main = "undefined reference to `main'" in exc.message
+            raise EmberError("the program has no 'main' function" if no_main else exc.message, Location(args.input)) from None
         if on_gpu:
             limits = runner.Limits(timeout_s=args.timeout, memory_mb=None)
             run = runner.run_command([sys.executable, "-m", "compiler.offload.gpu_host", str(exe)], limits=limits)

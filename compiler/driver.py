@@ -54,7 +54,9 @@ def read_input(path: str, *, binary: bool = False) -> str | bytes:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise EmberError(f"not UTF-8 text (byte {exc.start})", Location(path)) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise EmberError(f"not UTF-8 text (byte {exc.start}: 0x{data[exc.start]:02x})", Location(path, line, col)) from None
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,32 @@ Only argparse is imported at module level so `ember --help` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from compiler.diagnostics import UsageError
 
 STRATEGY_CHOICES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "mixed")  # = fuzz.strategies.STRATEGIES
+
+
+@contextlib.contextmanager
+def _hypothesis_home(*, private: bool) -> Iterator[None]:
+    """With `--no-database`, Hypothesis keeps its caches (`constants/`, ...) in a temporary
+    directory, so nothing is written under `./.hypothesis`."""
+    if not private:
+        yield
+        return
+    from hypothesis import configuration
+
+    with tempfile.TemporaryDirectory(prefix="ember-hypothesis-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(None)
 
 
 def _check_store(root: Path | None) -> None:
@@ -87,8 +107,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         flush=True,
     )
     campaign = Campaign(config, seed=seed, progress=lambda line: print(f"  {line}", flush=True))
-    database = None if args.no_database else profiles.example_database()
-    result = campaign.run(examples=args.examples, database=database)
+    with _hypothesis_home(private=args.no_database):
+        database = None if args.no_database else profiles.example_database()
+        result = campaign.run(examples=args.examples, database=database)
     print(result.stats.render())
     for name, count in sorted(result.known.items()):
         print(f"known open bug '{name}' hit {count} time(s) (see fuzz/regressions; --report-known saves them)")

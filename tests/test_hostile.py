@@ -388,3 +388,31 @@ def test_mlir_that_lowers_incompletely_is_a_located_error(ember, tmp_path: Path)
     r = ember_subprocess("build", str(src), "-o", str(tmp_path / "f.o"))  # it used to segfault: a child
     assert r.returncode == 1
     assert _one_line(r.stderr).startswith(f"{src}:3:8: error: cannot translate to LLVM IR")
+
+
+# ------------------------------------------------------------------ messages
+
+
+def test_run_and_interp_agree_on_a_missing_main(ember, tmp_path: Path) -> None:
+    src = tmp_path / "nomain.em"
+    src.write_text("def f() -> Int:\n    return 1\n")
+    said = {cmd: _one_line(ember(cmd, str(src)).stderr) for cmd in ("run", "interp")}
+    assert said["run"] == said["interp"] == f"{src}: error: the program has no 'main' function"
+
+
+def test_long_flat_sums_work_and_deeper_ones_are_located(ember, tmp_path: Path) -> None:
+    src = tmp_path / "sum.em"
+    src.write_text("def main() -> Int:\n    x = " + " + ".join(["1"] * 500) + "\n    return x\n")
+    assert ember("interp", str(src)).status == 500 % 256
+    assert ember("build", str(src), "-o", str(tmp_path / "s.o")).status == 0
+    src.write_text("def main() -> Int:\n    x = " + " + ".join(["1"] * 40000) + "\n    return x\n")
+    r = ember("interp", str(src))
+    assert r.status == 1 and "nested too deeply" in _one_line(r.stderr)
+
+
+def test_fuzz_without_database_writes_no_hypothesis_directory(tmp_path: Path) -> None:
+    r = subprocess.run([*EMBER, "fuzz", "--no-database", "--examples", "1", "--max-seconds", "5", "--strategy", "callgraph",
+                        "--findings", str(tmp_path / "findings")], cwd=tmp_path, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / ".hypothesis").exists()
