@@ -1210,7 +1210,7 @@ def too_deep(tree: ast.AST, path: str) -> EmberError:
     while stack:
         node, depth = stack.pop()
         if depth > deepest and hasattr(node, "lineno"):
-            deepest, where = depth, (node.lineno, node.col_offset + 1)
+            deepest, where = depth, (node.lineno, getattr(node, "col_offset", 0) + 1)
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     return EmberError(f"program is nested too deeply ({deepest} levels)", Location(path, *where))
 

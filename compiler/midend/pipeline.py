@@ -8,7 +8,13 @@ from contextlib import contextmanager
 from mlir import ir, passmanager
 from mlir.dialects import llvm as mlir_llvm
 
-from compiler.diagnostics import EmberError, Location, UsageError, error_from_mlir, location_from_mlir
+from compiler.diagnostics import (
+    EmberError,
+    Location,
+    UsageError,
+    error_from_mlir,
+    location_from_mlir,
+)
 from compiler.midend import passes
 
 #: Lowering from func/arith/scf/cf/memref/math to the llvm dialect.
