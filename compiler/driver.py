@@ -218,6 +218,8 @@ def build(path: str, options: BuildOptions) -> BuildResult:
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build)
     tm = llvm_stage.target_machine(triple, options.opt_level)
     llvm_stage.prepare(module, tm, force_triple=options.target is not None)
+    if options.emit in ("obj", "asm"):
+        _check_inline_asm(module, path, options)
     if split_build:
         return _build_split(module, tm, options, times)
     with times.stage("optimise"):
@@ -229,6 +231,17 @@ def build(path: str, options: BuildOptions) -> BuildResult:
             return BuildResult(llvm_stage.emit_assembly(module, tm), times)
     with times.stage("codegen"):
         return BuildResult(llvm_stage.emit_object(module, tm), times)
+
+
+def _check_inline_asm(module: llvm.ModuleRef, path: str, options: BuildOptions) -> None:
+    """A bad inline/module asm line makes LLVM end the process: try such modules in a worker first."""
+    text = str(module)
+    if not llvm_stage.has_inline_asm(text):
+        return
+    from compiler.backend import split
+
+    config = split.BackendConfig(opt_level=0, triple=str(module.triple) or None, force_triple=options.target is not None)
+    split.check_inline_asm(text, options.job_count, config, path, options.worker_timeout)
 
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:

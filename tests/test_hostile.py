@@ -416,3 +416,12 @@ def test_fuzz_without_database_writes_no_hypothesis_directory(tmp_path: Path) ->
                        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
     assert r.returncode == 0, r.stderr
     assert not (tmp_path / ".hypothesis").exists()
+
+
+@pytest.mark.parametrize("mode", ["none", "two-level"])
+def test_bad_inline_asm_names_the_input(ember, tmp_path: Path, mode: str) -> None:
+    src = tmp_path / "asm.ll"
+    src.write_text('module asm "  bogus_instruction %rax"\ndefine i32 @main() {\n  ret i32 0\n}\n')
+    r = ember("build", str(src), "--split", mode, "-o", str(tmp_path / "a.o"))
+    assert r.status == 1
+    assert _one_line(r.stderr) == f"{src}: error: inline asm: invalid instruction mnemonic 'bogus_instruction' (<inline asm>:1:3)"

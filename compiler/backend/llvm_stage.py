@@ -7,6 +7,7 @@ on pieces of a module inside worker processes.
 from __future__ import annotations
 
 import functools
+import re
 
 import llvmlite.binding as llvm
 
@@ -51,6 +52,14 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
     x86_elf = target.name in ("x86-64", "x86") and not any(p.startswith(NON_ELF) for p in parts[1:])
     if split and not x86_elf and not (gpu and target.name.startswith("nvptx")):
         raise UsageError(f"the split back end links x86 ELF code only; use --split none for target '{triple}'")
+
+
+_INLINE_ASM = re.compile(r'^module asm "|\basm (?:sideeffect |alignstack |inteldialect |unwind )*"', re.M)
+
+
+def has_inline_asm(text: str) -> bool:
+    """Whether printed IR holds module asm or an inline asm call (LLVM exits on a bad one)."""
+    return _INLINE_ASM.search(text) is not None
 
 
 def parse_ir(text: str, path: str) -> llvm.ModuleRef:

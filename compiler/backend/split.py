@@ -145,18 +145,63 @@ def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = Non
     output goes to `stderr_path`, so the parent can quote it if the assembler aborts."""
     from compiler.backend import llvm_stage
 
-    if stderr_path is None:
+    with _stderr_to(stderr_path):
         return llvm_stage.assemble(asm, _worker_tm(config))
+
+
+def codegen_check_task(text: str, config: BackendConfig, stderr_path: str) -> bool:
+    """Codegen an unoptimised module (in a worker) with LLVM's error output in `stderr_path`:
+    LLVM exits the whole process on a bad inline or module asm line."""
+    from compiler.backend import llvm_stage
+
+    with _stderr_to(stderr_path):
+        tm = _worker_tm(config)
+        module = llvm_stage.parse_ir(text, "<input>")
+        llvm_stage.prepare(module, tm, force_triple=config.force_triple)
+        llvm_stage.emit_object(module, tm)
+    return True
+
+
+@contextmanager
+def _stderr_to(path: str | None) -> Iterator[None]:
+    """Point file descriptor 2 at `path` for the block (nothing changes when it is None)."""
+    if path is None:
+        yield
+        return
     sys.stderr.flush()
     saved = os.dup(2)
-    fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.dup2(fd, 2)
-        return llvm_stage.assemble(asm, _worker_tm(config))
+        yield
     finally:
         os.dup2(saved, 2)
         os.close(fd)
         os.close(saved)
+
+
+def check_inline_asm(text: str, jobs: int, config: BackendConfig, path: str, timeout: float) -> None:
+    """Compile a module that holds inline or module asm once in a worker first, so a bad asm
+    line becomes `PATH: error: inline asm: ...` instead of LLVM ending the process."""
+    with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
+        err = os.path.join(tmp, "stderr.txt")
+        try:
+            _run_all(jobs, codegen_check_task, [(text, (text, config, err))], timeout, doing="checking inline asm", isolated=True)
+        except EmberError:
+            first = _first_llvm_error(err)
+            if not first:
+                raise
+            raise EmberError(f"inline asm: {first}", Location(path)) from None
+
+
+def _first_llvm_error(stderr_path: str) -> str:
+    """The first `error:` LLVM printed to `stderr_path`, as `message (where)`, or ''."""
+    said = Path(stderr_path).read_text(errors="replace") if os.path.exists(stderr_path) else ""
+    line = next((ln.strip() for ln in said.splitlines() if "error:" in ln), "")
+    if not line:
+        return ""
+    where, _, message = line.partition("error:")[2].strip().rpartition(": ")
+    return f"{message} ({where})" if where else message
 
 
 def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> bytes:
