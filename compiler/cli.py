@@ -27,7 +27,7 @@ def int_list(text: str, what: str) -> tuple[int, ...]:
     return values
 
 
-def _positive_seconds(text: str) -> float:
+def positive_seconds(text: str) -> float:
     """argparse type: a finite number of seconds above zero (`0`, `-1`, `nan`, `inf` are refused)."""
     try:
         value = float(text)
@@ -59,6 +59,14 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="GPU architecture of the PTX (--emit ptx and the PTX embedded in objects; default: %(default)s)")
 
 
+def _make_directory(path: str, option: str) -> None:
+    """Create the directory an option names (a file there, or no permission, is bad usage)."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot create the directory: {exc.strerror}") from None
+
+
 def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("-j must be at least 1")
@@ -69,6 +77,8 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
             print(f"ember: note: -j {args.jobs} capped at {MAX_JOBS} worker processes (twice the cores, at most 64)", file=sys.stderr)
     if args.split_cost is not None and args.split_cost < 1:
         raise UsageError("--split-cost must be at least 1")
+    if args.save_pieces is not None:
+        _make_directory(args.save_pieces, "--save-pieces")
     return driver.BuildOptions(
         opt_level=args.opt_level,
         emit=emit,
@@ -185,6 +195,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from compiler import bench
 
     sizes = list(int_list(args.sizes, "--sizes")) if args.sizes else []
+    if any(n > bench.MAX_SIZE for n in sizes):
+        raise UsageError(f"--sizes must be at most {bench.MAX_SIZE:,} functions")
     jobs = list(int_list(args.jobs, "--jobs")) if args.jobs else None
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
@@ -243,7 +255,7 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="compile, link and run a program; its exit status is passed through")
     p.add_argument("input")
     p.add_argument("args", nargs="*", help="arguments for the program (after '--' when they start with '-')")
-    p.add_argument("--timeout", type=_positive_seconds, default=10.0, help="seconds before the program is killed")
+    p.add_argument("--timeout", type=positive_seconds, default=10.0, help="seconds before the program is killed")
     p.add_argument(
         "--device",
         default="auto",
@@ -275,10 +287,10 @@ def make_parser() -> argparse.ArgumentParser:
         "--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
     )
     how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
-    p.add_argument("--test-timeout", type=_positive_seconds, default=None, metavar="S",
+    p.add_argument("--test-timeout", type=positive_seconds, default=None, metavar="S",
                    help="seconds before a --test script run is killed, counted as not interesting (default: 60)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
-    p.add_argument("--time-budget", type=_positive_seconds, default=None, metavar="S", help="stop after S seconds (best result kept)")
+    p.add_argument("--time-budget", type=positive_seconds, default=None, metavar="S", help="stop after S seconds (best result kept)")
     p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
     p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
     p.add_argument("--split-cost", type=int, default=None)

@@ -51,6 +51,10 @@ def read_input(path: str, *, binary: bool = False) -> str | bytes:
         raise EmberError(f"cannot read file: {exc.strerror}", Location(path)) from None
     if binary:
         return data
+    if b"\0" in data:  # LLVM and MLIR would read the text only up to it
+        at = data.index(b"\0")
+        line, col = data.count(b"\n", 0, at) + 1, at - (data.rfind(b"\n", 0, at) + 1) + 1
+        raise EmberError(f"not a text file (NUL byte at byte {at})", Location(path, line, col))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

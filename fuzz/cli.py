@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from compiler.cli import positive_seconds
 from compiler.diagnostics import UsageError
 
 STRATEGY_CHOICES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "mixed")  # = fuzz.strategies.STRATEGIES
@@ -34,18 +35,18 @@ def _hypothesis_home(*, private: bool) -> Iterator[None]:
             configuration.set_hypothesis_home_dir(None)
 
 
-def _check_store(root: Path | None) -> None:
-    """`--findings DIR` must be a directory (or not exist yet), checked before any work."""
+def _check_store(root: Path | None, option: str = "--findings") -> None:
+    """A findings store option must name a directory (or nothing yet), checked before any work."""
     if root is not None and root.exists() and not root.is_dir():
-        raise UsageError(f"--findings {root}: not a directory")
+        raise UsageError(f"{option} {root}: not a directory")
 
 
 def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--examples", type=int, default=200, help="programs to generate (default: %(default)s)")
     p.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random, printed)")
     p.add_argument("--strategy", choices=STRATEGY_CHOICES, default="mixed", help="program generator (default: %(default)s)")
-    p.add_argument("--max-seconds", type=float, default=75.0, help="stop generating after this long (default: %(default)s)")
-    p.add_argument("--shrink-seconds", type=float, default=30.0, help="time allowed to shrink a failure (default: %(default)s)")
+    p.add_argument("--max-seconds", type=positive_seconds, default=75.0, help="stop generating after this long (default: %(default)s)")
+    p.add_argument("--shrink-seconds", type=positive_seconds, default=30.0, help="time allowed to shrink a failure (default: %(default)s)")
     p.add_argument("-j", "--jobs", default="1,2", help="job counts the split builds use, e.g. 1,2 (default: %(default)s)")
     p.add_argument("--modes", default="subgraph,function,two-level", help="split modes to compare with --split none")
     p.add_argument("--candidate", metavar="TEMPLATE", help="also compare this compiler command ({in} -> {out})")
@@ -127,6 +128,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def cmd_findings(args: argparse.Namespace) -> int:
     from fuzz import findings
 
+    _check_store(args.root, "--root")
     if args.action == "list":
         print(findings.format_list(findings.list_findings(args.root)))
         return 0
@@ -154,6 +156,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     candidate.CandidateCommand(args.candidate)  # a bad template is bad usage, before any build
     _check_store(args.findings)
     driver.read_input(args.input)  # a located error for a missing file
+    if args.support:
+        driver.read_input(args.support)
     report = candidate.compare_file(args.input, args.candidate, opt_level=args.opt_level, support=args.support)
     from fuzz.properties import Report
 

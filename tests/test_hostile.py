@@ -154,6 +154,12 @@ def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace) -> None:
     ["reduce", "{ll}", "-o", "{dir}/r.ll", "--test", "{dir}/plain.sh"],
     ["reduce", "{ll}", "-o", "{dir}/r.ll", "--test", "{dir}/noshebang.sh"],
     ["reduce", "{ll}", "-o", "-", "--test", "{script}"],
+    ["reduce", "{ll}", "-o", "{dir}/r.ll", "--test", "{script}", "--time-budget", "-1"],
+    ["build", "{ll}", "--save-pieces", "{ll}", "-o", "{dir}/o.o"],
+    ["bench", "--sizes", "99999999999999999999"],
+    ["fuzz", "--max-seconds", "nan"],
+    ["findings", "list", "--root", "{ll}"],
+    ["verify", "--timeout", "-5"],
 ])
 def test_bad_usage_exits_2_with_one_line(files: SimpleNamespace, argv: list[str]) -> None:
     (files.dir / "plain.sh").write_text("#!/bin/sh\nexit 0\n")
@@ -162,6 +168,15 @@ def test_bad_usage_exits_2_with_one_line(files: SimpleNamespace, argv: list[str]
     r = ember_subprocess(*(a.format(**vars(files)) for a in argv))
     assert r.returncode == 2, (argv, r.stderr)
     assert "error" in _one_line(r.stderr)
+
+
+@pytest.mark.parametrize("suffix", [".ll", ".mlir", ".em"])
+def test_binary_inputs_are_located_errors(ember, tmp_path: Path, suffix: str) -> None:
+    src = tmp_path / f"bin{suffix}"
+    src.write_bytes(b"; ok\n\x00\x01garbage")  # LLVM and MLIR would read only up to the NUL
+    r = ember("build", str(src), "-o", str(tmp_path / "o.o"))
+    assert r.status == 1
+    assert _one_line(r.stderr) == f"{src}:2:1: error: not a text file (NUL byte at byte 5)"
 
 
 def test_run_parses_its_options_before_the_program_arguments(files: SimpleNamespace) -> None:
