@@ -129,9 +129,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             run = runner.run_command([sys.executable, "-m", "compiler.offload.gpu_host", str(exe)], limits=limits)
         else:
             run = runner.run_executable(exe, args.args, limits=runner.Limits(timeout_s=args.timeout))
-    sys.stdout.buffer.write(run.stdout)
-    sys.stdout.flush()
-    sys.stderr.buffer.write(run.stderr)
+    outputs.write_stdout(run.stdout)
+    outputs.write_stderr(run.stderr)
     if run.timed_out:
         print(f"{args.input}: error: program timed out after {args.timeout:g}s", file=sys.stderr)
     elif run.signal is not None:
@@ -168,10 +167,8 @@ def cmd_interp(args: argparse.Namespace) -> int:
     source = driver.read_input(args.input)
     assert isinstance(source, str)
     result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth)
-    sys.stdout.buffer.write(result.stdout)
-    sys.stdout.flush()
-    sys.stderr.buffer.write(result.stderr)
-    sys.stderr.flush()
+    outputs.write_stdout(result.stdout)
+    outputs.write_stderr(result.stderr)
     return result.exit_status
 
 

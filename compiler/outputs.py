@@ -8,6 +8,7 @@ any work and writes with `write_output`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
@@ -93,6 +94,14 @@ def write_stdout(payload: bytes) -> None:
     except (OSError, ValueError, AttributeError) as exc:
         reason = getattr(exc, "strerror", None) or "standard output is closed"
         raise EmberError(f"cannot write output: {reason}", Location("<stdout>")) from None
+
+
+def write_stderr(payload: bytes) -> None:
+    """Pass a child's stderr bytes through (a closed stderr drops them: there is nowhere to say so)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.flush()
+        sys.stderr.buffer.write(payload)
+        sys.stderr.buffer.flush()
 
 
 def _write_through(path: str, payload: bytes) -> None:

@@ -130,8 +130,10 @@ def test_outputs_and_findings_follow_the_umask(ember, files: SimpleNamespace, mo
     assert stat.S_IMODE(saved.stat().st_mode) == 0o777 & ~umask
 
 
-def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace) -> None:
-    r = subprocess.run([*EMBER, "build", str(files.ll), "--emit", "asm", "-o", "-"], stdout=subprocess.DEVNULL,
+@pytest.mark.parametrize("argv", [["build", "{ll}", "--emit", "asm", "-o", "-"], ["interp", "{em}"],
+                                  ["run", "{em}", "--split", "none"]])
+def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace, argv: list[str]) -> None:
+    r = subprocess.run([*EMBER, *(a.format(**vars(files)) for a in argv)], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
     assert r.returncode == 1
     assert "cannot write output" in _one_line(r.stderr)
