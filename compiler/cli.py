@@ -166,7 +166,8 @@ def cmd_interp(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-depth must be at most {interp.MAX_DEPTH:,} (the interpreter's stack)")
     source = driver.read_input(args.input)
     assert isinstance(source, str)
-    result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth)
+    stream = interp.StreamedOutput(outputs.write_stdout)  # printed as it runs, never all in memory
+    result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth, stream=stream)
     outputs.write_stdout(result.stdout)
     outputs.write_stderr(result.stderr)
     return result.exit_status

@@ -442,3 +442,16 @@ def test_bad_inline_asm_names_the_input(ember, tmp_path: Path, mode: str) -> Non
     r = ember("build", str(src), "--split", mode, "-o", str(tmp_path / "a.o"))
     assert r.status == 1
     assert _one_line(r.stderr) == f"{src}: error: inline asm: invalid instruction mnemonic 'bogus_instruction' (<inline asm>:1:3)"
+
+
+def test_interp_streams_what_a_program_prints(ember, tmp_path: Path) -> None:
+    from oracle import interp
+
+    src = "def main() -> Int:\n    i = 0\n    while i < 20000:\n        print(i, i, i)\n        i += 1\n    return 0\n"
+    chunks: list[bytes] = []
+    result = interp.run_source(src, "loud.em", stream=interp.StreamedOutput(chunks.append))
+    assert result.stdout == b"" and result.exit_status == 0
+    assert len(chunks) > 3 and max(map(len, chunks)) < 2 * interp.StreamedOutput.CHUNK  # passed on, not kept
+    assert b"".join(chunks) == interp.run_source(src, "loud.em").stdout
+    (tmp_path / "loud.em").write_text(src)
+    assert ember("interp", str(tmp_path / "loud.em")).stdout.encode() == b"".join(chunks)
