@@ -82,14 +82,31 @@ class GroupGuard:
                 self._proc.stdin.flush()
 
 
+_ACTIVE: set[int] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+def kill_all_groups() -> None:
+    """Kill every process group started here that is still running (Ctrl-C, SIGTERM: threads
+    waiting on them, e.g. `reduce -j` scripts, then return at once)."""
+    with _ACTIVE_LOCK:
+        groups = list(_ACTIVE)
+    for pgid in groups:
+        kill_group(pgid)
+
+
 @contextlib.contextmanager
 def killed_on_exit(proc: subprocess.Popen[bytes], guard: GroupGuard) -> Iterator[None]:
     """Whatever happens in the block (exit, timeout, Ctrl-C, SIGTERM), `proc`'s process group is
     killed and `proc` reaped after it; `guard` covers this process being killed outright."""
     guard.watch(proc.pid)
+    with _ACTIVE_LOCK:
+        _ACTIVE.add(proc.pid)
     try:
         yield
     finally:
+        with _ACTIVE_LOCK:
+            _ACTIVE.discard(proc.pid)
         kill_group(proc.pid)
         if proc.poll() is None:
             proc.kill()

@@ -207,10 +207,14 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
     settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
-    stats = command.reduce_file(
-        args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
-        time_budget=args.time_budget, test_timeout=args.test_timeout,
-    )
+    try:
+        stats = command.reduce_file(
+            args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
+            time_budget=args.time_budget, test_timeout=args.test_timeout,
+        )
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # end the progress line (the best result so far is in OUT)
+        raise
     print(f"{args.output}: {stats.initial_lines} -> {stats.final_lines} lines (report: {args.output}.report.txt)")
     return 0
 
@@ -338,7 +342,11 @@ def _on_sigterm(signum: int, _frame: object) -> None:
 
 
 def _stop_workers() -> None:
-    """Kill the cached worker pools now (an interrupt must not wait for their current tasks)."""
+    """Kill the cached worker pools and running child groups now (an interrupt must not wait
+    for their current tasks)."""
+    from compiler import children
+
+    children.kill_all_groups()
     split = sys.modules.get("compiler.backend.split")
     if split is not None:
         split.shutdown_pools()

@@ -455,3 +455,20 @@ def test_interp_streams_what_a_program_prints(ember, tmp_path: Path) -> None:
     assert b"".join(chunks) == interp.run_source(src, "loud.em").stdout
     (tmp_path / "loud.em").write_text(src)
     assert ember("interp", str(tmp_path / "loud.em")).stdout.encode() == b"".join(chunks)
+
+
+def test_ctrl_c_stops_a_parallel_reduce_at_once(big_module: Path, tmp_path: Path) -> None:
+    script = tmp_path / "slow.sh"
+    script.write_text('#!/bin/sh\nsleep 5 && grep -q define "$1"\n')
+    script.chmod(0o755)
+    out = tmp_path / "r.ll"
+    proc = subprocess.Popen([*EMBER, "reduce", str(big_module), "-o", str(out), "--test", str(script), "-j", "2"],
+                            stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    tree = _descendants(proc.pid, 7.0)  # the input checked (5 s), then two candidates running
+    assert _names(tree).count("sleep") >= 2
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.monotonic() - start < 2.0, err
+    assert err.splitlines()[-1] == "ember: interrupted" and "Traceback" not in err
+    assert _survivors(tree) == [] and out.exists()  # the best result so far is kept
