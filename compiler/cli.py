@@ -354,8 +354,17 @@ def _stop_workers() -> None:
 
 def run_guarded(func: Callable[[], int], prog: str) -> int:
     """Run a command body: EmberErrors become one-line diagnostics, bugs an internal-error line."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _on_sigterm)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    try:
+        return _guarded(func, prog)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _guarded(func: Callable[[], int], prog: str) -> int:
+    """`run_guarded`'s body: each kind of failure to its one line and exit status."""
     try:
         return func()
     except EmberError as exc:
