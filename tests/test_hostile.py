@@ -39,6 +39,11 @@ define i32 @main() {
 EMBER = [sys.executable, "-m", "compiler.cli"]
 
 
+def _argv_id(argv: list[str]) -> str:
+    """A readable test id: the command line with placeholders."""
+    return " ".join(argv)
+
+
 def _one_line(stderr: str) -> str:
     """The one error line (argparse's own errors come after its usage lines)."""
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
@@ -91,7 +96,7 @@ def test_no_output_overwrites_an_input(ember, files: SimpleNamespace) -> None:
 
 
 @pytest.mark.parametrize("argv", [["build", "{ll}", "-o", ""], ["reduce", "{ll}", "-o", "", "--test", "{script}"],
-                                  ["build", "{ll}", "-o", "{dir}"]])
+                                  ["build", "{ll}", "-o", "{dir}"]], ids=_argv_id)
 def test_bad_output_paths_are_usage_errors(ember, files: SimpleNamespace, argv: list[str]) -> None:
     r = ember(*(a.format(**vars(files)) for a in argv))
     assert r.status == 2
@@ -142,7 +147,7 @@ def test_outputs_and_findings_follow_the_umask(ember, files: SimpleNamespace, mo
 
 
 @pytest.mark.parametrize("argv", [["build", "{ll}", "--emit", "asm", "-o", "-"], ["interp", "{em}"],
-                                  ["run", "{em}", "--split", "none"]])
+                                  ["run", "{em}", "--split", "none"]], ids=_argv_id)
 def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace, argv: list[str]) -> None:
     r = subprocess.run([*EMBER, *(a.format(**vars(files)) for a in argv)], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
@@ -173,7 +178,7 @@ def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace, argv: lis
     ["fuzz", "--max-seconds", "nan"],
     ["findings", "list", "--root", "{ll}"],
     ["verify", "--timeout", "-5"],
-])
+], ids=_argv_id)
 def test_bad_usage_exits_2_with_one_line(files: SimpleNamespace, argv: list[str]) -> None:
     (files.dir / "plain.sh").write_text("#!/bin/sh\nexit 0\n")
     (files.dir / "noshebang.sh").write_bytes(b"\x7fELF garbage")
