@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -64,8 +65,12 @@ def write_output(path: str, data: bytes | str) -> None:
     """Write `data` to `path`: `-` is stdout; a device or FIFO (also behind a symlink) is written
     through; a regular file is replaced atomically, at the symlink's target when `path` is one."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    if path == STDOUT:
+    if path == STDOUT or _own_descriptor(path) == 1:
         write_stdout(payload)
+        return
+    fd = _own_descriptor(path)
+    if fd is not None:
+        _write_descriptor(fd, payload, path)
         return
     try:
         st = os.stat(path)  # follows symlinks
@@ -81,6 +86,18 @@ def write_output(path: str, data: bytes | str) -> None:
     target = os.path.realpath(path) if os.path.islink(path) else path
     mode = stat.S_IMODE(st.st_mode) if st is not None else default_mode()
     _replace_atomically(target, payload, mode, shown=path)
+
+
+def _own_descriptor(path: str) -> int | None:
+    """The descriptor number `/dev/stdout`, `/dev/fd/N` or `/proc/self/fd/N` names in this
+    process, or None: such an output is written to that descriptor (re-opening it would
+    truncate a `>>` redirection or detach the shell's)."""
+    m = re.match(r"^/(?:dev/(stdout|stderr|fd/(\d+))|proc/(self|\d+)/fd/(\d+))$", os.path.normpath(path))
+    if m is None or (m.group(3) not in (None, "self") and int(m.group(3)) != os.getpid()):
+        return None
+    if m.group(1) in ("stdout", "stderr"):
+        return 1 if m.group(1) == "stdout" else 2
+    return int(m.group(2) or m.group(4))
 
 
 def write_stdout(payload: bytes) -> None:
@@ -102,6 +119,16 @@ def write_stderr(payload: bytes) -> None:
         sys.stderr.flush()
         sys.stderr.buffer.write(payload)
         sys.stderr.buffer.flush()
+
+
+def _write_descriptor(fd: int, payload: bytes, shown: str) -> None:
+    """Write all of `payload` to an open descriptor of ours."""
+    try:
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError as exc:
+        raise EmberError(f"cannot write output: {exc.strerror}", Location(shown)) from None
 
 
 def _write_through(path: str, payload: bytes) -> None:

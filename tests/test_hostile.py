@@ -129,6 +129,11 @@ def test_output_writes_through_devices_fifos_and_symlinks(ember, files: SimpleNa
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     r = ember("build", str(files.ll), "--emit", "llvm", "-o", "-")
     assert r.status == 0 and "define" in r.stdout
+    log = files.dir / "log.txt"
+    log.write_text("kept\n")
+    with log.open("a") as appended:  # `>> log.txt`: /dev/stdout is the descriptor, not a file to replace
+        subprocess.run([*EMBER, "build", str(files.ll), "--emit", "llvm", "-o", "/dev/stdout"], stdout=appended, check=True)
+    assert log.read_text().startswith("kept\n; ModuleID")
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o077])
