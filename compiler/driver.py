@@ -222,14 +222,19 @@ def build(path: str, options: BuildOptions) -> BuildResult:
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build)
     tm = llvm_stage.target_machine(triple, options.opt_level)
     llvm_stage.prepare(module, tm, force_triple=options.target is not None)
-    if options.emit in ("obj", "asm"):
-        _check_inline_asm(module, path, options)
     if split_build:
-        return _build_split(module, tm, options, times)
+        text = str(module)
+        if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
+            _codegen_isolated(text, module, path, options, opt_level=0)
+        return _build_split(module, tm, options, times, text)
     with times.stage("optimise"):
         llvm_stage.optimise(module, tm, options.opt_level)
     if options.emit == "llvm":
         return BuildResult(str(module), times)
+    text = str(module)
+    if llvm_stage.has_inline_asm(text):  # LLVM ends the process on a bad asm line: codegen in a worker
+        with times.stage("codegen"):
+            return BuildResult(_codegen_isolated(text, module, path, options), times)
     if options.emit == "asm":
         with times.stage("codegen"):
             return BuildResult(llvm_stage.emit_assembly(module, tm), times)
@@ -237,15 +242,14 @@ def build(path: str, options: BuildOptions) -> BuildResult:
         return BuildResult(llvm_stage.emit_object(module, tm), times)
 
 
-def _check_inline_asm(module: llvm.ModuleRef, path: str, options: BuildOptions) -> None:
-    """A bad inline/module asm line makes LLVM end the process: try such modules in a worker first."""
-    text = str(module)
-    if not llvm_stage.has_inline_asm(text):
-        return
+def _codegen_isolated(text: str, module: llvm.ModuleRef, path: str, options: BuildOptions, opt_level: int | None = None) -> bytes | str:
+    """Object or assembly of a module holding asm, generated in a worker (a bad asm line is
+    then `PATH: error: inline asm: ...`)."""
     from compiler.backend import split
 
-    config = split.BackendConfig(opt_level=0, triple=str(module.triple) or None, force_triple=options.target is not None)
-    split.check_inline_asm(text, options.job_count, config, path, options.worker_timeout)
+    level = options.opt_level if opt_level is None else opt_level
+    config = split.BackendConfig(opt_level=level, triple=str(module.triple) or None, force_triple=options.target is not None)
+    return split.codegen_isolated(text, options.emit, options.job_count, config, path, options.worker_timeout)
 
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -273,7 +277,9 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
     return "\n".join(parts)
 
 
-def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes) -> BuildResult:
+def _build_split(
+    module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes, text: str | None = None
+) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
     from compiler.backend import split
 
@@ -284,7 +290,7 @@ def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildO
         faults=options.faults,
     )
     result = split.compile_split(
-        str(module),
+        str(module) if text is None else text,
         options.split,
         options.job_count,
         config,

@@ -149,17 +149,16 @@ def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = Non
         return llvm_stage.assemble(asm, _worker_tm(config))
 
 
-def codegen_check_task(text: str, config: BackendConfig, stderr_path: str) -> bool:
-    """Codegen an unoptimised module (in a worker) with LLVM's error output in `stderr_path`:
-    LLVM exits the whole process on a bad inline or module asm line."""
+def codegen_task(text: str, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
+    """Codegen an (optimised) module in a worker, LLVM's error output in `stderr_path`: LLVM
+    exits the whole process on a bad inline or module asm line."""
     from compiler.backend import llvm_stage
 
     with _stderr_to(stderr_path):
         tm = _worker_tm(config)
         module = llvm_stage.parse_ir(text, "<input>")
         llvm_stage.prepare(module, tm, force_triple=config.force_triple)
-        llvm_stage.emit_object(module, tm)
-    return True
+        return llvm_stage.emit_object(module, tm) if emit == "obj" else llvm_stage.emit_assembly(module, tm)
 
 
 @contextmanager
@@ -180,18 +179,22 @@ def _stderr_to(path: str | None) -> Iterator[None]:
         os.close(saved)
 
 
-def check_inline_asm(text: str, jobs: int, config: BackendConfig, path: str, timeout: float) -> None:
-    """Compile a module that holds inline or module asm once in a worker first, so a bad asm
-    line becomes `PATH: error: inline asm: ...` instead of LLVM ending the process."""
+def codegen_isolated(text: str, emit: str, jobs: int, config: BackendConfig, path: str, timeout: float) -> bytes | str:
+    """`emit` ('obj' or 'asm') of a module holding inline or module asm, generated in a worker,
+    so a bad asm line becomes `PATH: error: inline asm: ...` instead of LLVM ending the process."""
     with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
         err = os.path.join(tmp, "stderr.txt")
         try:
-            _run_all(jobs, codegen_check_task, [(text, (text, config, err))], timeout, doing="checking inline asm", isolated=True)
+            [out] = _run_all(
+                jobs, codegen_task, [(text, (text, config, emit, err))], timeout, doing="generating code", isolated=True
+            )
         except EmberError:
             first = _first_llvm_error(err)
             if not first:
                 raise
             raise EmberError(f"inline asm: {first}", Location(path)) from None
+    assert isinstance(out, bytes | str)
+    return out
 
 
 def _first_llvm_error(stderr_path: str) -> str:
