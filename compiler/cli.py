@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import signal
@@ -417,7 +418,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(ours)
     if program_args:
         args.args = [*args.args, *program_args]
-    return run_guarded(lambda: int(args.func(args)), "ember")
+    status = run_guarded(lambda: int(args.func(args)), "ember")
+    if argv is None:  # the real CLI: a signal during the exit-time clean-up still ends it at once
+        if status in (130, 143):
+            exit_now(status)
+        signal.signal(signal.SIGINT, _exit_on_signal)
+        signal.signal(signal.SIGTERM, _exit_on_signal)
+    return status
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    """Ctrl-C or SIGTERM while exiting: kill the children and leave (128 + the signal)."""
+    _stop_workers()
+    exit_now(128 + signum)
+
+
+def exit_now(status: int) -> None:
+    """After Ctrl-C or SIGTERM (children already killed): leave at once, without the exit-time
+    joins of executor threads that a half-started pool can hang or make print tracebacks."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 if __name__ == "__main__":

@@ -281,6 +281,16 @@ def test_absurd_job_counts_are_capped(ember, files: SimpleNamespace) -> None:
     assert split.capped_jobs(100000) == split.MAX_JOBS and split.capped_jobs(0) == 1
 
 
+def _first_child(pid: int, limit_s: float = 30.0) -> None:
+    """Wait until `pid` has started a child (its worker pool)."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if psutil.Process(pid).children():
+                return
+        time.sleep(0.02)
+
+
 def _descendants(pid: int, wait_s: float) -> list[psutil.Process]:
     """The process tree under `pid` after `wait_s` seconds (sampled, so late starters count)."""
     seen: dict[int, psutil.Process] = {}
@@ -343,6 +353,7 @@ KILLS = [(signal.SIGINT, 0.4), (signal.SIGTERM, 1.2), (signal.SIGKILL, 0.8), (si
 def test_no_child_outlives_a_killed_build(big_module: Path, tmp_path: Path, sig: signal.Signals, after: float) -> None:
     proc = subprocess.Popen([*EMBER, "build", str(big_module), "-j", "2", "-o", str(tmp_path / "o.o")],
                             stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    _first_child(proc.pid)  # past Python's start-up (a signal before that is Python's own business)
     tree = _descendants(proc.pid, after)
     proc.send_signal(sig)
     _out, err = proc.communicate(timeout=30)
