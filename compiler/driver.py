@@ -51,16 +51,17 @@ def read_input(path: str, *, binary: bool = False) -> str | bytes:
         raise EmberError(f"cannot read file: {exc.strerror}", Location(path)) from None
     if binary:
         return data
-    if b"\0" in data:  # LLVM and MLIR would read the text only up to it
-        at = data.index(b"\0")
-        line, col = data.count(b"\n", 0, at) + 1, at - (data.rfind(b"\n", 0, at) + 1) + 1
-        raise EmberError(f"not a text file (NUL byte at byte {at})", Location(path, line, col))
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise EmberError(f"not UTF-8 text (byte {exc.start}: 0x{data[exc.start]:02x})", Location(path, line, col)) from None
+    if b"\0" in data:  # LLVM and MLIR would read the text only up to it
+        at = data.index(b"\0")
+        line, col = data.count(b"\n", 0, at) + 1, at - (data.rfind(b"\n", 0, at) + 1) + 1
+        raise EmberError(f"not a text file (NUL byte at byte {at})", Location(path, line, col))
+    return text
 
 
 @dataclass(frozen=True)
