@@ -19,6 +19,9 @@ from pathlib import Path
 
 from fuzz.genmodule import ModuleShape, generate
 
+#: largest generated module `ember bench --sizes` accepts (functions)
+MAX_SIZE = 100_000
+
 
 @dataclass
 class Measurement:

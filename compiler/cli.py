@@ -3,14 +3,40 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
 import os
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from compiler import driver
+from compiler import driver, outputs
 from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, Location, UsageError
+
+
+def int_list(text: str, what: str) -> tuple[int, ...]:
+    """A comma-separated list of integers >= 1 (`--sizes`, `--jobs`, fuzz's `-j`); else a usage error."""
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise UsageError(f"{what} must be comma-separated integers, got '{text}'") from None
+    if not values or any(v < 1 for v in values):
+        raise UsageError(f"{what} must list integers >= 1, got '{text}'")
+    return values
+
+
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above zero (`0`, `-1`, `nan`, `inf` are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: '{text}'") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, got '{text}'")
+    return value
 
 
 def _add_build_options(p: argparse.ArgumentParser) -> None:
@@ -35,13 +61,28 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="GPU architecture of the PTX (--emit ptx and the PTX embedded in objects; default: %(default)s)")
 
 
+def _make_directory(path: str, option: str) -> None:
+    """Create the directory an option names (a file there, or no permission, is bad usage)."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot create the directory: {exc.strerror}") from None
+
+
 def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("-j must be at least 1")
+    if args.jobs is not None:
+        from compiler.backend.split import MAX_JOBS
+
+        if args.jobs > MAX_JOBS:
+            print(f"ember: note: -j {args.jobs} capped at {MAX_JOBS} worker processes (twice the cores, at most 64)", file=sys.stderr)
     if args.split_cost is not None and args.split_cost < 1:
         raise UsageError("--split-cost must be at least 1")
     if args.split_piece_cost is not None and args.split_piece_cost < 1:
         raise UsageError("--split-piece-cost must be at least 1")
+    if args.save_pieces is not None:
+        _make_directory(args.save_pieces, "--save-pieces")
     return driver.BuildOptions(
         opt_level=args.opt_level,
         emit=emit,
@@ -60,15 +101,10 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
 
 def cmd_build(args: argparse.Namespace) -> int:
     options = _options(args, args.emit)
+    out = args.output if args.output is not None else driver.default_output(args.input, args.emit)
+    outputs.check_output(out, [args.input])
     result = driver.build(args.input, options)
-    out = args.output or driver.default_output(args.input, args.emit)
-    if out == "-":
-        if isinstance(result.output, bytes):
-            sys.stdout.buffer.write(result.output)
-        else:
-            sys.stdout.write(result.output)
-    else:
-        driver.write_atomically(out, result.output)
+    outputs.write_output(out, result.output)
     if args.time_report:
         own, _children = driver.peak_memory_mb()
         print(result.times.render(), file=sys.stderr)
@@ -91,15 +127,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:
             exe = runner.link_executable([obj], Path(tmp) / ("prog.so" if on_gpu else "prog"), shared=on_gpu)
         except EmberError as exc:  # report it against the user's input, not the temporary object
-            raise EmberError(exc.message, Location(args.input)) from None
+            no_main = "undefined reference to `main'" in exc.message
+            raise EmberError("the program has no 'main' function" if no_main else exc.message, Location(args.input)) from None
         if on_gpu:
             limits = runner.Limits(timeout_s=args.timeout, memory_mb=None)
             run = runner.run_command([sys.executable, "-m", "compiler.offload.gpu_host", str(exe)], limits=limits)
         else:
             run = runner.run_executable(exe, args.args, limits=runner.Limits(timeout_s=args.timeout))
-    sys.stdout.buffer.write(run.stdout)
-    sys.stdout.flush()
-    sys.stderr.buffer.write(run.stderr)
+    outputs.write_stdout(run.stdout)
+    outputs.write_stderr(run.stderr)
     if run.timed_out:
         print(f"{args.input}: error: program timed out after {args.timeout:g}s", file=sys.stderr)
     elif run.signal is not None:
@@ -131,13 +167,14 @@ def cmd_interp(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.input}: 'ember interp' runs .em programs only")
     if args.fuel < 1 or args.max_depth < 1:
         raise UsageError("--fuel and --max-depth must be at least 1")
+    if args.max_depth > interp.MAX_DEPTH:
+        raise UsageError(f"--max-depth must be at most {interp.MAX_DEPTH:,} (the interpreter's stack)")
     source = driver.read_input(args.input)
     assert isinstance(source, str)
-    result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth)
-    sys.stdout.buffer.write(result.stdout)
-    sys.stdout.flush()
-    sys.stderr.buffer.write(result.stderr)
-    sys.stderr.flush()
+    stream = interp.StreamedOutput(outputs.write_stdout)  # printed as it runs, never all in memory
+    result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth, stream=stream)
+    outputs.write_stdout(result.stdout)
+    outputs.write_stderr(result.stderr)
     return result.exit_status
 
 
@@ -160,8 +197,10 @@ def cmd_symdiff(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from compiler import bench
 
-    sizes = [int(x) for x in args.sizes.split(",") if x] if args.sizes else []
-    jobs = [int(x) for x in args.jobs.split(",")] if args.jobs else None
+    sizes = list(int_list(args.sizes, "--sizes")) if args.sizes else []
+    if any(n > bench.MAX_SIZE for n in sizes):
+        raise UsageError(f"--sizes must be at most {bench.MAX_SIZE:,} functions")
+    jobs = list(int_list(args.jobs, "--jobs")) if args.jobs else None
     if args.corpus is not None:
         from fuzz import corpus, corpus_bench
 
@@ -169,6 +208,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         unknown = [n for n in names if n not in corpus.BY_NAME]
         if unknown:
             raise UsageError(f"unknown corpus program '{unknown[0]}' (choose from {', '.join(corpus.BY_NAME)})")
+        if args.runs < 1:
+            raise UsageError("--runs must be at least 1")
         return corpus_bench.main(names, jobs or [1, 2], runs=args.runs)
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
@@ -181,10 +222,14 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
     settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
-    stats = command.reduce_file(
-        args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
-        time_budget=args.time_budget,
-    )
+    try:
+        stats = command.reduce_file(
+            args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
+            time_budget=args.time_budget, test_timeout=args.test_timeout,
+        )
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # end the progress line (the best result so far is in OUT)
+        raise
     print(f"{args.output}: {stats.initial_lines} -> {stats.final_lines} lines (report: {args.output}.report.txt)")
     return 0
 
@@ -226,8 +271,8 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="compile, link and run a program; its exit status is passed through")
     p.add_argument("input")
-    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds before the program is killed")
+    p.add_argument("args", nargs="*", help="arguments for the program (after '--' when they start with '-')")
+    p.add_argument("--timeout", type=positive_seconds, default=10.0, help="seconds before the program is killed")
     p.add_argument(
         "--device",
         default="auto",
@@ -262,8 +307,10 @@ def make_parser() -> argparse.ArgumentParser:
         "--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
     )
     how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
+    p.add_argument("--test-timeout", type=positive_seconds, default=None, metavar="S",
+                   help="seconds before a --test script run is killed, counted as not interesting (default: 60)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
-    p.add_argument("--time-budget", type=float, default=None, metavar="S", help="stop after S seconds (best result kept)")
+    p.add_argument("--time-budget", type=positive_seconds, default=None, metavar="S", help="stop after S seconds (best result kept)")
     p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
     p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
     p.add_argument("--split-cost", type=int, default=None)
@@ -304,18 +351,59 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: unwinds like Ctrl-C (children and workers are killed on the way out), exit 143."""
+
+
+def _on_sigterm(signum: int, _frame: object) -> None:
+    raise Terminated
+
+
+def _stop_workers() -> None:
+    """Kill the cached worker pools and running child groups now (an interrupt must not wait
+    for their current tasks)."""
+    from compiler import children
+
+    children.kill_all_groups()
+    split = sys.modules.get("compiler.backend.split")
+    if split is not None:
+        split.shutdown_pools()
+
+
 def run_guarded(func: Callable[[], int], prog: str) -> int:
     """Run a command body: EmberErrors become one-line diagnostics, bugs an internal-error line."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    try:
+        return _guarded(func, prog)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _guarded(func: Callable[[], int], prog: str) -> int:
+    """`run_guarded`'s body: each kind of failure to its one line and exit status."""
     try:
         return func()
     except EmberError as exc:
         print(exc.render(), file=sys.stderr)
         return exc.exit_status
+    except Terminated:
+        _stop_workers()
+        print(f"{prog}: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
+        _stop_workers()
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _quiet_stdout()
         return 0
+    except RecursionError:
+        if os.environ.get("EMBER_TRACEBACK"):
+            raise
+        print(f"{prog}: error: input nested too deeply to process", file=sys.stderr)
+        return 1
     except Exception as exc:  # a bug in Ember: one line, full traceback on request
         if os.environ.get("EMBER_TRACEBACK"):
             raise
@@ -323,10 +411,52 @@ def run_guarded(func: Callable[[], int], prog: str) -> int:
         return EXIT_INTERNAL_ERROR
 
 
+def _quiet_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the exit-time flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def split_program_args(argv: list[str]) -> tuple[list[str], list[str]]:
+    """`ember run IN [options] -- ARGS`: everything after the first `--` goes to the program."""
+    if argv[:1] == ["run"] and "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1:]
+    return argv, []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
-    args = parser.parse_args(argv)
-    return run_guarded(lambda: int(args.func(args)), "ember")
+    ours, program_args = split_program_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(ours)
+    if program_args:
+        args.args = [*args.args, *program_args]
+    status = run_guarded(lambda: int(args.func(args)), "ember")
+    if argv is None:  # the real CLI: a signal during the exit-time clean-up still ends it at once
+        if status in (130, 143):
+            exit_now(status)
+        signal.signal(signal.SIGINT, _exit_on_signal)
+        signal.signal(signal.SIGTERM, _exit_on_signal)
+    return status
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    """Ctrl-C or SIGTERM while exiting: kill the children and leave (128 + the signal)."""
+    _stop_workers()
+    exit_now(128 + signum)
+
+
+def exit_now(status: int) -> None:
+    """After Ctrl-C or SIGTERM (children already killed): leave at once, without the exit-time
+    joins of executor threads that a half-started pool can hang or make print tracebacks."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -53,9 +52,16 @@ def read_input(path: str, *, binary: bool = False) -> str | bytes:
     if binary:
         return data
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise EmberError(f"not UTF-8 text (byte {exc.start})", Location(path)) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise EmberError(f"not UTF-8 text (byte {exc.start}: 0x{data[exc.start]:02x})", Location(path, line, col)) from None
+    if b"\0" in data:  # LLVM and MLIR would read the text only up to it
+        at = data.index(b"\0")
+        line, col = data.count(b"\n", 0, at) + 1, at - (data.rfind(b"\n", 0, at) + 1) + 1
+        raise EmberError(f"not a text file (NUL byte at byte {at})", Location(path, line, col))
+    return text
 
 
 @dataclass(frozen=True)
@@ -203,7 +209,10 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     times = StageTimes()
     if options.emit == "ptx":
         return BuildResult(_build_ptx(path, options, times), times)
-    if options.split != "none" and options.emit in ("obj", "asm"):
+    split_build = options.split != "none" and options.emit in ("obj", "asm")
+    if options.target is not None:
+        llvm_stage.check_target(options.target, emit=options.emit, split=split_build)
+    if split_build:
         from compiler.backend import split
 
         split.warm_pool(options.job_count)  # worker start-up overlaps parsing and planning
@@ -211,19 +220,39 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     if isinstance(loaded, str):
         return BuildResult(loaded, times)
     module = loaded
-    tm = llvm_stage.target_machine(options.target, options.opt_level)
+    triple = options.target or module.triple or None  # a module's own triple is the target, not the host
+    if options.target is None and module.triple:
+        llvm_stage.check_target(module.triple, emit=options.emit, split=split_build)
+    tm = llvm_stage.target_machine(triple, options.opt_level)
     llvm_stage.prepare(module, tm, force_triple=options.target is not None)
-    if options.split != "none" and options.emit in ("obj", "asm"):
-        return _build_split(module, tm, options, times)
+    if split_build:
+        text = str(module)
+        if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
+            _codegen_isolated(text, module, path, options, opt_level=0)
+        return _build_split(module, tm, options, times, text)
     with times.stage("optimise"):
         llvm_stage.optimise(module, tm, options.opt_level)
     if options.emit == "llvm":
         return BuildResult(str(module), times)
+    text = str(module)
+    if llvm_stage.has_inline_asm(text):  # LLVM ends the process on a bad asm line: codegen in a worker
+        with times.stage("codegen"):
+            return BuildResult(_codegen_isolated(text, module, path, options), times)
     if options.emit == "asm":
         with times.stage("codegen"):
             return BuildResult(llvm_stage.emit_assembly(module, tm), times)
     with times.stage("codegen"):
         return BuildResult(llvm_stage.emit_object(module, tm), times)
+
+
+def _codegen_isolated(text: str, module: llvm.ModuleRef, path: str, options: BuildOptions, opt_level: int | None = None) -> bytes | str:
+    """Object or assembly of a module holding asm, generated in a worker (a bad asm line is
+    then `PATH: error: inline asm: ...`)."""
+    from compiler.backend import split
+
+    level = options.opt_level if opt_level is None else opt_level
+    config = split.BackendConfig(opt_level=level, triple=str(module.triple) or None, force_triple=options.target is not None)
+    return split.codegen_isolated(text, options.emit, options.job_count, config, path, options.worker_timeout)
 
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -251,7 +280,9 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
     return "\n".join(parts)
 
 
-def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes) -> BuildResult:
+def _build_split(
+    module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes, text: str | None = None
+) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
     from compiler.backend import split
 
@@ -263,7 +294,7 @@ def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildO
         **({"piece_cost": options.piece_cost} if options.piece_cost else {}),
     )
     result = split.compile_split(
-        str(module),
+        str(module) if text is None else text,
         options.split,
         options.job_count,
         config,
@@ -305,21 +336,3 @@ def default_output(path: str, emit: str) -> str:
     """`prog.em` -> `prog.o` / `prog.s` / `prog.opt.ll` / `prog.lowered.mlir` in the cwd."""
     stem = Path(path).stem
     return {"obj": f"{stem}.o", "asm": f"{stem}.s", "llvm": f"{stem}.opt.ll", "mlir": f"{stem}.out.mlir", "ptx": f"{stem}.ptx"}[emit]
-
-
-def write_atomically(path: str, data: bytes | str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-    except OSError as exc:
-        raise EmberError(f"cannot write output: {exc.strerror}", Location(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise EmberError(f"cannot write output: {exc.strerror}", Location(path)) from None

@@ -8,6 +8,7 @@ import re
 import sys
 import time
 
+from compiler.cli import positive_seconds
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.midend import rewrites
 from compiler.midend.rewrites.dsl import Pattern, PatternError
@@ -25,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all-widths", action="store_true",
                    help="keep proving a pattern at wider widths after it failed at a narrow one")
     p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per solver query")
+    p.add_argument("--timeout", type=positive_seconds, default=120.0, help="seconds per solver query")
     p.add_argument("--tv", action="store_true", help="translation validation of --pass-pipeline on INPUT")
     p.add_argument("--pass-pipeline", default="", help="with --tv: the pipeline whose output must refine its input")
     p.add_argument("--target", metavar="FILE", help="with --tv: validate FILE against INPUT instead of running a pipeline")

@@ -291,11 +291,20 @@ def validate_text(text: str, path: str, pass_pipeline: str, *, target_text: str 
         results: list[FunctionResult] = []
         for name, func in src_funcs.items():
             if name not in tgt_funcs:
-                results.append(FunctionResult(name, "skipped", 0.0, "not in the output"))
+                results.append(_missing(name, func))
                 continue
             results.append(check_function(name, func, tgt_funcs[name], index_width=index_width,
                                           unroll=unroll, timeout_s=timeout_s))
         return results
+
+
+def _missing(name: str, func: ir.Operation) -> FunctionResult:
+    """A source function with no body in the target: a private one may have been inlined or
+    removed (skipped); a public one vanishing is a failure, never a silent pass."""
+    visibility = func.attributes.get("sym_visibility", None)
+    if visibility is not None and ir.StringAttr(visibility).value == "private":
+        return FunctionResult(name, "skipped", 0.0, "not in the output (private: inlined or removed)")
+    return FunctionResult(name, "fail", 0.0, f"public function @{name} is missing from the output (or lost its body)", "missing")
 
 
 def _read_mlir(path: str) -> str:

@@ -6,30 +6,47 @@ Only argparse is imported at module level so `ember --help` stays fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
+from compiler.cli import positive_seconds
 from compiler.diagnostics import UsageError
 
 STRATEGY_CHOICES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "corpus", "mixed")  # = fuzz.strategies.STRATEGIES
 
 
-def _int_list(text: str, what: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise UsageError(f"{what} must be comma-separated integers, got '{text}'") from None
-    if not values or any(v < 1 for v in values):
-        raise UsageError(f"{what} must list integers >= 1, got '{text}'")
-    return values
+@contextlib.contextmanager
+def _hypothesis_home(*, private: bool) -> Iterator[None]:
+    """With `--no-database`, Hypothesis keeps its caches (`constants/`, ...) in a temporary
+    directory, so nothing is written under `./.hypothesis`."""
+    if not private:
+        yield
+        return
+    from hypothesis import configuration
+
+    with tempfile.TemporaryDirectory(prefix="ember-hypothesis-") as home:
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(None)
+
+
+def _check_store(root: Path | None, option: str = "--findings") -> None:
+    """A findings store option must name a directory (or nothing yet), checked before any work."""
+    if root is not None and root.exists() and not root.is_dir():
+        raise UsageError(f"{option} {root}: not a directory")
 
 
 def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--examples", type=int, default=200, help="programs to generate (default: %(default)s)")
     p.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random, printed)")
     p.add_argument("--strategy", choices=STRATEGY_CHOICES, default="mixed", help="program generator (default: %(default)s)")
-    p.add_argument("--max-seconds", type=float, default=75.0, help="stop generating after this long (default: %(default)s)")
-    p.add_argument("--shrink-seconds", type=float, default=30.0, help="time allowed to shrink a failure (default: %(default)s)")
+    p.add_argument("--max-seconds", type=positive_seconds, default=75.0, help="stop generating after this long (default: %(default)s)")
+    p.add_argument("--shrink-seconds", type=positive_seconds, default=30.0, help="time allowed to shrink a failure (default: %(default)s)")
     p.add_argument("-j", "--jobs", default="1,2", help="job counts the split builds use, e.g. 1,2 (default: %(default)s)")
     p.add_argument("--modes", default="subgraph,function,two-level", help="split modes to compare with --split none")
     p.add_argument("--candidate", metavar="TEMPLATE", help="also compare this compiler command ({in} -> {out})")
@@ -58,6 +75,7 @@ def add_compare_arguments(p: argparse.ArgumentParser) -> None:
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from compiler import driver
+    from compiler.cli import int_list
     from fuzz import findings, profiles
     from fuzz.campaign import Campaign, CampaignConfig
 
@@ -71,12 +89,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         from oracle.candidate import CandidateCommand
 
         CandidateCommand(args.candidate)  # validates the template
+    _check_store(args.findings)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     root = args.findings or findings.default_root()
     config = CampaignConfig(
         strategy=args.strategy,
         modes=modes,
-        jobs=_int_list(args.jobs, "-j"),
+        jobs=int_list(args.jobs, "-j"),
         candidate=args.candidate,
         findings_root=root,
         shrink_seconds=args.shrink_seconds,
@@ -89,8 +108,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         flush=True,
     )
     campaign = Campaign(config, seed=seed, progress=lambda line: print(f"  {line}", flush=True))
-    database = None if args.no_database else profiles.example_database()
-    result = campaign.run(examples=args.examples, database=database)
+    with _hypothesis_home(private=args.no_database):
+        database = None if args.no_database else profiles.example_database()
+        result = campaign.run(examples=args.examples, database=database)
     print(result.stats.render())
     for name, count in sorted(result.known.items()):
         print(f"known open bug '{name}' hit {count} time(s) (see fuzz/regressions; --report-known saves them)")
@@ -100,7 +120,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     print(f"FAILED after {result.examples_to_failure} programs ({result.seconds_to_failure or 0:.1f}s):")
     for path in result.findings:
         info = findings.info(path)
-        print(f"  {path}  {info.classification if info else ''}  {info.summary[:100] if info else ''}")
+        print(f"  {path}  {info.classification}  {info.summary[:100]}")
     print(f"inspect with: ember findings show {result.findings[-1].name}" if result.findings else "")
     return 1
 
@@ -108,6 +128,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def cmd_findings(args: argparse.Namespace) -> int:
     from fuzz import findings
 
+    _check_store(args.root, "--root")
     if args.action == "list":
         print(findings.format_list(findings.list_findings(args.root)))
         return 0
@@ -132,7 +153,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if driver.input_kind(args.input) is not driver.InputKind.LLVM_IR:
         raise UsageError(f"{args.input}: 'ember compare' takes an .ll module")
+    candidate.CandidateCommand(args.candidate)  # a bad template is bad usage, before any build
+    _check_store(args.findings)
     driver.read_input(args.input)  # a located error for a missing file
+    if args.support:
+        driver.read_input(args.support)
     report = candidate.compare_file(args.input, args.candidate, opt_level=args.opt_level, support=args.support)
     from fuzz.properties import Report
 

@@ -27,7 +27,9 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
+from compiler import outputs
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz import properties
 from fuzz.strategies import FuzzCase
@@ -74,7 +76,10 @@ def save(
 ) -> Path:
     """Write `report` as a finding directory, atomically; returns its final path."""
     root = Path(root) if root is not None else default_root()
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EmberError(f"cannot create the findings store: {exc.strerror}", Location(str(root))) from None
     digest = digest_of(report)
     existing = sorted(root.glob(f"*-{digest}"))
     if existing:
@@ -84,6 +89,7 @@ def save(
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{digest}-", dir=root))
     try:
         _write(tmp, final, ident, report, seed=seed, test=test, extra=extra or {})
+        tmp.chmod(outputs.default_mode(executable=True))  # mkdtemp made it 0700 whatever the umask
         os.replace(tmp, final)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -125,7 +131,7 @@ def _write(
         del label
     command = reproduce_command(final, report.faults)
     (tmp / "reproduce.sh").write_text(_script(ident, report, command))
-    (tmp / "reproduce.sh").chmod(0o755)
+    (tmp / "reproduce.sh").chmod(outputs.default_mode(executable=True))
     meta = {
         "schema": SCHEMA,
         "id": ident,
@@ -204,7 +210,7 @@ def _script(ident: str, report: properties.Report, command: str) -> str:
 
 @dataclass(frozen=True)
 class FindingInfo:
-    """One finding as `ember findings list` shows it."""
+    """One finding as `ember findings list` shows it (a corrupt one says why in `problem`)."""
 
     id: str
     path: Path
@@ -213,38 +219,71 @@ class FindingInfo:
     summary: str
     faults: tuple[str, ...]
     origin: str
+    problem: str | None = None
 
 
-def info(path: Path) -> FindingInfo | None:
+def read_meta(path: Path) -> dict[str, Any]:
+    """A finding's finding.json as a dict; missing, empty, binary, invalid or incomplete is a
+    one-line error naming the file."""
+    meta_path = path / "finding.json"
+    where = Location(str(meta_path))
     try:
-        meta = json.loads((path / "finding.json").read_text())
-    except (OSError, ValueError):
-        return None
+        raw = meta_path.read_bytes()
+    except FileNotFoundError:
+        raise EmberError("not a finding: no finding.json", where) from None
+    except OSError as exc:
+        raise EmberError(f"cannot read: {exc.strerror}", where) from None
+    if not raw.strip():
+        raise EmberError("corrupt finding: empty file", where)
+    try:
+        meta = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EmberError(f"corrupt finding: not UTF-8 text (byte {exc.start})", where) from None
+    except json.JSONDecodeError as exc:
+        raise EmberError(f"corrupt finding: invalid JSON: {exc.msg}", Location(str(meta_path), exc.lineno, exc.colno)) from None
+    if not isinstance(meta, dict):
+        raise EmberError(f"corrupt finding: expected a JSON object, got {type(meta).__name__}", where)
+    missing = [k for k in REQUIRED_KEYS if k not in meta]
+    if missing:
+        raise EmberError(f"corrupt finding: missing {', '.join(missing)}", where)
+    return meta
+
+
+#: what every finding.json has (older keys are read with defaults)
+REQUIRED_KEYS = ("id", "classification", "plan", "reproduce")
+
+
+def info(path: Path) -> FindingInfo:
+    """The list row of one finding directory (a corrupt one gets class 'corrupt' and the reason)."""
+    try:
+        meta = read_meta(path)
+    except EmberError as exc:
+        return FindingInfo(path.name, path, "corrupt", "", exc.render(), (), "", problem=exc.render())
     return FindingInfo(
         id=str(meta.get("id", path.name)),
         path=path,
         classification=str(meta.get("classification", "?")),
         created=str(meta.get("created", "")),
         summary=str(meta.get("summary", "")),
-        faults=tuple(meta.get("faults", ())),
+        faults=tuple(str(f) for f in meta.get("faults", ()) or ()),
         origin=str(meta.get("origin", "")),
     )
 
 
 def list_findings(root: Path | None = None) -> list[FindingInfo]:
-    """Every complete finding in the store, oldest first (temporary directories are skipped)."""
+    """Every finding directory in the store, oldest first; corrupt ones are listed as such
+    (temporary directories, starting with '.', are skipped)."""
     root = Path(root) if root is not None else default_root()
     if not root.is_dir():
         return []
-    infos = [info(p) for p in sorted(root.iterdir()) if p.is_dir() and not p.name.startswith(".")]
-    return [i for i in infos if i is not None]
+    return [info(p) for p in sorted(root.iterdir()) if p.is_dir() and not p.name.startswith(".")]
 
 
 def resolve(ident: str, root: Path | None = None) -> Path:
     """A finding by path, id or unique id prefix/suffix."""
     as_path = Path(ident)
-    if (as_path / "finding.json").is_file():
-        return as_path
+    if as_path.is_dir() and ((as_path / "finding.json").exists() or os.sep in ident):
+        return as_path  # read_meta says what is wrong with it, if anything
     matches = [i.path for i in list_findings(root) if i.id.startswith(ident) or i.id.endswith(ident)]
     if len(matches) == 1:
         return matches[0]
@@ -254,10 +293,14 @@ def resolve(ident: str, root: Path | None = None) -> Path:
 
 
 def format_list(infos: list[FindingInfo]) -> str:
+    """The `findings list` table: one row per finding, corrupt ones with the reason."""
     if not infos:
         return "no findings"
     rows = [f"{'id':<48} {'class':<18} {'origin':<10} summary"]
     for i in infos:
+        if i.problem is not None:
+            rows.append(f"{i.id:<48} {'CORRUPT':<18} {'':<10} {i.problem}")
+            continue
         fault = f" [fault: {','.join(i.faults)}]" if i.faults else ""
         rows.append(f"{i.id:<48} {i.classification:<18} {i.origin[:10]:<10} {i.summary[:90]}{fault}")
     return "\n".join(rows)
@@ -265,7 +308,8 @@ def format_list(infos: list[FindingInfo]) -> str:
 
 def show(path: Path) -> str:
     """A readable account of one finding: what failed, the diff, how to reproduce, what is on disk."""
-    meta = json.loads((path / "finding.json").read_text())
+    meta = read_meta(path)
+    diff = path / "diff.txt"
     lines = [
         f"finding   {meta['id']}",
         f"path      {path}",
@@ -276,7 +320,7 @@ def show(path: Path) -> str:
         f"reproduce {meta['reproduce']}",
         f"          (or step by step: sh {path / 'reproduce.sh'})",
         "",
-        (path / "diff.txt").read_text().rstrip(),
+        diff.read_text(errors="replace").rstrip() if diff.is_file() else f"(no {diff})",
         "",
         "files:",
     ]
@@ -287,12 +331,27 @@ def show(path: Path) -> str:
 
 def load_report_inputs(path: Path) -> tuple[FuzzCase, properties.CheckPlan, frozenset[str]]:
     """What `reproduce` needs: the case, the plan and the faults recorded in a finding."""
-    meta = json.loads((path / "finding.json").read_text())
-    support = (path / "support.ll").read_text() if (path / "support.ll").exists() else None
+    meta = read_meta(path)
+    support = _read_text(path / "support.ll") if (path / "support.ll").exists() else None
     origin = str(meta.get("origin", "finding"))
     inp = "input.em" if origin == "ember" else "input.ll"
-    case = FuzzCase((path / inp).read_text(), support, origin)
-    return case, properties.CheckPlan.from_json(meta["plan"]), frozenset(meta.get("faults", []))
+    case = FuzzCase(_read_text(path / inp), support, origin)
+    try:
+        plan = properties.CheckPlan.from_json(meta["plan"])
+        faults = frozenset(str(f) for f in meta.get("faults", []) or [])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise EmberError(f"corrupt finding: bad plan ({type(exc).__name__}: {exc})", Location(str(path / "finding.json"))) from None
+    return case, plan, faults
+
+
+def _read_text(path: Path) -> str:
+    """A finding's file as text; missing or not UTF-8 is a located error."""
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        raise EmberError("incomplete finding: file missing", Location(str(path))) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EmberError(f"corrupt finding: cannot read ({exc})", Location(str(path))) from None
 
 
 def reproduce(path: Path, *, allow_faults: bool = True) -> properties.Report:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from compiler import children
 from compiler.diagnostics import UsageError
 
 
@@ -90,22 +90,17 @@ class CandidateCommand:
             out = Path(tmp) / "candidate.o"
             start = time.perf_counter()
             try:
-                proc = subprocess.run(
-                    self.argv(Path(inp).resolve(), out),
-                    cwd=tmp,
-                    env=tool_env(),
-                    capture_output=True,
-                    text=True,
-                    timeout=timeout,
+                proc = children.run_captured(
+                    self.argv(Path(inp).resolve(), out), cwd=tmp, env=tool_env(), timeout=timeout
                 )
-            except subprocess.TimeoutExpired as exc:
-                err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
-                return CandidateBuild(None, 124, err, time.perf_counter() - start, timed_out=True)
             except OSError as exc:
                 return CandidateBuild(None, 127, f"cannot run candidate: {exc}", time.perf_counter() - start)
+            if proc.timed_out:
+                err = proc.stderr.decode(errors="replace")
+                return CandidateBuild(None, 124, err, time.perf_counter() - start, timed_out=True)
             seconds = time.perf_counter() - start
             obj = out.read_bytes() if out.exists() else None
-            return CandidateBuild(obj, proc.returncode, proc.stderr, seconds)
+            return CandidateBuild(obj, proc.returncode, proc.stderr.decode(errors="replace"), seconds)
 
 
 def compare_file(

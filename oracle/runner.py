@@ -7,7 +7,6 @@ takes the caller down.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import functools
 import os
 import re
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from compiler import children
 from compiler.diagnostics import EmberError, Location
 
 #: Exit status reported for a program killed at its time limit (as GNU timeout does).
@@ -142,23 +142,22 @@ def run_command(
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
         inp.write(stdin)
         inp.seek(0)
+        guard = children.GroupGuard()
         proc = subprocess.Popen(
             list(cmd),
             stdin=inp,
             stdout=out,
             stderr=err,
             start_new_session=True,
-            preexec_fn=_limit(limits),
+            preexec_fn=children.child_setup(_limit(limits)),
             cwd=cwd,
         )
         timed_out = False
-        try:
-            proc.wait(timeout=limits.timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        with children.killed_on_exit(proc, guard):  # nothing the program forked outlives it
+            try:
+                proc.wait(timeout=limits.timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()

@@ -40,7 +40,10 @@ def test_not_utf8(ember, tmp_path: Path) -> None:
     f = tmp_path / "bin.ll"
     f.write_bytes(b"\xff\xfe\x00")
     r = ember("build", str(f))
-    assert r.status == 1 and _one_line(r.stderr) == f"{f}: error: not UTF-8 text (byte 0)"
+    assert r.status == 1 and _one_line(r.stderr) == f"{f}:1:1: error: not UTF-8 text (byte 0: 0xff)"
+    f.write_bytes("def main() -> Int:\n    return 0 # café\n".encode("latin-1"))
+    r = ember("build", str(f))
+    assert _one_line(r.stderr) == f"{f}:2:19: error: not UTF-8 text (byte 37: 0xe9)"
 
 
 def test_unknown_suffix_is_usage_error(ember, tmp_path: Path) -> None:

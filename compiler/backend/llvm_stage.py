@@ -7,6 +7,7 @@ on pieces of a module inside worker processes.
 from __future__ import annotations
 
 import functools
+import re
 
 import llvmlite.binding as llvm
 
@@ -26,6 +27,41 @@ def _init_targets() -> None:
 def host_triple() -> str:
     """The triple objects are produced for when `--target` is not given."""
     return str(llvm.get_process_triple())
+
+
+#: architectures whose code Ember builds only as PTX (`--emit ptx`), never as objects or assembly
+GPU_ARCHS = ("nvptx", "amdgcn", "r600", "spirv")
+#: triple components whose object format is not ELF (the split back end's MC link writes ELF)
+NON_ELF = ("darwin", "macos", "ios", "tvos", "watchos", "windows", "win32", "mingw", "cygwin", "uefi", "aix", "zos", "macho", "coff", "xcoff")
+
+
+def check_target(triple: str, *, emit: str, split: bool) -> None:
+    """Refuse, before any work, a triple Ember cannot carry to `emit` (one line, exit 2):
+    unknown to LLVM, a GPU outside `--emit ptx`, or a split build for anything but x86 ELF."""
+    _init_targets()
+    try:
+        target = llvm.Target.from_triple(triple)
+    except RuntimeError:
+        raise UsageError(f"unknown target triple '{triple}' (LLVM has no target for it)") from None
+    if emit not in ("obj", "asm"):
+        return
+    parts = triple.lower().split("-")
+    gpu = parts[0].startswith(GPU_ARCHS)
+    if gpu and emit == "obj":
+        raise UsageError(f"target '{triple}' is a GPU: no objects for it (--emit asm prints its assembly, --emit ptx a program's kernels)")
+    x86_elf = target.name in ("x86-64", "x86") and not any(p.startswith(NON_ELF) for p in parts[1:])
+    if split and not x86_elf and not (gpu and target.name.startswith("nvptx")):
+        raise UsageError(f"the split back end links x86 ELF code only; use --split none for target '{triple}'")
+
+
+_INLINE_ASM = re.compile(r'^module asm "|\basm (?:sideeffect |alignstack |inteldialect |unwind )*"', re.M)
+
+
+def has_inline_asm(text: str) -> bool:
+    """Whether printed IR holds module asm or an inline asm call (LLVM exits on a bad one)."""
+    if "module asm " not in text and " asm " not in text:  # the common case, at C speed
+        return False
+    return _INLINE_ASM.search(text) is not None
 
 
 def parse_ir(text: str, path: str) -> llvm.ModuleRef:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from compiler import children
 from compiler.backend import mclink, planner
 from compiler.diagnostics import EmberError, Location
 
@@ -146,18 +147,66 @@ def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = Non
     output goes to `stderr_path`, so the parent can quote it if the assembler aborts."""
     from compiler.backend import llvm_stage
 
-    if stderr_path is None:
+    with _stderr_to(stderr_path):
         return llvm_stage.assemble(asm, _worker_tm(config))
+
+
+def codegen_task(text: str, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
+    """Codegen an (optimised) module in a worker, LLVM's error output in `stderr_path`: LLVM
+    exits the whole process on a bad inline or module asm line."""
+    from compiler.backend import llvm_stage
+
+    with _stderr_to(stderr_path):
+        tm = _worker_tm(config)
+        module = llvm_stage.parse_ir(text, "<input>")
+        llvm_stage.prepare(module, tm, force_triple=config.force_triple)
+        return llvm_stage.emit_object(module, tm) if emit == "obj" else llvm_stage.emit_assembly(module, tm)
+
+
+@contextmanager
+def _stderr_to(path: str | None) -> Iterator[None]:
+    """Point file descriptor 2 at `path` for the block (nothing changes when it is None)."""
+    if path is None:
+        yield
+        return
     sys.stderr.flush()
     saved = os.dup(2)
-    fd = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.dup2(fd, 2)
-        return llvm_stage.assemble(asm, _worker_tm(config))
+        yield
     finally:
         os.dup2(saved, 2)
         os.close(fd)
         os.close(saved)
+
+
+def codegen_isolated(text: str, emit: str, jobs: int, config: BackendConfig, path: str, timeout: float) -> bytes | str:
+    """`emit` ('obj' or 'asm') of a module holding inline or module asm, generated in a worker,
+    so a bad asm line becomes `PATH: error: inline asm: ...` instead of LLVM ending the process."""
+    with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
+        err = os.path.join(tmp, "stderr.txt")
+        try:
+            [out] = _run_all(
+                jobs, codegen_task, [(text, (text, config, emit, err))], timeout, doing="generating code", isolated=True
+            )
+        except EmberError:
+            first = _first_llvm_error(err)
+            if not first:
+                raise
+            raise EmberError(f"inline asm: {first}", Location(path)) from None
+    assert isinstance(out, bytes | str)
+    return out
+
+
+def _first_llvm_error(stderr_path: str) -> str:
+    """The first `error:` LLVM printed to `stderr_path`, as `message (where)`, or ''."""
+    said = Path(stderr_path).read_text(errors="replace") if os.path.exists(stderr_path) else ""
+    line = next((ln.strip() for ln in said.splitlines() if "error:" in ln), "")
+    if not line:
+        return ""
+    where, _, message = line.partition("error:")[2].strip().rpartition(": ")
+    return f"{message} ({where})" if where else message
 
 
 def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> bytes:
@@ -198,12 +247,63 @@ def warm_pool(jobs: int) -> None:
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
 
+#: `-j` above this is clamped: workers beyond twice the cores only cost memory and start-up
+MAX_JOBS = max(2, min(64, 2 * (os.cpu_count() or 1)))
+
+
+def capped_jobs(jobs: int) -> int:
+    """`jobs` clamped to 1..MAX_JOBS (an absurd `-j 100000` must not start 100000 processes)."""
+    return max(1, min(jobs, MAX_JOBS))
+
+
+def _worker_init(parent: int, deathsig: bool) -> None:
+    """Worker set-up: die with the driver, and leave Ctrl-C to the driver (no tracebacks here)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if deathsig:  # only when the creating thread lives as long as the driver (the main thread)
+        children.die_with_parent(signal.SIGKILL)
+    if os.getppid() != parent:  # the driver died before we got here
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="ember-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit the worker once the driver is gone (covers what PR_SET_PDEATHSIG cannot: other OSes,
+    pools started from a thread that ended)."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _new_pool(workers: int, method: str = "spawn") -> ProcessPoolExecutor:
+    """A pool whose workers ignore SIGINT and die with this process."""
+    deathsig = threading.current_thread() is threading.main_thread()
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_worker_init,
+        initargs=(os.getpid(), deathsig),
+    )
+
+
+def _is_broken(pool: ProcessPoolExecutor) -> bool:
+    """Whether a pool can no longer run work (a worker died, or it was shut down)."""
+    return bool(getattr(pool, "_broken", False)) or bool(getattr(pool, "_shutdown_thread", False))
+
 
 def _pool(jobs: int) -> ProcessPoolExecutor:
-    """A cached spawn pool per job count (worker start-up is paid once per process)."""
+    """A cached spawn pool per job count (worker start-up is paid once per process); a pool
+    that broke while idle (a worker killed between builds) is replaced, never reused."""
+    jobs = capped_jobs(jobs)
     pool = _POOLS.get(jobs)
+    if pool is not None and _is_broken(pool):
+        _discard_pool(jobs)
+        pool = None
     if pool is None:
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+        pool = _new_pool(jobs)
         _POOLS[jobs] = pool
         # start every worker now, with the caller's __main__ hidden: spawn would otherwise
         # re-run a user's script (one without a __main__ guard) inside each worker
@@ -230,7 +330,7 @@ def _main_module_hidden() -> Iterator[None]:
 
 def worker_peak_mb(jobs: int) -> float:
     """Largest peak resident set (VmHWM) among the live workers of the pool, in MiB."""
-    pool = _POOLS.get(jobs)
+    pool = _POOLS.get(capped_jobs(jobs))
     peak = 0.0
     for proc in list(getattr(pool, "_processes", {}).values()) if pool else []:
         try:
@@ -243,14 +343,14 @@ def worker_peak_mb(jobs: int) -> float:
 
 
 def _discard_pool(jobs: int) -> None:
-    pool = _POOLS.pop(jobs, None)
+    pool = _POOLS.pop(capped_jobs(jobs), None)
     if pool is not None:
         _shut_down(pool)
 
 
 def _shut_down(pool: ProcessPoolExecutor) -> None:
     """Kill the pool's workers (one may be hung) and drop the pool."""
-    for proc in list(getattr(pool, "_processes", {}).values()):
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
         if proc.is_alive():
             proc.kill()
     pool.shutdown(wait=False, cancel_futures=True)
@@ -260,6 +360,19 @@ def shutdown_pools() -> None:
     """Stop every cached worker pool."""
     for jobs in list(_POOLS):
         _discard_pool(jobs)
+
+
+def _submit_all(jobs: int, fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[object, ...]]]) -> list[Future[object]]:
+    """Submit every task to the cached pool; a pool found broken at submit is replaced once."""
+    for attempt in range(2):
+        pool = _pool(jobs)
+        try:
+            return [pool.submit(fn, *args) for _text, args in tasks]
+        except (BrokenProcessPool, RuntimeError):  # broke while idle, or shut down under us
+            _discard_pool(jobs)
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _save_piece(text: str, what: str, name: str = "piece.ll") -> Path:
@@ -292,37 +405,68 @@ def _run_all(
     in_process = jobs == 1 and bool(os.environ.get("EMBER_INPROCESS_J1"))
     if in_process and not isolated:
         return [fn(*args) for _text, args in tasks]
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) if in_process else _pool(jobs)
-    futures: list[Future[object]] = [pool.submit(fn, *args) for _text, args in tasks]
-    results: list[object] = []
+    pool = _new_pool(1, "fork") if in_process else None
+
+    def attempt() -> list[object]:
+        futures = [pool.submit(fn, *args) for _text, args in tasks] if pool is not None else _submit_all(jobs, fn, tasks)
+        return _collect(tasks, futures, timeout, saved_name)
+
     try:
-        for (text, _args), future in zip(tasks, futures, strict=True):
-            try:
-                results.append(future.result(timeout=timeout))
-            except BrokenProcessPool:
-                if not in_process:
-                    _discard_pool(jobs)
-                culprit = text if len(tasks) == 1 else _find_crasher(fn, tasks, timeout)
-                saved = _save_piece(culprit, "worker crashed", saved_name)
-                raise EmberError(f"worker process crashed while {doing}; input saved", Location(str(saved))) from None
-            except TimeoutError:
-                if not in_process:
-                    _discard_pool(jobs)
-                saved = _save_piece(text, f"worker exceeded {timeout:g}s", saved_name)
-                raise EmberError(f"worker timed out after {timeout:g}s on a piece; piece saved", Location(str(saved))) from None
-            except EmberError as exc:
-                saved = _save_piece(text, exc.render(), saved_name)
-                raise EmberError(f"piece failed to compile: {exc.message}", Location(str(saved))) from None
+        try:
+            return attempt()
+        except BrokenProcessPool:
+            if pool is not None:
+                raise
+            _discard_pool(jobs)  # it may have broken while idle, before these tasks: once more, fresh
+            return attempt()
+    except BrokenProcessPool:
+        if pool is None:
+            _discard_pool(jobs)
+        culprit = tasks[0][0] if len(tasks) == 1 else _find_crasher(fn, tasks, timeout)
+        saved = _save_piece(culprit, "worker crashed", saved_name)
+        raise EmberError(f"worker process crashed while {doing}; input saved", Location(str(saved))) from None
+    except _PieceTimedOut as exc:
+        if pool is None:
+            _discard_pool(jobs)
+        saved = _save_piece(exc.text, f"worker exceeded {timeout:g}s", saved_name)
+        raise EmberError(f"worker timed out after {timeout:g}s on a piece; piece saved", Location(str(saved))) from None
+    except BaseException as exc:  # Ctrl-C, SIGTERM, a bug: the workers must not run on
+        if pool is None and not isinstance(exc, EmberError):
+            _discard_pool(jobs)
+        raise
     finally:
-        if in_process:
+        if pool is not None:
             _shut_down(pool)
+
+
+class _PieceTimedOut(Exception):
+    """A worker took longer than the timeout on the piece `text`."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__("piece timed out")
+        self.text = text
+
+
+def _collect(
+    tasks: Sequence[tuple[str, tuple[object, ...]]], futures: list[Future[object]], timeout: float, saved_name: str
+) -> list[object]:
+    """The results in task order; a piece's own error is saved with it and re-raised, located there."""
+    results: list[object] = []
+    for (text, _args), future in zip(tasks, futures, strict=True):
+        try:
+            results.append(future.result(timeout=timeout))
+        except TimeoutError:
+            raise _PieceTimedOut(text) from None
+        except EmberError as exc:
+            saved = _save_piece(text, exc.render(), saved_name)
+            raise EmberError(f"piece failed to compile: {exc.message}", Location(str(saved))) from None
     return results
 
 
 def _find_crasher(fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[object, ...]]], timeout: float) -> str:
     """Re-run tasks one at a time in a fresh single worker to find the one that kills it."""
     for text, args in tasks:
-        probe = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        probe = _new_pool(1)
         try:
             with _main_module_hidden():
                 future = probe.submit(fn, *args)

@@ -2,7 +2,47 @@
 
 from __future__ import annotations
 
+import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
 from compiler.diagnostics import EmberError, Location
+
+T = TypeVar("T")
+
+#: recursion limit and thread stack of the recursive frontend stages: a flat sum of a few
+#: thousand terms is a left-nested tree as deep as it is long
+DEEP_RECURSION_LIMIT = 30_000
+DEEP_STACK_BYTES = 512 * 1024 * 1024
+_deep_lock = threading.Lock()
+
+
+def deep_call(fn: Callable[[], T]) -> T:
+    """Run `fn` in a thread with a big stack and a high recursion limit; its exception is re-raised here."""
+    box: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            box.append(fn())
+        except BaseException as exc:  # re-raised in the caller
+            failure.append(exc)
+
+    with _deep_lock:  # the stack size and the recursion limit are process-wide settings
+        old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
+        sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
+        try:
+            threading.stack_size(DEEP_STACK_BYTES)
+            thread = threading.Thread(target=target, name="ember-frontend")
+            thread.start()
+        finally:
+            threading.stack_size(old_stack)
+        thread.join()
+        sys.setrecursionlimit(old_limit)
+    if failure:
+        raise failure[0]
+    return box[0]
 
 
 def emit_mlir_text(source: str, path: str) -> str:
@@ -15,6 +55,6 @@ def emit_mlir_text(source: str, path: str) -> str:
 
     program = check_source(source, path)
     try:
-        return emit_module(program)
+        return deep_call(lambda: emit_module(program))
     except RecursionError:
         raise EmberError("program is nested too deeply", Location(path)) from None

@@ -127,14 +127,21 @@ def _meet(a: DA, b: DA) -> DA:
 
 
 def _is_flexible(node: ast.expr) -> bool:
-    """A numeric literal expression whose type comes from its context."""
+    """A numeric literal expression whose type comes from its context (memoised on the node:
+    asked at every level of a long sum, it would otherwise be quadratic)."""
+    known = getattr(node, "_ember_flexible", None)
+    if known is not None:
+        return bool(known)
     if isinstance(node, ast.Constant):
-        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd | ast.Invert):
-        return _is_flexible(node.operand)
-    if isinstance(node, ast.BinOp):
-        return _is_flexible(node.left) and _is_flexible(node.right)
-    return False
+        result = isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd | ast.Invert):
+        result = _is_flexible(node.operand)
+    elif isinstance(node, ast.BinOp):
+        result = _is_flexible(node.left) and _is_flexible(node.right)
+    else:
+        result = False
+    node._ember_flexible = result  # type: ignore[attr-defined]
+    return result
 
 
 def _literal_value(node: ast.expr) -> int | float | None:
@@ -203,7 +210,7 @@ class Checker:
         except _TooManyErrors:
             pass
         except RecursionError:
-            self.errors.append(EmberError("program is nested too deeply", Location(self.path)))
+            self.errors.append(too_deep(module, self.path))
         with contextlib.suppress(_TooManyErrors):
             self._check_device_code()
         if self.errors:
@@ -1196,6 +1203,20 @@ class Checker:
         return tast.Builtin(x.type, loc, name, [x])
 
 
+def too_deep(tree: ast.AST, path: str) -> EmberError:
+    """The 'nested too deeply' error, located at the deepest node of `tree` (found without recursion)."""
+    deepest, where = 0, (1, 1)
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest and hasattr(node, "lineno"):
+            deepest, where = depth, (node.lineno, getattr(node, "col_offset", 0) + 1)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return EmberError(f"program is nested too deeply ({deepest} levels)", Location(path, *where))
+
+
 def check_source(source: str, path: str) -> tast.Program:
     """Parse and type-check Ember source; raises EmberError/MultipleErrors on bad input."""
-    return Checker(source, path).check()
+    from compiler.frontend import deep_call
+
+    return deep_call(Checker(source, path).check)

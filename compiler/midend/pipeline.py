@@ -8,7 +8,13 @@ from contextlib import contextmanager
 from mlir import ir, passmanager
 from mlir.dialects import llvm as mlir_llvm
 
-from compiler.diagnostics import EmberError, Location, UsageError, error_from_mlir
+from compiler.diagnostics import (
+    EmberError,
+    Location,
+    UsageError,
+    error_from_mlir,
+    location_from_mlir,
+)
 from compiler.midend import passes
 
 #: Lowering from func/arith/scf/cf/memref/math to the llvm dialect.
@@ -152,10 +158,39 @@ def lower_to_llvm_dialect(module: ir.Module, path: str) -> None:
 
 def translate_to_llvm_ir(module: ir.Module, path: str) -> str:
     """Translate an llvm-dialect module to textual LLVM IR."""
+    check_translatable(module, path)
     try:
         return str(mlir_llvm.translate_module_to_llvmir(module.operation))
     except Exception as exc:
         raise error_from_mlir(exc, path, "cannot translate to LLVM IR: ") from None
+
+
+#: dialects whose ops MLIR translates to LLVM IR (anything else left after lowering is an error)
+TRANSLATABLE_DIALECTS = frozenset(
+    {"llvm", "nvvm", "rocdl", "omp", "acc", "amx", "arm_neon", "arm_sve", "arm_sme", "x86vector", "vcix", "xevm", "ptr"}
+)
+
+
+def check_translatable(module: ir.Module, path: str) -> None:
+    """Refuse, with the op's location, a module that still holds non-llvm ops (e.g. the
+    `unrealized_conversion_cast` that linalg or tensor values leave): translating one
+    crashes inside MLIR instead of reporting it."""
+    left: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        name = op.name
+        if name != "builtin.module" and name.split(".", 1)[0] not in TRANSLATABLE_DIALECTS:
+            left.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if left:
+        op = left[0]
+        hint = " (a value of a type Ember cannot lower, e.g. a tensor or a linalg op's operand)" if "unrealized" in op.name else ""
+        raise EmberError(
+            f"cannot translate to LLVM IR: '{op.name}' is left after lowering{hint}", location_from_mlir(str(op.location), path)
+        )
 
 
 def count_operations(module: ir.Module) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import tempfile
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import driver
+from compiler import driver, outputs
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz.reduce import em_deltas, engine, oracle
@@ -72,12 +73,14 @@ def reduce_file(
     time_budget: float | None,
     quiet: bool = False,
     allow_faults: bool = False,
+    test_timeout: float | None = None,
 ) -> engine.ReduceStats:
     """Reduce `path` into `out` (saved after every success) and write `out`.report.txt.
 
     `path` may also be a findings directory: then the recorded check itself is the
     property (see `reduce_finding`), and `prop`/`test` must be None.
     """
+    _check_outputs(path, out, test)
     if Path(path).is_dir():
         if prop is not None or test is not None:
             raise UsageError("a findings directory is reduced by its own recorded check: drop --property/--test")
@@ -87,13 +90,16 @@ def reduce_file(
     text, fmt = load_input(path)
 
     if test is not None:
-        if not Path(test).exists():
-            raise EmberError("interestingness script not found", Location(test))
+        _check_script(test)
+        limit = test_timeout if test_timeout is not None else settings.timeout_s * 6
+        timeouts: list[float] = []
 
         def interesting(candidate: str) -> bool:
-            return oracle.script_says_interesting(test, candidate, fmt.suffix, settings.timeout_s * 6)
+            return oracle.script_says_interesting(test, candidate, fmt.suffix, limit, lambda: _timed_out(timeouts, limit, quiet))
 
-        if not interesting(text):
+        if not oracle.script_says_interesting(test, text, fmt.suffix, limit, lambda: timeouts.append(limit)):
+            if timeouts:
+                raise EmberError(f"the --test script timed out after {limit:g}s on the input (raise --test-timeout)", Location(path))
             raise EmberError("the input is not interesting to the --test script", Location(path))
         wanted = f"--test {test}"
     else:
@@ -112,6 +118,38 @@ def reduce_file(
     return stats
 
 
+def _check_script(test: str) -> None:
+    """The --test script must exist, be a file and be executable: else one line, exit 2."""
+    if not Path(test).exists():
+        raise UsageError(f"--test {test}: interestingness script not found")
+    if not Path(test).is_file():
+        raise UsageError(f"--test {test}: not a file")
+    if not os.access(test, os.X_OK):
+        raise UsageError(f"--test {test}: not executable (chmod +x it, and give it a '#!' line)")
+
+
+def _timed_out(seen: list[float], limit: float, quiet: bool) -> None:
+    """Say (once) that the --test script hit its time limit: the candidate counts as not interesting."""
+    if not seen and not quiet:
+        print(
+            f"\nreduce: note: the --test script timed out after {limit:g}s on a candidate "
+            "(its process group killed; counted as not interesting; --test-timeout S changes the limit)",
+            file=sys.stderr,
+        )
+    seen.append(limit)
+
+
+def _check_outputs(path: str, out: str, test: str | None) -> None:
+    """Neither the output nor its report may be the input, the --test script or a finding's file."""
+    inputs = [path, *([test] if test else [])]
+    if Path(path).is_dir():
+        inputs += [str(p) for p in Path(path).iterdir()]
+    outputs.check_output(out, inputs)
+    if out == outputs.STDOUT:
+        raise UsageError("-o -: ember reduce saves its best result as it goes and needs a file")
+    outputs.check_output(out + ".report.txt", inputs, option="-o (its report)")
+
+
 def _reduce_to_file(
     text: str,
     interesting: Callable[[str], bool],
@@ -125,7 +163,7 @@ def _reduce_to_file(
     """Run the engine with `fmt`'s table; `out` holds the best text from the start to the end."""
 
     def save(best: str) -> None:
-        driver.write_atomically(out, best)
+        outputs.write_output(out, best)
 
     def progress(pass_name: str, lines: int) -> None:
         if not quiet:
@@ -165,8 +203,6 @@ def reduce_finding(
     from fuzz import findings, properties
 
     root = Path(path)
-    if not (root / "finding.json").exists():
-        raise EmberError("not a findings directory (no finding.json)", Location(path))
     case, plan, faults = findings.load_report_inputs(root)
     if faults and not allow_faults:
         raise UsageError(
@@ -196,7 +232,7 @@ def reduce_finding(
         "reproduce: copy the reduced input over the finding's input and run its reproduce.sh, or",
         "  " + reproduce_command(out, oracle.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),
     ]
-    driver.write_atomically(out + ".report.txt", "\n".join(lines) + "\n")
+    outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
     return stats
 
 
@@ -247,4 +283,4 @@ def _write_report(
                 lines.append(symtab.diff_symbols(symtab.read_symbols(a), symtab.read_symbols(b)).render("none", "split"))
         except EmberError as exc:
             lines.append(f"(build failed: {exc.render()})")
-    driver.write_atomically(out + ".report.txt", "\n".join(lines) + "\n")
+    outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from compiler import children
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError
 from fuzz.reduce.ir_deltas import DeltaPass
@@ -75,7 +76,8 @@ def reduce_text(
     def check(candidate: str) -> bool:
         return candidate is not None and validate(candidate) and interesting(candidate)
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         progress = True
         while progress and not out_of_time():
             progress = False
@@ -115,6 +117,11 @@ def reduce_text(
                         size = min(size, max(1, n // 2)) if n else 0
                     else:
                         size //= 2
+    except BaseException:  # Ctrl-C, SIGTERM: the scripts the threads wait on go now, no new ones start
+        children.kill_all_groups()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     stats.final_lines = measure(text)
     stats.seconds = time.monotonic() - start
     return text, stats

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-import subprocess
+import errno
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import driver
-from compiler.diagnostics import EmberError, Location
+from compiler import children, driver
+from compiler.diagnostics import EmberError, Location, UsageError
 from oracle import runner, symtab
 
 PROPERTIES = ("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
@@ -137,13 +138,22 @@ def _run(obj: bytes, s: Settings) -> runner.RunResult | None:
         return None
 
 
-def script_says_interesting(script: str, candidate_text: str, suffix: str, timeout_s: float) -> bool:
-    """llvm-reduce's `--test`: exit 0 = interesting; the candidate path is the last argument."""
+def script_says_interesting(
+    script: str, candidate_text: str, suffix: str, timeout_s: float, on_timeout: Callable[[], None] | None = None
+) -> bool:
+    """llvm-reduce's `--test`: exit 0 = interesting; the candidate path is the last argument.
+
+    The script runs in its own process group, killed whole on timeout (then `on_timeout` is
+    called and the candidate counts as not interesting); a script that cannot be run at all
+    is a usage error."""
     with tempfile.TemporaryDirectory(prefix="ember-reduce-") as tmp:
         path = Path(tmp) / f"candidate{suffix}"
         path.write_text(candidate_text)
         try:
-            proc = subprocess.run([script, str(path)], capture_output=True, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            return False
-        return proc.returncode == 0
+            proc = children.run_captured([script, str(path)], timeout=timeout_s)
+        except OSError as exc:
+            hint = " (no '#!' line?)" if exc.errno == errno.ENOEXEC else ""
+            raise UsageError(f"--test {script}: cannot run it: {exc.strerror}{hint}") from None
+        if proc.timed_out and on_timeout is not None:
+            on_timeout()
+        return proc.returncode == 0 and not proc.timed_out

@@ -96,7 +96,7 @@ def _render_op(op: Op, in_loop: bool, loop_var: str) -> str:
     if k in ("udiv", "urem"):
         return f"Int(UInt64(acc) {'//' if k == 'udiv' else '%'} {max(1, abs(op.value)) & U64})"
     if k in ("sdiv", "srem"):
-        return f"acc {'//' if k == 'sdiv' else '%'} {max(2, abs(op.value))}"
+        return f"acc {'//' if k == 'sdiv' else '%'} {min(max(2, abs(op.value)), 2**63 - 1)}"
     if k in ("udivx", "uremx"):
         src = v if op.operand != "c" else "x"
         return f"Int(UInt64(acc) {'//' if k == 'udivx' else '%'} UInt64({src} | 1))"

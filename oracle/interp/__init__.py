@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from compiler.diagnostics import EmberError, Location
 from compiler.frontend import tast
@@ -24,6 +26,8 @@ from oracle.interp.machine import CallDepthExceeded, Machine, OutOfFuel, run_mai
 DEFAULT_FUEL = 10_000_000
 #: Deepest call nesting the interpreter allows.
 DEFAULT_MAX_DEPTH = 5_000
+#: deepest --max-depth the interpreter's thread stack (512 MiB) holds (1,000,000 levels: ~1 GiB resident)
+MAX_DEPTH = 1_000_000
 #: Exit status of a trap (same as compiled code).
 EXIT_TRAP = 3
 #: Exit status when the interpreter's fuel or call-depth limit is exhausted.
@@ -45,8 +49,31 @@ class InterpResult:
         return self.outcome in ("out of fuel", "call depth")
 
 
-def _execute(program: tast.Program, fuel: int, max_depth: int) -> InterpResult:
-    machine = Machine(program, fuel, max_depth)
+class StreamedOutput:
+    """A print sink that passes text on to `write` in chunks instead of keeping it all
+    (`ember interp` on a program printing gigabytes stays small); `flush` at the end."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self, write: Callable[[bytes], None]) -> None:
+        self._write = write
+        self._parts: list[str] = []
+        self._size = 0
+
+    def append(self, text: str) -> None:
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size >= self.CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._parts:
+            data, self._parts, self._size = "".join(self._parts).encode("utf-8"), [], 0
+            self._write(data)
+
+
+def _execute(program: tast.Program, fuel: int, max_depth: int, stream: StreamedOutput | None = None) -> InterpResult:
+    machine = Machine(program, fuel, max_depth, out=stream)
     try:
         status = run_main(machine)
         outcome, err = "exit", ""
@@ -58,19 +85,27 @@ def _execute(program: tast.Program, fuel: int, max_depth: int) -> InterpResult:
     except (CallDepthExceeded, RecursionError):
         status, outcome = EXIT_EXHAUSTED, "call depth"
         err = f"ember: interpreter: call depth limit ({max_depth}) exceeded\n"
-    stdout = "".join(machine.out).encode("utf-8")
+    if stream is not None:
+        stream.flush()
+        stdout = b""  # already written
+    else:
+        stdout = "".join(cast(list[str], machine.out)).encode("utf-8")
     return InterpResult(stdout, err.encode("utf-8"), status, outcome)
 
 
-def interpret(program: tast.Program, *, fuel: int = DEFAULT_FUEL, max_depth: int = DEFAULT_MAX_DEPTH) -> InterpResult:
-    """Run `program`'s main in a thread with a deep stack (deep Ember recursion is fine)."""
+def interpret(
+    program: tast.Program, *, fuel: int = DEFAULT_FUEL, max_depth: int = DEFAULT_MAX_DEPTH,
+    stream: StreamedOutput | None = None,
+) -> InterpResult:
+    """Run `program`'s main in a thread with a deep stack (deep Ember recursion is fine);
+    with `stream`, stdout goes there as it is printed (the result's stdout is then empty)."""
     if program.main is None:
         raise EmberError("the program has no 'main' function", Location(program.path))
     box: list[InterpResult | BaseException] = []
 
     def target() -> None:
         try:
-            box.append(_execute(program, fuel, max_depth))
+            box.append(_execute(program, fuel, max_depth, stream))
         except BaseException as exc:  # re-raised in the caller
             box.append(exc)
 
@@ -91,8 +126,11 @@ def interpret(program: tast.Program, *, fuel: int = DEFAULT_FUEL, max_depth: int
     return result
 
 
-def run_source(source: str, path: str = "<source>", *, fuel: int = DEFAULT_FUEL, max_depth: int = DEFAULT_MAX_DEPTH) -> InterpResult:
+def run_source(
+    source: str, path: str = "<source>", *, fuel: int = DEFAULT_FUEL, max_depth: int = DEFAULT_MAX_DEPTH,
+    stream: StreamedOutput | None = None,
+) -> InterpResult:
     """Check and run Ember source (raises EmberError for bad programs)."""
     from compiler.frontend.checker import check_source
 
-    return interpret(check_source(source, path), fuel=fuel, max_depth=max_depth)
+    return interpret(check_source(source, path), fuel=fuel, max_depth=max_depth, stream=stream)

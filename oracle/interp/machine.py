@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from compiler.frontend import tast
 from compiler.frontend.types import (
@@ -51,13 +51,19 @@ class Function:
         return f"<function {self.decl.name}>"
 
 
+class PrintSink(Protocol):
+    """Where print() text goes: a list (kept) or a stream (passed on)."""
+
+    def append(self, text: str, /) -> None: ...
+
+
 class Machine:
-    def __init__(self, program: tast.Program, fuel: int, max_depth: int) -> None:
+    def __init__(self, program: tast.Program, fuel: int, max_depth: int, out: PrintSink | None = None) -> None:
         self.program = program
         self.fuel = fuel
         self.max_depth = max_depth
         self.depth = 0
-        self.out: list[str] = []
+        self.out: PrintSink = out if out is not None else []
         self.globals: list[Any] = [g.init for g in program.globals]
         self.functions = {f: Function(f) for f in program.functions}
         #: the running kernel's indices: block_idx x/y/z, thread_idx x/y/z, block_dim, grid_dim

@@ -367,9 +367,23 @@ def parse_expr(text: str) -> Node:
     return node
 
 
+#: deepest bracket nesting a pattern may have (parsing, matching and proving all recurse)
+MAX_NESTING = 64
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse a pattern nested deeper than MAX_NESTING, naming the column where it got too deep."""
+    depth = 0
+    for col, ch in enumerate(text, start=1):
+        depth += 1 if ch in "([" else -1 if ch in ")]" else 0
+        if depth > MAX_NESTING:
+            raise PatternError(f"nested more than {MAX_NESTING} levels deep at column {col}")
+
+
 def parse_pattern(name: str, text: str, *, phase: str = "simplify", doc: str = "", spec: bool = False) -> Pattern:
     """Parse and type-check `source => target [if pre and ...]`."""
     try:
+        _check_nesting(text)
         p = _Parser(text)
         source = p.expr()
         p.take("=>")
