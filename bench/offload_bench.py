@@ -70,7 +70,7 @@ def _workers_cpu() -> tuple[float, float]:
 def child(flow: str, kernels: int, jobs: int, opt: int) -> None:
     import resource
 
-    from compiler.backend import split
+    from compiler.backend import pool
     from compiler.frontend import emit_mlir_text
     from compiler.offload import flows
     from compiler.offload.ptx import ARCHS
@@ -78,9 +78,7 @@ def child(flow: str, kernels: int, jobs: int, opt: int) -> None:
     mlir = emit_mlir_text(generate(kernels), "bench.em")
     start_cpu = 0.0
     if flow == "all-kernel":
-        pool = split._pool(jobs)
-        for f in [pool.submit(split.warm_up) for _ in range(jobs)]:
-            f.result()
+        pool.warm(jobs, wait=True)
         start_cpu, _ = _workers_cpu()
     own0 = time.process_time()
     t0 = time.perf_counter()
@@ -98,7 +96,7 @@ def child(flow: str, kernels: int, jobs: int, opt: int) -> None:
         "worker_peak": workers_peak,
         "ptx_bytes": sum(len(p) for by in result.ptx.values() for p in by.values()),
     }))
-    split.shutdown_pools()
+    pool.shutdown()
 
 
 def run_flow(flow: str, kernels: int, jobs: int, opt: int) -> dict[str, float]:

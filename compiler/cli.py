@@ -73,7 +73,7 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("-j must be at least 1")
     if args.jobs is not None:
-        from compiler.backend.split import MAX_JOBS
+        from compiler.backend.pool import MAX_JOBS
 
         if args.jobs > MAX_JOBS:
             print(f"ember: note: -j {args.jobs} capped at {MAX_JOBS} worker processes (twice the cores, at most 64)", file=sys.stderr)
@@ -365,9 +365,9 @@ def _stop_workers() -> None:
     from compiler import children
 
     children.kill_all_groups()
-    split = sys.modules.get("compiler.backend.split")
-    if split is not None:
-        split.shutdown_pools()
+    pool = sys.modules.get("compiler.backend.pool")
+    if pool is not None:
+        pool.shutdown()
 
 
 def run_guarded(func: Callable[[], int], prog: str) -> int:

@@ -213,9 +213,9 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     if options.target is not None:
         llvm_stage.check_target(options.target, emit=options.emit, split=split_build)
     if split_build:
-        from compiler.backend import split
+        from compiler.backend import pool
 
-        split.warm_pool(options.job_count)  # worker start-up overlaps parsing and planning
+        pool.warm(options.job_count)  # worker start-up overlaps parsing and planning
     loaded = load_llvm_module(path, options, times)
     if isinstance(loaded, str):
         return BuildResult(loaded, times)

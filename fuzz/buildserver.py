@@ -173,10 +173,9 @@ def _serve_one(request: dict[str, Any]) -> dict[str, object]:
 
 
 def _shutdown_pools() -> None:
-    from compiler.backend import split
+    from compiler.backend import pool
 
-    for jobs in list(split._POOLS):
-        split._POOLS.pop(jobs).shutdown(wait=True)
+    pool.shutdown(wait=True)
 
 
 def _exit_with_parent(poll_s: float = 1.0) -> None:

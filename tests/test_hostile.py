@@ -20,7 +20,7 @@ from types import SimpleNamespace
 import psutil
 import pytest
 
-from compiler.backend import split
+from compiler.backend import pool
 from fuzz import findings
 from fuzz.genmodule import ModuleShape, generate
 from tests.conftest import ember_subprocess
@@ -267,8 +267,8 @@ def test_a_pool_broken_while_idle_never_fails_the_next_build(tmp_path: Path) -> 
     options = driver.BuildOptions(split="two-level", jobs=2)
     first = driver.build(str(src), options).output
     for race in (False, True):  # noticed as broken before the next submit, or not yet
-        for proc in list(split._POOLS[2]._processes.values()):  # type: ignore[attr-defined]
-            os.kill(proc.pid, signal.SIGKILL)
+        for pid in pool.worker_pids(2):
+            os.kill(pid, signal.SIGKILL)
         if not race:
             time.sleep(0.5)
         assert driver.build(str(src), options).output == first
@@ -276,9 +276,9 @@ def test_a_pool_broken_while_idle_never_fails_the_next_build(tmp_path: Path) -> 
 
 def test_absurd_job_counts_are_capped(ember, files: SimpleNamespace) -> None:
     r = ember("build", str(files.ll), "-j", "100000", "-o", str(files.dir / "o.o"))
-    assert r.status == 0 and f"capped at {split.MAX_JOBS}" in r.stderr
-    assert all(n <= split.MAX_JOBS for n in split._POOLS)
-    assert split.capped_jobs(100000) == split.MAX_JOBS and split.capped_jobs(0) == 1
+    assert r.status == 0 and f"capped at {pool.MAX_JOBS}" in r.stderr
+    assert all(n <= pool.MAX_JOBS for n in pool.pool_sizes())
+    assert pool.capped_jobs(100000) == pool.MAX_JOBS and pool.capped_jobs(0) == 1
 
 
 def _first_child(pid: int, limit_s: float = 30.0) -> None:

@@ -9,22 +9,16 @@ not fork-safe); modules travel as text.
 
 from __future__ import annotations
 
-import hashlib
-import multiprocessing
 import os
 import sys
 import tempfile
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from compiler import children
-from compiler.backend import mclink, planner
+from compiler.backend import mclink, planner, pool
 from compiler.diagnostics import EmberError, Location
 
 SPLIT_MODES = ("subgraph", "function", "two-level")
@@ -187,7 +181,7 @@ def codegen_isolated(text: str, emit: str, jobs: int, config: BackendConfig, pat
     with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
         err = os.path.join(tmp, "stderr.txt")
         try:
-            [out] = _run_all(
+            [out] = pool.run(
                 jobs, codegen_task, [(text, (text, config, emit, err))], timeout, doing="generating code", isolated=True
             )
         except EmberError:
@@ -216,7 +210,7 @@ def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) 
     with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
         err = os.path.join(tmp, "stderr.txt")
         try:
-            [obj] = _run_all(
+            [obj] = pool.run(
                 jobs, assemble_task, [(asm, (asm, config, err))], timeout,
                 doing="assembling the linked module", saved_name="linked.s", isolated=True,
             )
@@ -228,256 +222,6 @@ def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) 
             raise EmberError(f"assembler aborted: {first.split('error:', 1)[1].strip()} ({exc.message})", exc.location) from None
     assert isinstance(obj, bytes)
     return obj
-
-
-def warm_up() -> bool:
-    """Import LLVM and initialise targets in a fresh worker (overlaps the parent's parsing)."""
-    from compiler.backend import llvm_stage
-
-    llvm_stage.target_machine(None, 2)
-    return True
-
-
-def warm_pool(jobs: int) -> None:
-    """Start the workers now so their start-up overlaps the parent's parse and plan."""
-    _pool(jobs)
-
-
-# ------------------------------------------------------------------ pool
-
-_POOLS: dict[int, ProcessPoolExecutor] = {}
-
-#: `-j` above this is clamped: workers beyond twice the cores only cost memory and start-up
-MAX_JOBS = max(2, min(64, 2 * (os.cpu_count() or 1)))
-
-
-def capped_jobs(jobs: int) -> int:
-    """`jobs` clamped to 1..MAX_JOBS (an absurd `-j 100000` must not start 100000 processes)."""
-    return max(1, min(jobs, MAX_JOBS))
-
-
-def _worker_init(parent: int, deathsig: bool) -> None:
-    """Worker set-up: die with the driver, and leave Ctrl-C to the driver (no tracebacks here)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if deathsig:  # only when the creating thread lives as long as the driver (the main thread)
-        children.die_with_parent(signal.SIGKILL)
-    if os.getppid() != parent:  # the driver died before we got here
-        os._exit(1)
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="ember-parent-watch").start()
-
-
-def _watch_parent(parent: int) -> None:
-    """Exit the worker once the driver is gone (covers what PR_SET_PDEATHSIG cannot: other OSes,
-    pools started from a thread that ended)."""
-    import time
-
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(1)
-
-
-def _new_pool(workers: int, method: str = "spawn") -> ProcessPoolExecutor:
-    """A pool whose workers ignore SIGINT and die with this process."""
-    deathsig = threading.current_thread() is threading.main_thread()
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_worker_init,
-        initargs=(os.getpid(), deathsig),
-    )
-
-
-def _is_broken(pool: ProcessPoolExecutor) -> bool:
-    """Whether a pool can no longer run work (a worker died, or it was shut down)."""
-    return bool(getattr(pool, "_broken", False)) or bool(getattr(pool, "_shutdown_thread", False))
-
-
-def _pool(jobs: int) -> ProcessPoolExecutor:
-    """A cached spawn pool per job count (worker start-up is paid once per process); a pool
-    that broke while idle (a worker killed between builds) is replaced, never reused."""
-    jobs = capped_jobs(jobs)
-    pool = _POOLS.get(jobs)
-    if pool is not None and _is_broken(pool):
-        _discard_pool(jobs)
-        pool = None
-    if pool is None:
-        pool = _new_pool(jobs)
-        _POOLS[jobs] = pool
-        # start every worker now, with the caller's __main__ hidden: spawn would otherwise
-        # re-run a user's script (one without a __main__ guard) inside each worker
-        with _main_module_hidden():
-            for _ in range(jobs):
-                pool.submit(warm_up)
-    return pool
-
-
-@contextmanager
-def _main_module_hidden() -> Iterator[None]:
-    main = sys.modules.get("__main__")
-    saved = {k: getattr(main, k) for k in ("__file__", "__spec__") if main is not None and hasattr(main, k)}
-    try:
-        if "__file__" in saved:
-            delattr(main, "__file__")
-        if "__spec__" in saved:
-            main.__spec__ = None  # type: ignore[union-attr]
-        yield
-    finally:
-        for k, v in saved.items():
-            setattr(main, k, v)
-
-
-def worker_peak_mb(jobs: int) -> float:
-    """Largest peak resident set (VmHWM) among the live workers of the pool, in MiB."""
-    pool = _POOLS.get(capped_jobs(jobs))
-    peak = 0.0
-    for proc in list(getattr(pool, "_processes", {}).values()) if pool else []:
-        try:
-            for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    peak = max(peak, int(line.split()[1]) / 1024)
-        except OSError:
-            continue
-    return peak
-
-
-def _discard_pool(jobs: int) -> None:
-    pool = _POOLS.pop(capped_jobs(jobs), None)
-    if pool is not None:
-        _shut_down(pool)
-
-
-def _shut_down(pool: ProcessPoolExecutor) -> None:
-    """Kill the pool's workers (one may be hung) and drop the pool."""
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
-        if proc.is_alive():
-            proc.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def shutdown_pools() -> None:
-    """Stop every cached worker pool."""
-    for jobs in list(_POOLS):
-        _discard_pool(jobs)
-
-
-def _submit_all(jobs: int, fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[object, ...]]]) -> list[Future[object]]:
-    """Submit every task to the cached pool; a pool found broken at submit is replaced once."""
-    for attempt in range(2):
-        pool = _pool(jobs)
-        try:
-            return [pool.submit(fn, *args) for _text, args in tasks]
-        except (BrokenProcessPool, RuntimeError):  # broke while idle, or shut down under us
-            _discard_pool(jobs)
-            if attempt:
-                raise
-    raise AssertionError("unreachable")
-
-
-def _save_piece(text: str, what: str, name: str = "piece.ll") -> Path:
-    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    directory = Path(os.environ.get("EMBER_CRASH_DIR", tempfile.gettempdir())) / f"ember-crash-{digest}"
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / name
-    tmp = directory / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"  # concurrent savers of one piece
-    tmp.write_text(text)
-    os.replace(tmp, path)
-    (directory / "what.txt").write_text(what + "\n")
-    return path
-
-
-def _run_all(
-    jobs: int,
-    fn: Callable[..., object],
-    tasks: Sequence[tuple[str, tuple[object, ...]]],
-    timeout: float,
-    doing: str = "compiling a piece",
-    saved_name: str = "piece.ll",
-    isolated: bool = False,
-) -> list[object]:
-    """Run tasks (piece text, args) on the pool; a crash or hang names and saves the piece.
-
-    `EMBER_INPROCESS_J1` (a reducer's per-candidate script) runs -j1 tasks in this process,
-    except `isolated` ones (LLVM may abort on them), which get a forked child: cheap, and
-    the abort becomes an error instead of killing the caller.
-    """
-    in_process = jobs == 1 and bool(os.environ.get("EMBER_INPROCESS_J1"))
-    if in_process and not isolated:
-        return [fn(*args) for _text, args in tasks]
-    pool = _new_pool(1, "fork") if in_process else None
-
-    def attempt() -> list[object]:
-        futures = [pool.submit(fn, *args) for _text, args in tasks] if pool is not None else _submit_all(jobs, fn, tasks)
-        return _collect(tasks, futures, timeout, saved_name)
-
-    try:
-        try:
-            return attempt()
-        except BrokenProcessPool:
-            if pool is not None:
-                raise
-            _discard_pool(jobs)  # it may have broken while idle, before these tasks: once more, fresh
-            return attempt()
-    except BrokenProcessPool:
-        if pool is None:
-            _discard_pool(jobs)
-        culprit = tasks[0][0] if len(tasks) == 1 else _find_crasher(fn, tasks, timeout)
-        saved = _save_piece(culprit, "worker crashed", saved_name)
-        raise EmberError(f"worker process crashed while {doing}; input saved", Location(str(saved))) from None
-    except _PieceTimedOut as exc:
-        if pool is None:
-            _discard_pool(jobs)
-        saved = _save_piece(exc.text, f"worker exceeded {timeout:g}s", saved_name)
-        raise EmberError(f"worker timed out after {timeout:g}s on a piece; piece saved", Location(str(saved))) from None
-    except BaseException as exc:  # Ctrl-C, SIGTERM, a bug: the workers must not run on
-        if pool is None and not isinstance(exc, EmberError):
-            _discard_pool(jobs)
-        raise
-    finally:
-        if pool is not None:
-            _shut_down(pool)
-
-
-class _PieceTimedOut(Exception):
-    """A worker took longer than the timeout on the piece `text`."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__("piece timed out")
-        self.text = text
-
-
-def _collect(
-    tasks: Sequence[tuple[str, tuple[object, ...]]], futures: list[Future[object]], timeout: float, saved_name: str
-) -> list[object]:
-    """The results in task order; a piece's own error is saved with it and re-raised, located there."""
-    results: list[object] = []
-    for (text, _args), future in zip(tasks, futures, strict=True):
-        try:
-            results.append(future.result(timeout=timeout))
-        except TimeoutError:
-            raise _PieceTimedOut(text) from None
-        except EmberError as exc:
-            saved = _save_piece(text, exc.render(), saved_name)
-            raise EmberError(f"piece failed to compile: {exc.message}", Location(str(saved))) from None
-    return results
-
-
-def _find_crasher(fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[object, ...]]], timeout: float) -> str:
-    """Re-run tasks one at a time in a fresh single worker to find the one that kills it."""
-    for text, args in tasks:
-        probe = _new_pool(1)
-        try:
-            with _main_module_hidden():
-                future = probe.submit(fn, *args)
-            future.result(timeout=timeout)
-        except BrokenProcessPool:
-            return text
-        except Exception:
-            pass
-        finally:
-            _shut_down(probe)
-    return tasks[0][0] if tasks else ""
 
 
 # ------------------------------------------------------------------ driver side
@@ -522,7 +266,7 @@ def compile_split(
     tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != "subgraph")) for sg in the_plan.subgraphs]
     # biggest subgraphs first so the pool stays busy; output order comes from the keys
     schedule = sorted(range(len(tasks)), key=lambda i: -the_plan.subgraphs[i].cost)
-    results_in_schedule = _run_all(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout)
+    results_in_schedule = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout)
     results: list[object] = [None] * len(tasks)
     for i, result in zip(schedule, results_in_schedule, strict=True):
         results[i] = result
@@ -569,7 +313,7 @@ def compile_split(
     )
     seconds["link"] = time.perf_counter() - t0
     cpu["largest task"] = largest
-    cpu["worker peak MiB"] = worker_peak_mb(jobs)
+    cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
     return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from compiler.backend import planner, split
+from compiler.backend import planner, pool
 from compiler.offload import ptx as ptxgen
 from compiler.offload.slice import (
     ProgramFunctions,
@@ -62,12 +62,13 @@ def all_kernel(
     ir_text = ptxgen.device_llvm_ir(device_module_text(program, program.kernels, path), opt_level, path)
     seconds["mlir"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    # a target cost of 1 gives one subgraph per kernel (up to planner.MAX_SUBGRAPHS)
-    the_plan = planner.plan(ir_text, target_cost=1, import_cost=0)
+    # a target cost of 1 gives one subgraph per kernel (up to planner.MAX_SUBGRAPHS); device
+    # code cannot call into another PTX module, so every local a kernel reaches is copied
+    the_plan = planner.plan(ir_text, policy=planner.PlanPolicy(target_cost=1, copy_closure=True))
     seconds["split"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     tasks = [(sg.text, (sg.text, archs, opt_level)) for sg in the_plan.subgraphs]
-    results = split._run_all(jobs, nvptx_task, tasks, worker_timeout, doing="compiling a kernel to PTX")
+    results = pool.run(jobs, nvptx_task, tasks, worker_timeout, doing="compiling a kernel to PTX")
     seconds["nvptx"] = time.perf_counter() - t0
     out: dict[str, dict[str, str]] = {}
     entries = {entry_name(k): kernel_name(k) for k in program.kernels}
