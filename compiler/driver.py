@@ -225,8 +225,8 @@ def build(path: str, options: BuildOptions) -> BuildResult:
 
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
-    """`--emit ptx`: slice the kernels out of the program module and print their PTX."""
-    from compiler.offload import flows
+    """`--emit ptx`: slice the kernels out of the program module; ONE PTX module of them all."""
+    from compiler.offload import flows, ptxlink
 
     _check_offload_options(options)
     kind = input_kind(path)
@@ -245,8 +245,7 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
         )
     if not result.ptx:
         raise EmberError("the program has no @kernel functions", Location(path))
-    parts = [f"// ember kernel {name} ({options.gpu_arch})\n{by_arch[options.gpu_arch]}" for name, by_arch in result.ptx.items()]
-    return "\n".join(parts)
+    return ptxlink.link_ptx([(f"{name} ({options.gpu_arch})", by_arch[options.gpu_arch]) for name, by_arch in result.ptx.items()])
 
 
 def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes) -> BuildResult:
@@ -302,8 +301,28 @@ def default_output(path: str, emit: str) -> str:
     return {"obj": f"{stem}.o", "asm": f"{stem}.s", "llvm": f"{stem}.opt.ll", "mlir": f"{stem}.out.mlir", "ptx": f"{stem}.ptx"}[emit]
 
 
+def _write_ptx_directory(path: str, text: str) -> None:
+    """One `<kernel>.ptx` per kernel of a linked PTX module in directory `path`."""
+    from compiler.offload import ptxlink
+
+    if not ptxlink.is_linked(text):
+        raise EmberError("is a directory (only --emit ptx writes one file per kernel there)", Location(path))
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EmberError(f"cannot create directory: {exc.strerror}", Location(path)) from None
+    for kernel, ptx in ptxlink.split_linked(text).items():
+        write_atomically(str(Path(path) / f"{kernel}.ptx"), ptx)
+
+
 def write_atomically(path: str, data: bytes | str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    """Write via a temporary file and rename, so a crash never leaves half a file.
+
+    A linked PTX module (`--emit ptx`) written to a directory (`-o DIR/`, or an existing
+    one) becomes one self-contained module per kernel, `DIR/<kernel>.ptx`."""
+    if isinstance(data, str) and (path.endswith(os.sep) or Path(path).is_dir()):
+        _write_ptx_directory(path, data)
+        return
     payload = data.encode("utf-8") if isinstance(data, str) else data
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
