@@ -734,7 +734,7 @@ def _params(line: str) -> tuple[int, int, list[str]] | None:
 def _argument_sites(text: str) -> list[tuple[str, int]]:
     """(function, parameter index) for each parameter of a direct-call-only function."""
     lines = text.split("\n")
-    sites = []
+    sites: list[tuple[str, int]] = []
     for name, i in _direct_call_only(text).items():
         parsed = _params(lines[i])
         if parsed is not None:
