@@ -198,3 +198,14 @@ def test_cli_emit_ptx_to_a_directory(tmp_path: Path) -> None:
         assert (f.read_text().count(".entry ")) == 1
         if ptxas.find_ptxas() is not None:
             assert ptxas.check(f.read_text(), "sm_80") == "", f.name
+
+
+def test_link_renames_a_later_module_variable_and_keeps_extern_declarations() -> None:
+    head = ".version 7.0\n.target sm_80\n.address_size 64\n"
+    body = (".extern .func vprintf(.param .b64 a);\n.global .align 1 .b8 $str[2] = {65, 0};\n"
+            ".visible .entry ember_kernel_K()\n{\n\tmov.u64 %rd1, $str;\n\tret;\n}\n")
+    linked = ptxlink.link_ptx([("a (sm_80)", head + body.replace("K", "a")), ("b (sm_80)", head + body.replace("K", "b"))])
+    assert linked.count(".global .align 1 .b8 $str[2]") == 1 and "$str_$_link_$_1[2]" in linked
+    assert "mov.u64 %rd1, $str_$_link_$_1;" in linked  # the second kernel uses its own copy
+    assert linked.count(".extern .func vprintf") == 2 and "vprintf_$_link" not in linked  # repeated declarations are legal PTX (ptxas accepts them)
+    assert ".entry ember_kernel_b(" in linked  # entries are never renamed
