@@ -102,9 +102,16 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
 def cmd_build(args: argparse.Namespace) -> int:
     options = _options(args, args.emit)
     out = args.output if args.output is not None else driver.default_output(args.input, args.emit)
-    outputs.check_output(out, [args.input])
+    # `--emit ptx -o DIR/` (or an existing directory): one file per kernel
+    ptx_dir = args.emit == "ptx" and out not in ("", outputs.STDOUT) and (out.endswith(os.sep) or os.path.isdir(out))
+    if not ptx_dir:
+        outputs.check_output(out, [args.input])
     result = driver.build(args.input, options)
-    outputs.write_output(out, result.output)
+    if ptx_dir:
+        assert isinstance(result.output, str)
+        driver.write_ptx_directory(out, result.output)
+    else:
+        outputs.write_output(out, result.output)
     if args.time_report:
         own, _children = driver.peak_memory_mb()
         print(result.times.render(), file=sys.stderr)

@@ -256,8 +256,8 @@ def _codegen_isolated(text: str, module: llvm.ModuleRef, path: str, options: Bui
 
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
-    """`--emit ptx`: slice the kernels out of the program module and print their PTX."""
-    from compiler.offload import flows
+    """`--emit ptx`: slice the kernels out of the program module; ONE PTX module of them all."""
+    from compiler.offload import flows, ptxlink
 
     _check_offload_options(options)
     kind = input_kind(path)
@@ -276,8 +276,7 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
         )
     if not result.ptx:
         raise EmberError("the program has no @kernel functions", Location(path))
-    parts = [f"// ember kernel {name} ({options.gpu_arch})\n{by_arch[options.gpu_arch]}" for name, by_arch in result.ptx.items()]
-    return "\n".join(parts)
+    return ptxlink.link_ptx([(f"{name} ({options.gpu_arch})", by_arch[options.gpu_arch]) for name, by_arch in result.ptx.items()])
 
 
 def _build_split(
@@ -336,3 +335,18 @@ def default_output(path: str, emit: str) -> str:
     """`prog.em` -> `prog.o` / `prog.s` / `prog.opt.ll` / `prog.lowered.mlir` in the cwd."""
     stem = Path(path).stem
     return {"obj": f"{stem}.o", "asm": f"{stem}.s", "llvm": f"{stem}.opt.ll", "mlir": f"{stem}.out.mlir", "ptx": f"{stem}.ptx"}[emit]
+
+
+def write_ptx_directory(path: str, text: str) -> None:
+    """`--emit ptx -o DIR/`: one self-contained `<kernel>.ptx` per kernel of a linked PTX module."""
+    from compiler import outputs
+    from compiler.offload import ptxlink
+
+    if not ptxlink.is_linked(text):
+        raise EmberError("is a directory (only --emit ptx writes one file per kernel there)", Location(path))
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EmberError(f"cannot create directory: {exc.strerror}", Location(path)) from None
+    for kernel, ptx in ptxlink.split_linked(text).items():
+        outputs.write_output(str(Path(path) / f"{kernel}.ptx"), ptx)

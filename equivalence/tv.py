@@ -47,10 +47,14 @@ class Encoding:
 
 
 class _FuncEncoder:
-    def __init__(self, index_width: int, unroll: int, side: Side) -> None:
+    def __init__(self, index_width: int, unroll: int, side: Side, narrow: dict[int, int] | None = None) -> None:
         self.index_width = index_width
         self.unroll = unroll
         self.side = side
+        #: bit-width reduction: integer width -> the width it is encoded at (i1 is kept)
+        self.narrow = narrow or {}
+        #: id of a `divsi`/`divui` result term -> (dividend, divisor, signed): shared division terms
+        self.quotients: dict[int, tuple[z3.BitVecRef, z3.BitVecRef, bool]] = {}
 
     # --- types
     def kind(self, ty: ir.Type) -> tuple[str, int]:
@@ -61,7 +65,7 @@ class _FuncEncoder:
             it = ir.IntegerType(ty)
             if not it.is_signless:
                 raise Unsupported(f"type {ty}")
-            return "int", int(it.width)
+            return "int", self.narrow.get(int(it.width), int(it.width))
         for name, cls in _FLOAT_TYPES.items():
             if isinstance(ty, cls):
                 return "float", int(name[1:])
@@ -109,7 +113,10 @@ class _FuncEncoder:
         if short in sem.INT_BINOPS:
             self.width(res_ty)
             flags: dict[str, z3.BoolRef | bool] = {f: True for f in op_flags(op)}
-            r = sem.binop(short, args[0], args[1], flags, self.side)
+            product = self.product_of_quotient(args[0], args[1]) if short == "muli" and not flags else None
+            r = product or sem.binop(short, args[0], args[1], flags, self.side)
+            if short in ("divsi", "divui"):
+                self.quotients[r.val.term.get_id()] = (args[0].term, args[1].term, short == "divsi")
         elif short == "cmpi":
             pred = sem.CMPI_PREDICATES[ir.IntegerAttr(op.attributes["predicate"]).value]
             self.width(op.operands[0].type)
@@ -136,6 +143,18 @@ class _FuncEncoder:
             raise Unsupported(name)
         env[op.results[0]] = r.val
         return sem._or(ub, r.ub)
+
+    def product_of_quotient(self, a: Val, b: Val) -> sem.Res | None:
+        """`(x / y) * y` as `x - x % y` (an identity of SMT-LIB's division, y = 0 included):
+        the expansion of `ceildivsi`/`floordivsi` then shares the source's division terms
+        instead of asking the solver to relate a multiplier to a divider."""
+        for q, other in ((a, b), (b, a)):
+            found = self.quotients.get(q.term.get_id())
+            if found is not None and z3.eq(found[1], other.term):
+                x, y, signed = found
+                rem = sem.srem(x, y) if signed else z3.URem(x, y)
+                return sem.Res(Val(x - rem, sem._or(a.poison, b.poison)), FALSE)
+        return None
 
     def constant(self, op: ir.Operation) -> Val:
         attr = op.attributes["value"]
@@ -250,16 +269,17 @@ def check_function(name: str, src_func: ir.Operation, tgt_func: ir.Operation, *,
         return FunctionResult(name, "skipped", time.perf_counter() - start, f"unsupported: {exc}")
     if len(src.results) != len(tgt.results):
         return FunctionResult(name, "fail", time.perf_counter() - start, "the pipeline changed the number of results")
-    solver = z3.Solver()
-    solver.set("timeout", int(timeout_s * 1000))
-    solver.add(z3.Not(sem.refines(src.results, src.ub, tgt.results, tgt.ub)))
-    answer = solver.check()
+    answer, model, reason = _prove(_obligations(src, tgt), timeout_s)
     seconds = time.perf_counter() - start
     if answer == z3.unsat:
         return FunctionResult(name, "ok", seconds)
     if answer == z3.unknown:
-        return FunctionResult(name, "unknown", seconds, f"solver gave up: {solver.reason_unknown()}")
-    model = solver.model()
+        detail = f"solver gave up: {reason}"
+        narrower = _proven_narrower_widths(src_func, tgt_func, index_width, unroll, timeout_s)
+        if narrower is not None:
+            detail += f"; {narrower}"
+        return FunctionResult(name, "unknown", time.perf_counter() - start, detail)
+    assert model is not None
     failure = sem.classify(model, src.results, src.ub, tgt.results, tgt.ub)
     result_types = [src_enc.type_name(t) for t in ir.FunctionType(ir.TypeAttr(src_func.attributes["function_type"]).value).results]
     lines = [f"function @{name}: the pipeline's output does not refine its input",
@@ -273,6 +293,165 @@ def check_function(name: str, src_func: ir.Operation, tgt_func: ir.Operation, *,
         lines.append(f"Source result #{i}: {_show(model, ty, src.results[i], src.ub)}")
         lines.append(f"Target result #{i}: {_show(model, ty, tgt.results[i], tgt.ub)}")
     return FunctionResult(name, "fail", seconds, "\n".join(lines), failure.kind)
+
+
+def _obligations(src: Encoding, tgt: Encoding) -> list[z3.BoolRef]:
+    """The negated refinement as one query per check (Alive2's): the target's UB, then each
+    result's poison/value; the refinement holds when every query is unsat."""
+    defined = z3.Not(src.ub)
+    queries = [sem._and(defined, tgt.ub)]
+    for s, t in zip(src.results, tgt.results, strict=True):
+        ok = sem._or(s.poison, sem._and(z3.Not(t.poison), sem.values_equal(s.term, t.term)))
+        queries.append(sem._and(defined, z3.Not(tgt.ub), z3.Not(ok)))
+    return queries
+
+
+_DIVISION_OPS = (z3.Z3_OP_BUDIV, z3.Z3_OP_BUREM, z3.Z3_OP_BUDIV_I, z3.Z3_OP_BUREM_I)
+
+
+def _division_terms(formula: z3.ExprRef) -> list[z3.ExprRef]:
+    """The distinct unsigned division/remainder terms of `formula` (a DAG walk)."""
+    seen: set[int] = set()
+    found: list[z3.ExprRef] = []
+    stack = [formula]
+    while stack:
+        e = stack.pop()
+        if e.get_id() in seen:
+            continue
+        seen.add(e.get_id())
+        if z3.is_app(e) and e.decl().kind() in _DIVISION_OPS:
+            found.append(e)
+        stack.extend(e.children())
+    return found
+
+
+def abstract_division(formula: z3.BoolRef) -> tuple[z3.BoolRef, list[z3.BoolRef]] | None:
+    """`formula` with each `a /u b` and `a %u b` a fresh variable, plus the cheap facts every
+    real quotient and remainder satisfies (`r <=u a`, `b != 0 -> r <u b`, `b != 0 -> q <=u a`,
+    equal operands give equal results); None when it has no division. Unsat with the abstraction means unsat without it."""
+    terms = _division_terms(formula)
+    if not terms:
+        return None
+    pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = []
+    lemmas: list[z3.BoolRef] = []
+    for n, term in enumerate(terms):
+        a, b = term.children()
+        fresh = z3.BitVec(f"tv.div{n}", term.size())
+        pairs.append((term, fresh))
+        if term.decl().kind() in (z3.Z3_OP_BUREM, z3.Z3_OP_BUREM_I):
+            lemmas += [z3.ULE(fresh, a), z3.Implies(b != 0, z3.ULT(fresh, b))]
+        else:
+            lemmas.append(z3.Implies(b != 0, z3.ULE(fresh, a)))
+    lemmas += _congruence(terms, pairs)
+    # the lemmas mention division terms inside their operands too: substitute there as well
+    return z3.substitute(formula, *pairs), [z3.substitute(lemma, *pairs) for lemma in lemmas]
+
+
+def _congruence(terms: list[z3.ExprRef], pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> list[z3.BoolRef]:
+    """Ackermann's constraints: two divisions of the same kind with equal operands are equal
+    (a division of a value computed two ways, e.g. nested expanded `ceildivsi`s)."""
+    out: list[z3.BoolRef] = []
+    for i, t1 in enumerate(terms):
+        for j in range(i + 1, len(terms)):
+            t2 = terms[j]
+            if t1.decl().kind() == t2.decl().kind() and t1.size() == t2.size():
+                (a1, b1), (a2, b2) = t1.children(), t2.children()
+                out.append(z3.Implies(z3.And(a1 == a2, b1 == b2), pairs[i][1] == pairs[j][1]))
+    return out
+
+
+def _solve(query: z3.BoolRef, timeout_s: float) -> tuple[z3.CheckSatResult, z3.Solver]:
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(timeout_s * 1000)))
+    solver.add(query)
+    return solver.check(), solver
+
+
+def _prove(queries: list[z3.BoolRef], timeout_s: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
+    """unsat when every query is; else the first counterexample (sat) or unknown. Each query
+    is first tried with division abstracted (fast when both sides share division terms)."""
+    deadline = time.perf_counter() + timeout_s
+    gave_up = ""
+    for query in queries:
+        abstract = abstract_division(query)
+        if abstract is not None:
+            answer, _ = _solve(z3.And(abstract[0], *abstract[1]), max(0.001, deadline - time.perf_counter()))
+            if answer == z3.unsat:
+                continue
+        answer, solver = _solve(query, max(0.001, deadline - time.perf_counter()))
+        if answer == z3.sat:
+            return answer, solver.model(), ""
+        if answer == z3.unknown:
+            gave_up = gave_up or solver.reason_unknown()
+    return (z3.unknown, None, gave_up) if gave_up else (z3.unsat, None, "")
+
+
+#: bit-width reduction: the narrower widths tried when the full width is not decided
+NARROW_WIDTHS = tuple(range(1, 17))
+
+
+def _int_widths(func: ir.Operation) -> set[int]:
+    """Every integer width of the function's values other than i1 (index excluded)."""
+    widths: set[int] = set()
+
+    def visit(op: ir.Operation) -> None:
+        for v in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.arguments)]:
+            if isinstance(v.type, ir.IntegerType) and ir.IntegerType(v.type).width != 1:
+                widths.add(int(ir.IntegerType(v.type).width))
+        for r in op.regions:
+            for b in r.blocks:
+                for inner in b.operations:
+                    visit(inner.operation)
+
+    visit(func)
+    return widths
+
+
+def _proven_narrower_widths(src_func: ir.Operation, tgt_func: ir.Operation, index_width: int, unroll: int,
+                            timeout_s: float) -> str | None:
+    """When one integer width W (besides i1) is not decided: prove the function with W
+    encoded at i1, i2, ... i16 (constants wrapped) within one more `timeout_s` in all,
+    stopping at the first width not decided; say which widths held."""
+    widths = _int_widths(src_func) | _int_widths(tgt_func)
+    if len(widths) != 1:
+        return None
+    (full,) = widths
+    deadline = time.perf_counter() + timeout_s
+    proven: list[int] = []
+    stopped = ""
+    for w in (n for n in NARROW_WIDTHS if n < full):
+        answer = _prove_at_width(src_func, tgt_func, {full: w}, index_width, unroll, deadline - time.perf_counter())
+        if answer == z3.sat:
+            return (f"proven at {_widths_text(proven)}; " if proven else "") + f"WRONG at i{w}"
+        if answer != z3.unsat:
+            stopped = f", i{w} not decided"
+            break
+        proven.append(w)
+    if not proven:
+        return None
+    return f"proven at {_widths_text(proven)}{stopped}; i{full} not decided"
+
+
+def _prove_at_width(src_func: ir.Operation, tgt_func: ir.Operation, narrow: dict[int, int], index_width: int,
+                    unroll: int, timeout_s: float) -> z3.CheckSatResult:
+    """The refinement with the integer widths of `narrow` encoded narrower (unknown when unsupported)."""
+    if timeout_s <= 0:
+        return z3.unknown
+    src_enc = _FuncEncoder(index_width, unroll, Side.SOURCE, narrow)
+    tgt_enc = _FuncEncoder(index_width, unroll, Side.TARGET, narrow)
+    try:
+        args, _ = _make_args(src_enc, src_func)
+        src, tgt = src_enc.function(src_func, args), tgt_enc.function(tgt_func, args)
+    except Unsupported:
+        return z3.unknown
+    return _prove(_obligations(src, tgt), timeout_s)[0]
+
+
+def _widths_text(widths: list[int]) -> str:
+    """`i1..i16` for a run of widths, else a comma list."""
+    if len(widths) > 2 and widths == list(range(widths[0], widths[-1] + 1)):
+        return f"i{widths[0]}..i{widths[-1]}"
+    return ", ".join(f"i{w}" for w in widths)
 
 
 def validate_text(text: str, path: str, pass_pipeline: str, *, target_text: str | None = None,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from compiler.frontend import emit_mlir_text
-from compiler.offload import compare, flows, ptxas
+from compiler.offload import compare, flows, ptxas, ptxlink
 from compiler.offload.ptx import ARCHS
 from compiler.offload.slice import device_module_text, read_program
 
@@ -130,5 +130,82 @@ def test_cli_emit_ptx(tmp_path: Path) -> None:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     text = out.read_text()
-    assert text.count(".visible .entry ") == 5 and text.count(".target sm_90") == 5
+    assert text.count(".visible .entry ") == 5 and text.count(".target sm_90") == 1  # ONE module
     assert "// ember kernel matmul (sm_90)" in text
+
+
+def _emit_ptx(source: Path, out: Path | str, flow: str, *extra: str) -> None:
+    cmd = [sys.executable, "-m", "compiler.cli", "build", str(source), "--emit", "ptx", "-o", str(out),
+           "--offload-flow", flow, *extra]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+KERNEL_EXAMPLES = sorted(p for p in EXAMPLE.parent.glob("*.em") if "@kernel" in p.read_text())
+
+
+@pytest.mark.skipif(ptxas.find_ptxas() is None, reason="ptxas (CUDA toolkit) is not installed")
+@pytest.mark.parametrize("flow", flows.FLOWS)
+@pytest.mark.parametrize("example", KERNEL_EXAMPLES, ids=lambda p: p.name)
+def test_ptxas_accepts_the_output_file(tmp_path: Path, example: Path, flow: str) -> None:
+    out = tmp_path / "k.ptx"
+    _emit_ptx(example, out, flow)
+    assert ptxas.check(out.read_text(), "sm_80") == ""
+
+
+@pytest.mark.skipif(ptxas.find_ptxas() is None, reason="ptxas (CUDA toolkit) is not installed")
+@pytest.mark.parametrize("flow", flows.FLOWS)
+def test_ptxas_accepts_linked_copies_of_a_shared_helper(tmp_path: Path, flow: str) -> None:
+    """At -O0 every kernel's module defines `ember_trap` and `scale`: per-kernel, the link renames
+    the later copies (all-kernel, the planner already named them apart)."""
+    src = tmp_path / "shared.em"
+    src.write_text(SHARED)
+    out = tmp_path / "k.ptx"
+    _emit_ptx(src, out, flow, "-O0", "--gpu-arch", "sm_90")
+    text = out.read_text()
+    assert ("_$_link_$_1" in text) == (flow == "per-kernel") and text.count(".version") == 1
+    assert ptxas.check(text, "sm_90") == ""
+
+
+def test_concatenated_modules_are_rejected_and_linked_ones_split_back(both_flows: dict[str, dict[str, flows.OffloadResult]]) -> None:
+    """The link is needed (two headers, duplicate `.func`s) and `-o DIR/` gets each kernel back."""
+    by_kernel = {k: v["sm_80"] for k, v in both_flows["shared"]["per-kernel"].ptx.items()}
+    linked = ptxlink.link_ptx(list(by_kernel.items()))
+    assert linked.count(".version") == 1 and ptxlink.is_linked(linked)
+    parts = ptxlink.split_linked(linked)
+    assert list(parts) == ["k1", "k2"]
+    for name, ptx in parts.items():
+        assert compare.entry_signatures(ptx) == compare.entry_signatures(by_kernel[name])
+    if ptxas.find_ptxas() is not None:
+        assert ptxas.check("\n".join(by_kernel.values()), "sm_80") != ""
+        for ptx in parts.values():
+            assert ptxas.check(ptx, "sm_80") == ""
+
+
+def test_rename_is_whole_identifier_only() -> None:
+    text = ".func f(\n.param .b64 f_param_0\n)\n{ call.uni f, (f_param_0); ld.param.b64 %f, [f_param_0]; }"
+    renamed = ptxlink.rename_symbols(text, {"f": "f_$_link_$_1"})
+    assert ".func f_$_link_$_1(" in renamed and "call.uni f_$_link_$_1," in renamed
+    assert "f_param_0" in renamed and "%f," in renamed
+
+
+def test_cli_emit_ptx_to_a_directory(tmp_path: Path) -> None:
+    out = tmp_path / "kernels"
+    _emit_ptx(EXAMPLE, f"{out}/", "per-kernel")  # a trailing slash asks for a directory
+    files = sorted(p.name for p in out.iterdir())
+    assert files == sorted(f"{k}.ptx" for k in ("saxpy", "vadd", "block_sum", "matmul", "hash_ints"))
+    for f in out.iterdir():
+        assert (f.read_text().count(".entry ")) == 1
+        if ptxas.find_ptxas() is not None:
+            assert ptxas.check(f.read_text(), "sm_80") == "", f.name
+
+
+def test_link_renames_a_later_module_variable_and_keeps_extern_declarations() -> None:
+    head = ".version 7.0\n.target sm_80\n.address_size 64\n"
+    body = (".extern .func vprintf(.param .b64 a);\n.global .align 1 .b8 $str[2] = {65, 0};\n"
+            ".visible .entry ember_kernel_K()\n{\n\tmov.u64 %rd1, $str;\n\tret;\n}\n")
+    linked = ptxlink.link_ptx([("a (sm_80)", head + body.replace("K", "a")), ("b (sm_80)", head + body.replace("K", "b"))])
+    assert linked.count(".global .align 1 .b8 $str[2]") == 1 and "$str_$_link_$_1[2]" in linked
+    assert "mov.u64 %rd1, $str_$_link_$_1;" in linked  # the second kernel uses its own copy
+    assert linked.count(".extern .func vprintf") == 2 and "vprintf_$_link" not in linked  # repeated declarations are legal PTX (ptxas accepts them)
+    assert ".entry ember_kernel_b(" in linked  # entries are never renamed

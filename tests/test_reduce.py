@@ -224,3 +224,75 @@ def test_entry_labels_go_unless_a_phi_names_them() -> None:
     assert labels.chunks(text) == ["entry"]
     out = labels.apply(text, set())
     assert engine.valid_ir(out) and out == text.replace("entry:\n", "")
+
+
+# -- deltas that close the gap to llvm-reduce on plain IR (issue 19) ---------------------
+
+SIGNATURES = (
+    "@g = global i64 5\n"
+    "define internal i64 @f3(i64 %a, i64 %b) {\n  ret i64 0\n}\n"
+    "define i64 @f21(i64 %a, i64 %b) {\nentry:\n  %c0 = call i64 @f117(i64 %a, i64 1)\n  br label %loop\n"
+    "loop:\n  br label %loop\n}\n"
+    "declare i64 @f117(i64, i64)\n"
+    "define ptr @taken() {\n  ret ptr @f3\n}\n"
+)
+
+
+def test_unused_arguments_go_from_definitions_declarations_and_calls() -> None:
+    args = _delta("arguments")
+    # @f3 is address-taken (its signature must stay), main-less module: f21 and f117 qualify
+    assert args.chunks(SIGNATURES) == ["f21#0", "f21#1", "f117#0", "f117#1"]
+    out = args.apply(SIGNATURES, set())
+    assert engine.valid_ir(out)
+    assert "define i64 @f21() {" in out and "call i64 @f117()" in out and "declare i64 @f117()" in out
+    out = args.apply(SIGNATURES, {1, 3})  # f21's %a goes: its use becomes 0; f117 keeps its second
+    assert engine.valid_ir(out) and "call i64 @f117(i64 1)" in out and "declare i64 @f117(i64)" in out
+    assert "define internal i64 @f3(i64 %a, i64 %b)" in out
+
+
+def test_return_values_nobody_uses_become_void() -> None:
+    ret = _delta("return-types")
+    assert ret.chunks(SIGNATURES) == ["f21", "f117", "taken"]  # f3 is address-taken
+    out = ret.apply(SIGNATURES, {0})
+    assert engine.valid_ir(out) and "  call void @f117(i64 %a, i64 1)" in out and "declare void @f117(i64, i64)" in out
+    used = SIGNATURES.replace("br label %loop\nloop:", "store i64 %c0, ptr @g\n  br label %loop\nloop:")
+    assert ret.chunks(used) == ["f21", "taken"]  # its result is stored: f117 keeps its return type
+
+
+def test_basic_blocks_go_with_a_dead_infinite_loop() -> None:
+    blocks = _delta("basic-blocks")
+    assert blocks.chunks(SIGNATURES) == ["loop"]
+    out = blocks.apply(SIGNATURES, set())
+    assert engine.valid_ir(out) and "loop" not in out and "call i64 @f117(i64 %a, i64 1)\n  ret i64 0\n}" in out
+    assert blocks.chunks(LOOP) == ["loop", "done"]
+    out = blocks.apply(LOOP, {0})  # `done` goes: the loop's exit edge goes, its phis keep theirs
+    assert engine.valid_ir(out) and "done" not in out and "br label %loop" in out
+    out = blocks.apply(LOOP, {1})  # `loop` goes: entry returns at once, `done`'s phi loses its entry
+    assert engine.valid_ir(out)
+
+
+def test_unused_global_definitions_and_trailing_attribute_refs_go() -> None:
+    text = "@g = global i64 7\n@h = global i64 1\ndeclare i64 @x(i64) #0\ndefine i64 @f() {\n  %v = load i64, ptr @h\n  ret i64 %v\n}\nattributes #0 = { noinline }\n"
+    assert _delta("unused-globals").chunks(text) == ["g"]
+    assert _delta("attributes-metadata").chunks(text) == [" #0"]  # at the end of a line
+    out = _delta("module-data").apply(_delta("attributes-metadata").apply(_delta("unused-globals").apply(text, set()), set()), set())
+    assert engine.valid_ir(out) and "@g" not in out and "#0" not in out and "@h = global" in out
+
+
+def test_the_issue_module_reduces_no_larger_than_llvm_reduce(tmp_path: Path) -> None:
+    """300 functions; interesting: a call to f117 remains and f3 is defined. llvm-reduce -j2
+    leaves 10 lines (two `entry:` labels included); ember must leave no more, without unused
+    parameters or a loop."""
+    import re
+
+    text = re.sub(r"@(exp|int)_([0-9]+)\b", r"@f\2", generate(2, ModuleShape(functions=300)))
+    script = tmp_path / "test.sh"
+    script.write_text('#!/bin/sh\ngrep -q "call .*@f117(" "$1" && grep -q "^define .*@f3(" "$1"\n')
+    script.chmod(0o755)
+    from fuzz.reduce.ir_deltas import IR_DELTAS
+
+    interesting = lambda t: oracle.script_says_interesting(str(script), t, ".ll", 30)  # noqa: E731
+    assert interesting(text)
+    out, _stats = engine.reduce_text(text, interesting, IR_DELTAS, jobs=2)
+    assert engine.lines_of(out) <= 10, out
+    assert "%a" not in out and "%b" not in out and "br label" not in out, out

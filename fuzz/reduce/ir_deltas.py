@@ -271,7 +271,7 @@ def _zero_constants(text: str, keep: set[int]) -> str:
 
 # -- attributes and metadata -------------------------------------------------------------
 
-_ATTR_REF = re.compile(r" #[0-9]+(?= |\{|$)")
+_ATTR_REF = re.compile(r"(?<!^attributes) #[0-9]+(?= |\{|$)", re.M)
 _MD_ATTACH = re.compile(r", ![-a-zA-Z_.0-9]+ ![0-9]+")
 
 
@@ -645,6 +645,276 @@ def _functions_to_padding(text: str, keep: set[int]) -> str:
     return "\n".join(lines)
 
 
+# -- unused globals: a global definition nothing refers to goes ------------------------
+
+
+def _unused_globals(text: str) -> list[irmodel.Entity]:
+    """Global variable definitions no other entity refers to (`llvm.*` arrays excepted)."""
+    mod = irmodel.parse_module(text)
+    referenced = _referenced_by_others(mod)
+    return [e for e in mod.entities if e.kind == "global" and e.is_definition
+            and e.name not in referenced and not e.name.startswith("llvm.")]
+
+
+def _unused_global_chunks(text: str) -> list[str]:
+    return [e.name for e in _unused_globals(text)]
+
+
+def _drop_unused_globals(text: str, keep: set[int]) -> str:
+    """Unused global definitions outside `keep` go (a declaration would be no shorter)."""
+    unused = _unused_globals(text)
+    return _rebuild(text, {f"global:{e.name}": None for i, e in enumerate(unused) if i not in keep})
+
+
+# -- signatures: unused arguments and return values (llvm-reduce's arguments, return types) --
+
+_HEAD = re.compile(r"^(define|declare) ([^@]*)(@[-\w.$]+|@\"[^\"]*\")\(")
+_CALL_OF = re.compile(r"^(\s*)(?:(%[-\w.$]+) = )?((?:tail |musttail |notail )?call )((?:[a-z_]+ )*)(\S+) (@[-\w.$]+|@\"[^\"]*\")\(")
+
+
+def _split_top(args: str) -> list[str]:
+    """`a, b(c, d), e` -> ['a', 'b(c, d)', 'e'] (commas outside brackets)."""
+    parts, depth, cur = [], 0, ""
+    for ch in args:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur.strip()] if cur.strip() else parts
+
+
+def _paren_span(line: str, open_at: int) -> int:
+    """Index of the `)` closing the `(` at `open_at`."""
+    depth = 0
+    for i in range(open_at, len(line)):
+        depth += line[i] == "("
+        depth -= line[i] == ")"
+        if depth == 0:
+            return i
+    return -1
+
+
+def _direct_call_only(text: str) -> dict[str, int]:
+    """Function name -> line of its define/declare, for functions but `main` whose every use
+    is a direct call's callee (their signature can change with their call sites)."""
+    mod = irmodel.parse_module(text)
+    taken = {r for e in mod.entities for r in e.address_refs}
+    out = {}
+    for i, line in enumerate(text.split("\n")):
+        m = _HEAD.match(line)
+        if m and "..." not in line:
+            name = irmodel.unquote(m.group(3)[1:])
+            if name != "main" and name not in taken:
+                out[name] = i
+    return out
+
+
+def _params(line: str) -> tuple[int, int, list[str]] | None:
+    """(open, close, parameters) of a define/declare line; None unless every parameter is a
+    simple type with an optional named (not numbered) value."""
+    m = _HEAD.match(line)
+    if m is None:
+        return None
+    close = _paren_span(line, m.end() - 1)
+    params = _split_top(line[m.end() : close])
+    for prm in params:
+        words = prm.split()
+        if not words or not _SIMPLE_TYPE.fullmatch(words[0]) or words[0] == "void":
+            return None
+        if m.group(1) == "define" and (len(words) < 2 or not re.fullmatch(r"%[-A-Za-z_.$][-\w.$]*", words[-1])):
+            return None
+    return m.end() - 1, close, params
+
+
+def _argument_sites(text: str) -> list[tuple[str, int]]:
+    """(function, parameter index) for each parameter of a direct-call-only function."""
+    lines = text.split("\n")
+    sites: list[tuple[str, int]] = []
+    for name, i in _direct_call_only(text).items():
+        parsed = _params(lines[i])
+        if parsed is not None:
+            sites.extend((name, k) for k in range(len(parsed[2])))
+    return sites
+
+
+def _argument_chunks(text: str) -> list[str]:
+    return [f"{f}#{k}" for f, k in _argument_sites(text)]
+
+
+def _drop_call_args(line: str, drops: dict[str, set[int]]) -> str:
+    """A call line without the dropped arguments of its callee."""
+    m = _CALL_OF.match(line)
+    if m is None or irmodel.unquote(m.group(6)[1:]) not in drops:
+        return line
+    gone = drops[irmodel.unquote(m.group(6)[1:])]
+    close = _paren_span(line, m.end() - 1)
+    args = [a for k, a in enumerate(_split_top(line[m.end() : close])) if k not in gone]
+    return line[: m.end()] + ", ".join(args) + line[close:]
+
+
+def _remove_arguments(text: str, keep: set[int]) -> str:
+    """Parameters outside `keep` go from their function, its body (uses become zeros) and
+    every call site (llvm-reduce's reduce-arguments)."""
+    drops: dict[str, set[int]] = {}
+    for k, (name, idx) in enumerate(_argument_sites(text)):
+        if k not in keep:
+            drops.setdefault(name, set()).add(idx)
+    if not drops:
+        return text
+    lines = text.split("\n")
+    heads = _direct_call_only(text)
+    bodies = dict(function_bodies(lines))
+    for name, gone in drops.items():
+        at = heads[name]
+        parsed = _params(lines[at])
+        assert parsed is not None
+        open_at, close, params = parsed
+        zeros = {prm.split()[-1]: _zero_literal(prm.split()[0]) for k, prm in enumerate(params) if k in gone and len(prm.split()) > 1}
+        kept = [prm for k, prm in enumerate(params) if k not in gone]
+        lines[at] = lines[at][: open_at + 1] + ", ".join(kept) + lines[at][close:]
+        if zeros and at in bodies:
+            use = re.compile("(" + "|".join(re.escape(n) for n in zeros) + r")(?![-\w.$])")
+            for j in range(at + 1, bodies[at]):
+                lines[j] = use.sub(lambda m, z=zeros: z[m.group(1)], lines[j])  # type: ignore[misc]
+    return "\n".join(_drop_call_args(line, drops) for line in lines)
+
+
+def _void_return_sites(text: str) -> list[str]:
+    """Direct-call-only functions returning a value that no call site uses."""
+    lines = text.split("\n")
+    candidates = {}
+    for name, i in _direct_call_only(text).items():
+        m = _HEAD.match(lines[i])
+        assert m is not None
+        ret = _RETURN_ATTRS.sub("", " " + m.group(2)).split()
+        if ret and ret[-1] != "void" and _SIMPLE_TYPE.fullmatch(ret[-1]):
+            candidates[name] = ret[-1]
+    for start, end in function_bodies(lines):
+        body = "\n".join(lines[start : end + 1])
+        for j in range(start + 1, end):
+            m = _CALL_OF.match(lines[j])
+            callee = irmodel.unquote(m.group(6)[1:]) if m else ""
+            if m and m.group(2) and callee in candidates and len(re.findall(re.escape(m.group(2)) + r"(?![-\w.$])", body)) > 1:
+                candidates.pop(callee)
+    return list(candidates)
+
+
+def _returns_to_void(text: str, keep: set[int]) -> str:
+    """Functions outside `keep` return void: `ret T v` becomes `ret void`, call sites drop
+    their (unused) result (llvm-reduce's return-type reduction)."""
+    names = {n for k, n in enumerate(_void_return_sites(text)) if k not in keep}
+    if not names:
+        return text
+    lines = text.split("\n")
+    heads = _direct_call_only(text)
+    bodies = dict(function_bodies(lines))
+    for name in names:
+        at = heads[name]
+        m = _HEAD.match(lines[at])
+        assert m is not None
+        words = _RETURN_ATTRS.sub("", " " + m.group(2)).split()
+        lines[at] = f"{m.group(1)} {' '.join([*words[:-1], 'void'])} {lines[at][len(m.group(1)) + 1 + len(m.group(2)):]}"
+        for j in range(at + 1, bodies.get(at, at)):
+            if lines[j].startswith("  ret "):
+                lines[j] = "  ret void"
+    for j, line in enumerate(lines):
+        c = _CALL_OF.match(line)
+        if c and irmodel.unquote(c.group(6)[1:]) in names:
+            lines[j] = f"{c.group(1)}{c.group(3)}void {c.group(6)}(" + line[c.end() :]
+    return "\n".join(lines)
+
+
+# -- basic blocks: a block goes, branches to it return (llvm-reduce's basic-blocks) -------
+
+_BR = re.compile(r"^  br label (%[-\w.$]+)$")
+_CBR = re.compile(r"^  br i1 ([^,]+), label (%[-\w.$]+), label (%[-\w.$]+)$")
+_PHI = re.compile(r"^  (%[-\w.$]+) = phi (\S+) (.*)$")
+_NO_BLOCK_EDITS = re.compile(r"^\s*(?:switch|indirectbr|callbr|invoke)\b|\bswitch |\binvoke |\bblockaddress\(|^\"", re.M)
+
+
+def _block_sites(text: str) -> list[tuple[int, int, int]]:
+    """(define line, label line, last line) of each non-entry block of a function whose
+    control flow is plain `br`s and `ret`s."""
+    lines = text.split("\n")
+    sites = []
+    for start, end in function_bodies(lines):
+        if _NO_BLOCK_EDITS.search("\n".join(lines[start + 1 : end])):
+            continue
+        labels = [j for j in range(start + 2, end) if _LABEL.match(lines[j])]
+        for k, j in enumerate(labels):
+            sites.append((start, j, (labels[k + 1] if k + 1 < len(labels) else end) - 1))
+    return sites
+
+
+def _block_chunks(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [lines[j].split(":")[0] for _s, j, _e in _block_sites(text)]
+
+
+def _dead_block_values(lines: list[str], first: int, last: int) -> dict[str, str]:
+    """Values a block defines -> a zero of their type (for uses left in other blocks)."""
+    zeros = {}
+    for j in range(first, last + 1):
+        d = _VALUE_DEF.match(lines[j])
+        if d:
+            phi = _PHI.match(lines[j])
+            ty = phi.group(2) if phi else _result_type(d.group(2))
+            if ty is not None and _SIMPLE_TYPE.fullmatch(ty):
+                zeros[d.group(1)] = _zero_literal(ty)
+    return zeros
+
+
+def _retarget(line: str, dead: set[str], ret: str) -> str:
+    """A terminator without its edges to dead blocks (`ret` when none is left)."""
+    if (m := _BR.match(line)) and m.group(1) in dead:
+        return ret
+    if m := _CBR.match(line):
+        live = [t for t in (m.group(2), m.group(3)) if t not in dead]
+        if len(live) == 2:
+            return line
+        return f"  br label {live[0]}" if live else ret
+    if phi := _PHI.match(line):
+        entries = [e for e in re.findall(r"\[[^\]]*\]", phi.group(3)) if e.rsplit(",", 1)[1].strip(" ]") not in dead]
+        if not entries:
+            return f"  {phi.group(1)} = {_zero_def(phi.group(2))}"
+        return f"  {phi.group(1)} = phi {phi.group(2)} {', '.join(entries)}"
+    return line
+
+
+def _drop_blocks(text: str, keep: set[int]) -> str:
+    """Blocks outside `keep` go: a branch to one returns zero (or takes its other edge), phis
+    lose its entries, uses of its values become zeros; a dead loop goes with its blocks."""
+    lines = text.split("\n")
+    by_function: dict[int, list[tuple[int, int]]] = {}
+    for k, (start, first, last) in enumerate(_block_sites(text)):
+        if k not in keep:
+            by_function.setdefault(start, []).append((first, last))
+    ends = dict(function_bodies(lines))
+    drop: set[int] = set()
+    for start, blocks in by_function.items():
+        head = _signature(lines[start])
+        if head is None:
+            continue
+        ret = "  ret void" if head[0] == "void" else f"  ret {head[0]} {_zero_literal(head[0])}"
+        dead = {"%" + lines[first].split(":")[0] for first, _last in blocks}
+        zeros: dict[str, str] = {}
+        for first, last in blocks:
+            zeros.update(_dead_block_values(lines, first, last))
+            drop.update(range(first, last + 1))
+        use = re.compile("(" + "|".join(re.escape(n) for n in zeros) + r")(?![-\w.$])") if zeros else None
+        for j in range(start + 1, ends[start]):
+            if j not in drop:
+                lines[j] = _retarget(lines[j], dead, ret)
+                if use is not None:
+                    lines[j] = use.sub(lambda m, z=zeros: z[m.group(1)], lines[j])  # type: ignore[misc]
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+
+
 #: The table, in the order the reducer tries them (big cuts first).
 IR_DELTAS: list[DeltaPass] = [
     DeltaPass("stub-bodies", _stub_chunks, _stub_bodies),
@@ -652,16 +922,20 @@ IR_DELTAS: list[DeltaPass] = [
     DeltaPass("globals-to-declarations", _global_chunks, _globals_to_declarations),
     DeltaPass("aliases", _alias_chunks, _drop_aliases),
     DeltaPass("unused-declarations", _unused_declaration_chunks, _drop_unused_declarations),
+    DeltaPass("unused-globals", _unused_global_chunks, _drop_unused_globals),
     DeltaPass("branches-to-true", _cond_branch_chunks, _branches_to("true")),
     DeltaPass("branches-to-false", _cond_branch_chunks, _branches_to("false")),
     DeltaPass("inline-call-sites", _defined_function_chunks, _inline_callees),
     DeltaPass("values-to-return", _return_site_chunks, _values_to_return),
+    DeltaPass("basic-blocks", _block_chunks, _drop_blocks),
     DeltaPass("delete-instructions", _instruction_chunks, _delete_instructions),
     DeltaPass("instructions", _instruction_chunks, _drop_instructions),
     DeltaPass("operands-zero", _operand_chunks, _operands_to_zero),
     DeltaPass("simplify-functions", _defined_function_chunks, _simplify_functions),
     DeltaPass("dead-values", _dead_value_chunks, _drop_selected_lines(_dead_value_lines)),
     DeltaPass("constants", _constant_chunks, _zero_constants),
+    DeltaPass("arguments", _argument_chunks, _remove_arguments),
+    DeltaPass("return-types", _void_return_sites, _returns_to_void),
     DeltaPass("attributes-metadata", _attribute_chunks, _drop_attributes),
     DeltaPass("module-data", _module_data_chunks, _drop_selected_lines(_module_data_lines)),
     DeltaPass("entry-labels", _entry_label_chunks, _drop_selected_lines(_entry_label_lines)),

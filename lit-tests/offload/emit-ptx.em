@@ -1,8 +1,11 @@
 # RUN: %ember build %s --emit ptx -o - | %FileCheck %s
 # RUN: %ember build %s --emit ptx --offload-flow per-kernel --gpu-arch sm_90 -o - | %FileCheck %s --check-prefix=SM90
 
+# ONE module: one header, then each kernel's code
+# CHECK: .version
+# CHECK-NEXT: .target sm_80
+# CHECK-NOT: .version
 # CHECK-LABEL: // ember kernel axpy (sm_80)
-# CHECK: .target sm_80
 # CHECK: .visible .entry ember_kernel_axpy(
 # CHECK-NEXT: .param .f64 ember_kernel_axpy_param_0,
 # CHECK-NEXT: .param .u64 .ptr .align 1 ember_kernel_axpy_param_1,
@@ -18,6 +21,7 @@
 # CHECK-DAG: %ctaid.y
 # CHECK-NOT: ember.main
 # SM90: .target sm_90
+# SM90-NOT: .target
 # SM90: .entry ember_kernel_axpy(
 # SM90: .entry ember_kernel_grid2d(
 

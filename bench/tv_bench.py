@@ -1,0 +1,85 @@
+"""Benchmark translation validation: wall time per function for the upstream passes.
+
+    .venv/bin/python bench/tv_bench.py [--examples 6] [--widths 8,16,32,64] [--timeout 60]
+
+Prints one line per (pass, function): its width, status and TV wall time, then per pass
+the median and maximum; first the division expansions (`arith-expand` on `ceildivsi`,
+`floordivsi`, `remsi`) at i32 and i64. Functions come from the property test's strategy
+(`fuzz/strategies/arith.py`, derandomised, so every run validates the same ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+
+from equivalence import tv  # noqa: E402
+from fuzz.strategies.arith import arith_functions  # noqa: E402
+
+UPSTREAM = ["arith-expand", "canonicalize", "sccp", "cse", "int-range-optimizations"]
+DIVISIONS = """
+func.func @divs(%a: iW, %b: iW) -> iW {
+  %0 = arith.ceildivsi %a, %b : iW
+  %1 = arith.floordivsi %a, %b : iW
+  %2 = arith.remsi %a, %b : iW
+  %3 = arith.addi %0, %1 : iW
+  %4 = arith.addi %3, %2 : iW
+  return %4 : iW
+}
+func.func @nested(%a: iW, %b: iW) -> iW {
+  %q = arith.ceildivsi %a, %b : iW
+  %r = arith.floordivsi %q, %b : iW
+  return %r : iW
+}
+"""
+
+
+def functions(widths: tuple[int, ...], count: int, max_ops: int) -> list[str]:
+    """`count` generated arith/scf functions, the same on every run."""
+    out: list[str] = []
+
+    @settings(max_examples=count, derandomize=True, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck), deadline=None)
+    @given(arith_functions(widths, max_ops, loops=True))
+    def collect(text: str) -> None:
+        out.append(text)
+
+    collect()
+    return out[:count]
+
+
+def width_of(text: str) -> str:
+    """The integer type of a generated function (its first argument's)."""
+    return text.split("%a: ", 1)[1].split(",", 1)[0]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--examples", type=int, default=6, help="generated functions per pass")
+    ap.add_argument("--widths", default="8,16,32,64")
+    ap.add_argument("--max-ops", type=int, default=12)
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per function (tv's budget)")
+    args = ap.parse_args()
+    expand = "builtin.module(func.func(arith-expand))"
+    for w in (32, 64):
+        for r in tv.validate_text(DIVISIONS.replace("iW", f"i{w}"), "div.mlir", expand, timeout_s=args.timeout):
+            print(f"arith-expand  division  @{r.name:<8} i{w:<3} {r.status:<8} {r.seconds:7.3f} s  {r.detail}")
+    texts = functions(tuple(int(w) for w in args.widths.split(",")), args.examples, args.max_ops)
+    for pass_name in UPSTREAM:
+        times = []
+        for n, text in enumerate(texts):
+            (r,) = tv.validate_text(text, "gen.mlir", f"builtin.module(func.func({pass_name}))", timeout_s=args.timeout)
+            times.append(r.seconds)
+            print(f"{pass_name:<24} #{n:<2} {width_of(text):<4} {r.status:<8} {r.seconds:7.3f} s  {r.detail}")
+        print(f"{pass_name:<24} median {statistics.median(times):.3f} s, max {max(times):.3f} s over {len(times)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,26 @@
+; RUN: %ember build %S/Inputs/shared-callee.ll --split subgraph --split-cost 1 -j1 --print-split-plan -o %t.o 2>&1 | %FileCheck %s --check-prefix=PLAN
+; RUN: %ember build %S/Inputs/shared-callee.ll --split subgraph --split-cost 1 -j1 --emit asm -o - | %FileCheck %s --check-prefix=ASM
+
+; --split subgraph: one piece per subgraph; the shared internal callee is copied, the
+; copy renamed; the internal global is externalised hidden in its one owner and made
+; local again in the object. (Members and linkages only: not the plan's header lines.)
+; PLAN: subgraph {{[0-9]+}} {{.*}}: counter, helper, first
+; PLAN-NEXT: counter: external hidden -> internal in the object
+; PLAN-NEXT: helper: internal
+; PLAN-NEXT: first: external
+; PLAN: subgraph {{[0-9]+}} {{.*}}: [[COPY:helper\.ember\.[0-9]+]], second
+; PLAN-NEXT: [[COPY]]: internal (copy of helper)
+; PLAN-NEXT: second: external
+
+; MC link: one local `counter`, each piece's labels with its own prefix.
+; ASM-NOT: .globl counter
+; ASM-LABEL: helper:
+; ASM: [[END0:\.Lp0_func_end[0-9]+]]:
+; ASM: .size helper, [[END0]]-helper
+; ASM-LABEL: first:
+; ASM: .type counter,@object
+; ASM-NOT: .hidden counter
+; ASM: counter:
+; ASM: .Lp1_func_end0:
+; ASM-NEXT: .size helper.ember.1, .Lp1_func_end0-helper.ember.1
+; ASM-LABEL: second:
