@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Iterator
@@ -290,8 +291,9 @@ def _build_split(
         triple=str(module.triple) or None,
         force_triple=options.target is not None,
         faults=options.faults,
-        **({"piece_cost": options.piece_cost} if options.piece_cost else {}),
     )
+    if options.piece_cost:
+        config = dataclasses.replace(config, piece_cost=options.piece_cost)
     result = split.compile_split(
         str(module) if text is None else text,
         options.split,

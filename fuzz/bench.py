@@ -6,7 +6,7 @@
    parent waits while it works, so about one core is busy): checks per second of wall
    time, checks per CPU-second (driver + workers + `cc` + programs), and the stage
    breakdown (generation, compile, run, compare).
-2. For each deliberately broken back end (`compiler.backend.split.FAULTS`) and each seed:
+2. For each deliberately broken back end (`fuzz.faults.FAULTS`) and each seed:
    programs and seconds until the campaign (LLVM IR strategies, no shrinking) catches it.
    A fault that does not change the split checklist module's assembly at all is reported
    as a no-op instead of spending the whole budget on it.
@@ -28,8 +28,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from compiler import driver
-from compiler.backend import split
 from fuzz import buildserver
+from fuzz import faults as faults_mod
 from fuzz.campaign import Campaign, CampaignConfig
 
 BOUND = 200
@@ -118,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-throughput", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    faults = sorted(split.FAULTS) if args.faults == "all" else [f for f in args.faults.split(",") if f]
-    unknown = set(faults) - split.FAULTS
+    faults = sorted(faults_mod.FAULTS) if args.faults == "all" else [f for f in args.faults.split(",") if f]
+    unknown = set(faults) - faults_mod.FAULTS
     if unknown:
         parser.error(f"unknown fault(s): {', '.join(sorted(unknown))}")
     out: dict[str, object] = {"cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d")}

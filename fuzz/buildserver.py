@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
+import fuzz.faults  # noqa: F401  (builds here may name the harness's back-end hooks)
 from compiler import driver
 
 

@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from compiler import driver
 from compiler.diagnostics import EmberError
 from fuzz import buildserver
+from fuzz import faults as _faults  # noqa: F401  (installs the harness's back-end hooks)
 from fuzz.strategies import FuzzCase
 from oracle import interp, runner, symtab
 

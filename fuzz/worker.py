@@ -24,7 +24,7 @@ from fuzz.profiles import SLOW_CHECKS
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fuzz.worker")
-    parser.add_argument("--fault", action="append", default=[], help="a back-end fault (compiler.backend.split.FAULTS)")
+    parser.add_argument("--fault", action="append", default=[], help="a back-end fault (fuzz.faults)")
     parser.add_argument("--strategy", default="callgraph")
     parser.add_argument("--examples", type=int, default=50)
     parser.add_argument("--seed", type=int, default=None)

@@ -180,7 +180,7 @@ def test_build_past_its_deadline_is_a_hang(tmp_path: Path) -> None:
     src.write_text('define i32 @"ember.test.hang.worker"() {\n  ret i32 1\n}\n')
     server = buildserver.BuildServer()
     try:
-        options = driver.BuildOptions(split="two-level", jobs=1, subgraph_cost=1)
+        options = driver.BuildOptions(split="two-level", jobs=1, subgraph_cost=1, faults=frozenset({"hang-worker"}))
         result = server.build(src, options, tmp_path / "out.o", timeout=3.0)
         assert result.hang and not result.ok and "within 3s" in (result.error or "")
         assert server.proc is None  # killed with its workers
@@ -197,7 +197,7 @@ from fuzz import buildserver
 src = Path(sys.argv[1])
 server = buildserver.BuildServer()
 proc = server._start()
-request = {"input": str(src), "output": str(src) + ".o", "split": "two-level", "jobs": 1, "subgraph_cost": 1}
+request = {"input": str(src), "output": str(src) + ".o", "split": "two-level", "jobs": 1, "subgraph_cost": 1, "faults": ["hang-worker"]}
 proc.stdin.write(json.dumps(request).encode() + b"\\n")
 proc.stdin.flush()
 print(proc.pid, flush=True)

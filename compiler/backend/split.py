@@ -9,10 +9,11 @@ not fork-safe); modules travel as text.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +24,44 @@ from compiler.diagnostics import EmberError, Location
 
 SPLIT_MODES = ("subgraph", "function", "two-level")
 
-#: Deliberately broken variants for the harness's power check; never reachable from the CLI.
-FAULTS = frozenset(
-    {"skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors", "merge-specialised-copies"}
-)
+
+
+@dataclass(frozen=True)
+class BackendHook:
+    """A change a test harness makes to the back end (its power check's deliberate faults, a
+    worker that crashes or hangs). The compiler defines none and the `ember` CLI installs
+    none: a build names installed hooks in `BackendConfig.faults`, and an unknown name is
+    an error, so no input can switch one on."""
+
+    name: str
+    #: rewrite the level-1 plan before the workers see it
+    plan: Callable[[planner.SplitPlan], planner.SplitPlan] | None = None
+    #: rewrite the pieces' assembly before the MC link
+    pieces: Callable[[list[mclink.AsmPiece]], list[mclink.AsmPiece]] | None = None
+    #: keyword overrides for `mclink.link`
+    link: tuple[tuple[str, bool], ...] = ()
+    #: "module:function" called in the worker with each subgraph's text before compiling it
+    worker: str | None = None
+
+
+_HOOKS: dict[str, BackendHook] = {}
+
+
+def install_hook(hook: BackendHook) -> None:
+    """Make `hook` available to builds that name it (harness code only)."""
+    _HOOKS[hook.name] = hook
+
+
+def installed_hooks() -> frozenset[str]:
+    """Names of the hooks installed in this process."""
+    return frozenset(_HOOKS)
+
+
+def _hooks(names: frozenset[str]) -> list[BackendHook]:
+    unknown = sorted(n for n in names if n not in _HOOKS)
+    if unknown:
+        raise EmberError(f"back-end hook '{unknown[0]}' is not installed (hooks come from a test harness, never from input)")
+    return [_HOOKS[n] for n in sorted(names)]
 
 
 @dataclass(frozen=True)
@@ -36,7 +71,10 @@ class BackendConfig:
     opt_level: int = 2
     triple: str | None = None
     force_triple: bool = False
+    #: names of installed `BackendHook`s (tests and the harness's power check only)
     faults: frozenset[str] = frozenset()
+    #: the worker-side functions of those hooks ("module:function"), filled in by compile_split
+    worker_hooks: tuple[str, ...] = ()
     #: level-2 codegen pieces group functions up to this cost (the harness draws small ones)
     piece_cost: int = planner.LEVEL2_PIECE_COST
 
@@ -69,14 +107,13 @@ def _worker_tm(config: BackendConfig) -> Any:
     return llvm_stage.target_machine(config.triple, config.opt_level)
 
 
-def _maybe_crash(text: str) -> None:
-    """Test hook: a piece containing this marker kills or hangs its worker."""
-    if "ember.test.crash.worker" in text:
-        os.abort()
-    if "ember.test.hang.worker" in text:
-        import time
+def _run_worker_hooks(text: str, config: BackendConfig) -> None:
+    """Call the installed hooks' worker-side functions on a subgraph's text (tests only)."""
+    import importlib
 
-        time.sleep(3600)
+    for path in config.worker_hooks:
+        module, _, function = path.partition(":")
+        getattr(importlib.import_module(module), function)(text)
 
 
 def optimise_task(
@@ -97,7 +134,7 @@ def optimise_task(
 
     from compiler.backend import llvm_stage
 
-    _maybe_crash(text)
+    _run_worker_hooks(text, config)
     cpu: dict[str, float] = {}
     start = time.process_time()
     tm = _worker_tm(config)
@@ -254,9 +291,13 @@ def compile_split(
         target_cost=target_cost,
         import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,
     )
+    hooks = _hooks(config.faults)
+    if hooks:
+        config = dataclasses.replace(config, worker_hooks=tuple(h.worker for h in hooks if h.worker))
     the_plan = planner.plan(module_text, policy=policy)
-    if "duplicate-internal-global" in config.faults:
-        the_plan = _fault_duplicate_globals(the_plan)
+    for hook in hooks:
+        if hook.plan is not None:
+            the_plan = hook.plan(the_plan)
     seconds["split"] = time.perf_counter() - t0
     order = the_plan.order
     local_names = set(the_plan.local_names)
@@ -297,20 +338,12 @@ def compile_split(
         _write_pieces(save_pieces, the_plan, pieces_asm, piece_members)
 
     t0 = time.perf_counter()
-    if "drop-ctors" in config.faults:  # constructors live in .ctors (llvmlite) or .init_array
-        pieces_asm = [
-            mclink.AsmPiece(p.key, p.asm.replace(".init_array", ".data.ember_dropped").replace(".ctors", ".data.ember_dropped"))
-            for p in pieces_asm
-        ]
-    if "merge-specialised-copies" in config.faults:
-        pieces_asm = _fault_merge_copies(pieces_asm)
-    asm = mclink.link(
-        pieces_asm,
-        local_names,
-        private_names | the_plan.private_names,
-        keep_linkage_directives="skip-linkage-restore" in config.faults,
-        unique_labels="reuse-local-labels" not in config.faults,
-    )
+    link_options: dict[str, bool] = {}
+    for hook in hooks:
+        if hook.pieces is not None:
+            pieces_asm = hook.pieces(pieces_asm)
+        link_options.update(hook.link)
+    asm = mclink.link(pieces_asm, local_names, private_names | the_plan.private_names, **link_options)
     seconds["link"] = time.perf_counter() - t0
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
@@ -340,38 +373,3 @@ def _write_pieces(
         (root / f"subgraph-{sg.index:03d}.ll").write_text(sg.text)
     for n, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
         (root / f"piece-{n:04d}-sg{piece.key[1]}.s").write_text(piece.asm)
-
-
-def _fault_duplicate_globals(the_plan: planner.SplitPlan) -> planner.SplitPlan:
-    """Power-check fault: every subgraph defines its own copy of internal mutable globals."""
-    import re
-
-    for sg in the_plan.subgraphs:
-        sg.text = re.sub(
-            r"^@([-\w$.]+) = external hidden global (.+?)(, align \d+)?$",
-            lambda m: f"@{m.group(1)} = internal global {m.group(2)} zeroinitializer{m.group(3) or ''}",
-            sg.text,
-            flags=re.M,
-        )
-    return the_plan
-
-
-def _fault_merge_copies(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
-    """Power-check fault: every use of a per-subgraph copy `f.ember.K` goes to the home `f` instead.
-
-    This is the wrong merge contract 2 forbids: copies that IPO specialised differently
-    (constant arguments propagated, dead arguments dropped) are not interchangeable.
-    """
-    import re
-
-    copy_ref = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*)" + re.escape(planner.COPY_SUFFIX) + r"\d+(?![\w$])")
-
-    def merge(asm: str) -> str:
-        lines = asm.splitlines()
-        for n, line in enumerate(lines):
-            stripped = line.lstrip()
-            if line[:1] in (" ", "\t") and not stripped.startswith("."):  # instructions only, not definitions
-                lines[n] = copy_ref.sub(lambda m: m.group(1), line)
-        return "\n".join(lines) + "\n"
-
-    return [mclink.AsmPiece(p.key, merge(p.asm)) for p in pieces]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from compiler import children, driver
 from compiler.diagnostics import EmberError, Location, UsageError
+from fuzz import faults as _faults  # noqa: F401  (fault findings are reduced with the harness's hooks)
 from oracle import runner, symtab
 
 PROPERTIES = ("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
