@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from compiler.link import link_executable
 from fuzz.genmodule import ModuleShape, generate
 
 #: largest generated module `ember bench --sizes` accepts (functions)
@@ -143,7 +144,7 @@ def runtime_compare(tmp: Path, runs: int = 3) -> str:
             for split in ("none", "two-level"):
                 obj = tmp / f"heavy{seed}-{split}-O{level}.o"
                 _run([ember, "build", str(src), f"-O{level}", "--split", split, "-o", str(obj)])
-                exe = runner.link_executable([obj], tmp / f"heavy{seed}-{split}-O{level}", with_runtime=False)
+                exe = link_executable([obj], tmp / f"heavy{seed}-{split}-O{level}", with_runtime=False)
                 times = []
                 for _ in range(runs):
                     start = time.perf_counter()

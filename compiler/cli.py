@@ -15,6 +15,7 @@ from pathlib import Path
 
 from compiler import driver, outputs
 from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, Location, UsageError
+from compiler.link import link_executable
 
 
 def int_list(text: str, what: str) -> tuple[int, ...]:
@@ -132,7 +133,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         obj = Path(tmp) / "prog.o"
         obj.write_bytes(result.output)
         try:
-            exe = runner.link_executable([obj], Path(tmp) / ("prog.so" if on_gpu else "prog"), shared=on_gpu)
+            exe = link_executable([obj], Path(tmp) / ("prog.so" if on_gpu else "prog"), shared=on_gpu)
         except EmberError as exc:  # report it against the user's input, not the temporary object
             no_main = "undefined reference to `main'" in exc.message
             raise EmberError("the program has no 'main' function" if no_main else exc.message, Location(args.input)) from None

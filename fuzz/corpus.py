@@ -22,6 +22,7 @@ from pathlib import Path
 
 import llvm
 
+from compiler.link import link_executable
 from oracle import runner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -264,7 +265,7 @@ def link(obj: bytes, exe: Path) -> Path:
     exe.parent.mkdir(parents=True, exist_ok=True)
     obj_path = exe.with_suffix(".o")
     obj_path.write_bytes(obj)
-    return runner.link_executable([obj_path], exe, with_runtime=False)
+    return link_executable([obj_path], exe, with_runtime=False)
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,10 @@ from typing import Any
 
 from compiler import outputs
 from compiler.diagnostics import EmberError, Location, UsageError
+from compiler.link import runtime_sources
 from fuzz import properties
 from fuzz.strategies import FuzzCase
-from oracle import runner, symtab
+from oracle import symtab
 
 ENV = "EMBER_FINDINGS"
 SCHEMA = 1
@@ -175,7 +176,7 @@ def _script(ident: str, report: properties.Report, command: str) -> str:
         support = " repro/support.o"
     inp = report.case.input_name
     if report.case.is_ember:  # the reference is the interpreter; compiled code links the runtime
-        runtime = " ".join(shlex.quote(str(p)) for p in runner.runtime_sources())
+        runtime = " ".join(shlex.quote(str(p)) for p in runtime_sources())
         support += f" {runtime}"
         lines.append("# the reference: the interpreter")
         lines.append('ember interp input.em > repro/interp.out; echo "exit $?" >> repro/interp.out')

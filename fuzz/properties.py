@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 from compiler import driver
 from compiler.diagnostics import EmberError
+from compiler.link import link_executable
 from fuzz import buildserver
 from fuzz import faults as _faults  # noqa: F401  (installs the harness's back-end hooks)
 from fuzz.strategies import FuzzCase
@@ -374,7 +375,7 @@ class Checker:
                 if support is not None:
                     objects.append(support)
                 try:
-                    exe = runner.link_executable(objects, Path(tmp) / "prog", with_runtime=self.case.is_ember)
+                    exe = link_executable(objects, Path(tmp) / "prog", with_runtime=self.case.is_ember)
                     self._runs[digest] = (runner.run_executable(exe, limits=self.limits), None)
                 except EmberError as exc:
                     self._runs[digest] = (None, exc.message)

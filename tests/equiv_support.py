@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from compiler import driver
+from compiler.link import link_executable
 from equivalence import semantics as sem
 from equivalence.semantics import Res, Side, Val
-from oracle import runner
 
 ALL_WIDTHS = tuple(range(1, 65))
 
@@ -121,7 +121,7 @@ def build_program(cases: Sequence[OpCase], workdir: Path, opt_level: int = 0, ex
     main = workdir / "main.c"
     decls = "\n".join(f"uint64_t t{i}(uint64_t, uint64_t, uint64_t);" for i in range(len(cases)))
     main.write_text(_MAIN_C % {"decls": decls, "names": ", ".join(f"t{i}" for i in range(len(cases)))})
-    return runner.link_executable([obj, main], workdir / "ops", with_runtime=False)
+    return link_executable([obj, main], workdir / "ops", with_runtime=False)
 
 
 def run_program(exe: Path, rows: Sequence[tuple[int, int, int, int]]) -> list[int]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler import driver
+from compiler.link import link_executable
 from oracle import interp, runner
 
 
@@ -68,7 +69,7 @@ def run_built(obj: bytes) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="ember-lang-") as tmp:
         o = Path(tmp) / "prog.o"
         o.write_bytes(obj)
-        exe = runner.link_executable([o], Path(tmp) / "prog")
+        exe = link_executable([o], Path(tmp) / "prog")
         run = runner.run_executable(exe, limits=runner.Limits(timeout_s=20))
     assert not run.timed_out and run.signal is None, run.outcome
     return Outcome(run.stdout.decode(), run.exit_status, run.stderr.decode())

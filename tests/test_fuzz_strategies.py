@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 
 from compiler import driver
+from compiler.link import link_executable
 from fuzz.strategies import FEATURES, FuzzCase, callgraph_cases, linkage_cases
 from fuzz.strategies.callgraph import MAX_CALLS, Call, CallGraph, Function, Op, call_graphs
 from fuzz.strategies.linkage import linkage_modules, number_unnamed
@@ -30,7 +31,7 @@ def _behaviour(case: FuzzCase, tmp: Path, level: int) -> tuple[str, bytes]:
         assert isinstance(support, bytes)
         (tmp / "s.o").write_bytes(support)
         objects.append(tmp / "s.o")
-    exe = runner.link_executable(objects, tmp / "prog", with_runtime=False)
+    exe = link_executable(objects, tmp / "prog", with_runtime=False)
     result = runner.run_executable(exe, limits=runner.Limits(timeout_s=10))
     return result.outcome, result.stdout
 

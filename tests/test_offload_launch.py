@@ -1,5 +1,5 @@
 """Launching kernels on a GPU: the PTX embedded in the host object, the runtime's launch
-protocol (oracle/runtime/ember_gpu.c) and the GPU host (compiler/offload/gpu_host.py).
+protocol (compiler/runtime/ember_gpu.c) and the GPU host (compiler/offload/gpu_host.py).
 
 Without a GPU the CUDA driver calls cannot run; what is checked here is everything around
 them: each kernel's PTX is in the object, a launch reaches the launcher with the right
@@ -20,6 +20,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from compiler import driver
+from compiler.link import link_executable
 from compiler.offload import compare, embed, gpu_host, ptxlink
 from oracle import runner, symtab
 
@@ -53,7 +54,7 @@ def _object(source: Path, **options: object) -> bytes:
 
 def _library(obj: bytes, tmp: Path) -> Path:
     (tmp / "prog.o").write_bytes(obj)
-    return runner.link_executable([tmp / "prog.o"], tmp / "prog.so", shared=True)
+    return link_executable([tmp / "prog.o"], tmp / "prog.so", shared=True)
 
 
 def _probe(lib: Path, mode: str, tmp: Path) -> tuple[runner.RunResult, list[dict]]:

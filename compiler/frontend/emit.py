@@ -32,7 +32,7 @@ from compiler.frontend.types import (
     INT as _I64,
 )
 
-#: Trap codes (ember_trap in oracle/runtime/ember_runtime.c prints their messages).
+#: Trap codes (ember_trap in compiler/runtime/ember_runtime.c prints their messages).
 TRAP_DIV_ZERO = 1
 TRAP_DIV_OVERFLOW = 2
 TRAP_ASSERT = 3
@@ -776,7 +776,7 @@ class FuncEmitter:
 
     def offer_to_gpu(self, e: tast.Launch, dims: list[str], args: list[str]) -> str:
         """Queue the arguments and ask the runtime to launch the kernel's embedded PTX
-        (oracle/runtime/ember_gpu.c); an i1 that is false when the CPU emulator must run it."""
+        (compiler/runtime/ember_gpu.c); an i1 that is false when the CPU emulator must run it."""
         for a, v in zip(e.args, args, strict=True):
             t = a.type
             if isinstance(t, BufferType):

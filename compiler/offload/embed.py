@@ -1,5 +1,5 @@
 """Embed each kernel's PTX in the host module: the `ember_gpu_kernels` table that the
-runtime's `ember_gpu_launch` (oracle/runtime/ember_gpu.c) hands to the GPU launcher.
+runtime's `ember_gpu_launch` (compiler/runtime/ember_gpu.c) hands to the GPU launcher.
 
 The table is LLVM IR appended to the host module before the back end runs, so split and
 unsplit builds see the same globals and produce the same symbol table.

@@ -1,5 +1,5 @@
 """Run an Ember program whose launches go to a GPU: load the program (linked as a shared
-library), install a launcher in its runtime (`ember_gpu_launcher`, oracle/runtime/ember_gpu.c)
+library), install a launcher in its runtime (`ember_gpu_launcher`, compiler/runtime/ember_gpu.c)
 and call `main`.
 
 The CUDA launcher uses the driver API through cuda-python, imported only here and only
