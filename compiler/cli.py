@@ -8,14 +8,12 @@ import math
 import os
 import signal
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from compiler import driver, outputs
-from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, Location, UsageError
-from compiler.link import link_executable
+from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, UsageError
 
 
 def int_list(text: str, what: str) -> tuple[int, ...]:
@@ -40,7 +38,7 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def _add_build_options(p: argparse.ArgumentParser) -> None:
+def add_build_options(p: argparse.ArgumentParser) -> None:
     level = p.add_mutually_exclusive_group()
     for n in range(4):
         level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
@@ -62,7 +60,7 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="GPU architecture of the PTX (--emit ptx and the PTX embedded in objects; default: %(default)s)")
 
 
-def _make_directory(path: str, option: str) -> None:
+def make_directory(path: str, option: str) -> None:
     """Create the directory an option names (a file there, or no permission, is bad usage)."""
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
@@ -70,7 +68,7 @@ def _make_directory(path: str, option: str) -> None:
         raise UsageError(f"{option} {path}: cannot create the directory: {exc.strerror}") from None
 
 
-def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
+def build_options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("-j must be at least 1")
     if args.jobs is not None:
@@ -83,7 +81,7 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
     if args.split_piece_cost is not None and args.split_piece_cost < 1:
         raise UsageError("--split-piece-cost must be at least 1")
     if args.save_pieces is not None:
-        _make_directory(args.save_pieces, "--save-pieces")
+        make_directory(args.save_pieces, "--save-pieces")
     return driver.BuildOptions(
         opt_level=args.opt_level,
         emit=emit,
@@ -101,7 +99,7 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    options = _options(args, args.emit)
+    options = build_options(args, args.emit)
     out = args.output if args.output is not None else driver.default_output(args.input, args.emit)
     # `--emit ptx -o DIR/` (or an existing directory): one file per kernel
     ptx_dir = args.emit == "ptx" and out not in ("", outputs.STDOUT) and (out.endswith(os.sep) or os.path.isdir(out))
@@ -122,150 +120,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    from oracle import runner
-
-    options = _options(args, "obj")
-    result = driver.build(args.input, options)
-    assert isinstance(result.output, bytes)
-    on_gpu = _use_gpu(args.device, result.output, args.input, options.gpu_arch)
-    with tempfile.TemporaryDirectory(prefix="ember-run-") as tmp:
-        obj = Path(tmp) / "prog.o"
-        obj.write_bytes(result.output)
-        try:
-            exe = link_executable([obj], Path(tmp) / ("prog.so" if on_gpu else "prog"), shared=on_gpu)
-        except EmberError as exc:  # report it against the user's input, not the temporary object
-            no_main = "undefined reference to `main'" in exc.message
-            raise EmberError("the program has no 'main' function" if no_main else exc.message, Location(args.input)) from None
-        if on_gpu:
-            limits = runner.Limits(timeout_s=args.timeout, memory_mb=None)
-            run = runner.run_command([sys.executable, "-m", "compiler.offload.gpu_host", str(exe)], limits=limits)
-        else:
-            run = runner.run_executable(exe, args.args, limits=runner.Limits(timeout_s=args.timeout))
-    outputs.write_stdout(run.stdout)
-    outputs.write_stderr(run.stderr)
-    if run.timed_out:
-        print(f"{args.input}: error: program timed out after {args.timeout:g}s", file=sys.stderr)
-    elif run.signal is not None:
-        print(f"{args.input}: error: program killed by {run.outcome.split()[1]}", file=sys.stderr)
-    return run.exit_status
-
-
-def _use_gpu(device: str, obj: bytes, path: str, arch: str) -> bool:
-    """`--device`: cpu never, gpu always (or an error), auto when the program has embedded
-    kernels and a GPU answers (cuda-python is imported only then)."""
-    from compiler.offload import embed
-
-    if device == "cpu" or (device == "auto" and embed.TABLE.encode() not in obj):
-        return False
-    from compiler.offload import gpu_host
-
-    reason = gpu_host.gpu_unavailable_reason(arch)
-    if reason is None:
-        return True
-    if device == "gpu":
-        raise EmberError(f"no GPU: {reason} (--device cpu runs kernels on the CPU grid emulator)", Location(path))
-    return False
-
-
-def cmd_interp(args: argparse.Namespace) -> int:
-    from oracle import interp
-
-    if driver.input_kind(args.input) is not driver.InputKind.EMBER:
-        raise UsageError(f"{args.input}: 'ember interp' runs .em programs only")
-    if args.fuel < 1 or args.max_depth < 1:
-        raise UsageError("--fuel and --max-depth must be at least 1")
-    if args.max_depth > interp.MAX_DEPTH:
-        raise UsageError(f"--max-depth must be at most {interp.MAX_DEPTH:,} (the interpreter's stack)")
-    source = driver.read_input(args.input)
-    assert isinstance(source, str)
-    stream = interp.StreamedOutput(outputs.write_stdout)  # printed as it runs, never all in memory
-    result = interp.run_source(source, args.input, fuel=args.fuel, max_depth=args.max_depth, stream=stream)
-    outputs.write_stdout(result.stdout)
-    outputs.write_stderr(result.stderr)
-    return result.exit_status
-
-
-def cmd_symtab(args: argparse.Namespace) -> int:
-    from oracle import symtab
-
-    symbols = symtab.read_symbols(args.object)
-    print(symtab.to_json(symbols) if args.json else symtab.format_table(symbols))
-    return 0
-
-
-def cmd_symdiff(args: argparse.Namespace) -> int:
-    from oracle import symtab
-
-    diff = symtab.diff_symbols(symtab.read_symbols(args.a), symtab.read_symbols(args.b))
-    print(diff.render(args.a, args.b))
-    return 0 if diff.clean else 1
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    from compiler import bench
-
-    sizes = list(int_list(args.sizes, "--sizes")) if args.sizes else []
-    if any(n > bench.MAX_SIZE for n in sizes):
-        raise UsageError(f"--sizes must be at most {bench.MAX_SIZE:,} functions")
-    jobs = list(int_list(args.jobs, "--jobs")) if args.jobs else None
-    if args.corpus is not None:
-        from fuzz import corpus, corpus_bench
-
-        names = [n for n in args.corpus.split(",") if n and n != "all"]
-        unknown = [n for n in names if n not in corpus.BY_NAME]
-        if unknown:
-            raise UsageError(f"unknown corpus program '{unknown[0]}' (choose from {', '.join(corpus.BY_NAME)})")
-        if args.runs < 1:
-            raise UsageError("--runs must be at least 1")
-        return corpus_bench.main(names, jobs or [1, 2], runs=args.runs)
-    if not sizes and not args.inputs and not args.runtime:
-        raise UsageError("nothing to benchmark: give --sizes or input modules")
-    return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
-
-
-def cmd_reduce(args: argparse.Namespace) -> int:
-    from fuzz.reduce import command, oracle
-
-    if args.jobs < 1:
-        raise UsageError("-j must be at least 1")
-    settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
-    try:
-        stats = command.reduce_file(
-            args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
-            time_budget=args.time_budget, test_timeout=args.test_timeout,
-        )
-    except KeyboardInterrupt:
-        print(file=sys.stderr)  # end the progress line (the best result so far is in OUT)
-        raise
-    print(f"{args.output}: {stats.initial_lines} -> {stats.final_lines} lines (report: {args.output}.report.txt)")
-    return 0
-
-
-def cmd_fuzz(args: argparse.Namespace) -> int:
-    from fuzz import cli as fuzz_cli
-
-    return fuzz_cli.cmd_fuzz(args)
-
-
-def cmd_findings(args: argparse.Namespace) -> int:
-    from fuzz import cli as fuzz_cli
-
-    return fuzz_cli.cmd_findings(args)
-
-
-def cmd_compare(args: argparse.Namespace) -> int:
-    from fuzz import cli as fuzz_cli
-
-    return fuzz_cli.cmd_compare(args)
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    from equivalence import command
-
-    return command.run(args)
-
-
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ember", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -274,89 +128,22 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("input")
     p.add_argument("-o", "--output", help="output path ('-' for stdout)")
     p.add_argument("--emit", default="obj", choices=driver.EMIT_KINDS)
-    _add_build_options(p)
+    add_build_options(p)
     p.set_defaults(func=cmd_build)
-
-    p = sub.add_parser("run", help="compile, link and run a program; its exit status is passed through")
-    p.add_argument("input")
-    p.add_argument("args", nargs="*", help="arguments for the program (after '--' when they start with '-')")
-    p.add_argument("--timeout", type=positive_seconds, default=10.0, help="seconds before the program is killed")
-    p.add_argument(
-        "--device",
-        default="auto",
-        choices=("auto", "cpu", "gpu"),
-        help="where kernel launches run: the GPU when one is present (auto, default), always the CPU grid emulator, or the GPU or an error",
-    )
-    _add_build_options(p)
-    p.set_defaults(func=cmd_run)
-
-    p = sub.add_parser("bench", help="serial vs split back end vs opt+llc, side by side")
-    p.add_argument("inputs", nargs="*", help=".ll/.bc modules to measure besides generated ones")
-    p.add_argument("--sizes", default="1000,3000", help="generated module sizes (functions), comma separated")
-    p.add_argument("--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
-    p.add_argument("--plot", default="bench-speedup.png", help="PNG plot of speed-up vs jobs")
-    p.add_argument("--runtime", action="store_true", help="also compare run time of split vs unsplit programs")
-    p.add_argument("--corpus", nargs="?", const="all", default=None, metavar="NAMES",
-                   help="benchmark the real-world corpus instead (comma-separated names, default all; ci/fetch_corpus.sh)")
-    p.add_argument("--runs", type=int, default=3, help="--corpus: workload runs per build (best counts)")
-    p.set_defaults(func=cmd_bench)
-
-    p = sub.add_parser("interp", help="run a .em program in the reference interpreter (exit 124: out of fuel)")
-    p.add_argument("input")
-    p.add_argument("--fuel", type=int, default=10_000_000, help="steps before the run is stopped (exit 124)")
-    p.add_argument("--max-depth", type=int, default=5_000, help="deepest call nesting allowed (exit 124)")
-    p.set_defaults(func=cmd_interp)
-
-    p = sub.add_parser("reduce", help="shrink a .em program or .ll/.bc module that shows a split-linkage failure")
-    p.add_argument("input", help=".em program, .ll/.bc module, or a findings directory")
-    p.add_argument("-o", "--output", required=True)
-    how = p.add_mutually_exclusive_group()
-    how.add_argument(
-        "--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
-    )
-    how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
-    p.add_argument("--test-timeout", type=positive_seconds, default=None, metavar="S",
-                   help="seconds before a --test script run is killed, counted as not interesting (default: 60)")
-    p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
-    p.add_argument("--time-budget", type=positive_seconds, default=None, metavar="S", help="stop after S seconds (best result kept)")
-    p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
-    p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
-    p.add_argument("--split-cost", type=int, default=None)
-    level = p.add_mutually_exclusive_group()
-    for n in range(4):
-        level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
-    p.set_defaults(func=cmd_reduce, opt_level=2)
-
-    p = sub.add_parser("fuzz", help="differential fuzz campaign: split vs unsplit, -j, -O0 vs -O2; findings saved")
-    from fuzz import cli as fuzz_cli
-
-    fuzz_cli.add_fuzz_arguments(p)
-    p.set_defaults(func=cmd_fuzz)
-
-    p = sub.add_parser("findings", help="list, show or re-run saved fuzz findings")
-    fuzz_cli.add_findings_arguments(p)
-    p.set_defaults(func=cmd_findings)
-
-    p = sub.add_parser("compare", help="compare a candidate compiler command with Ember's reference build of IN")
-    fuzz_cli.add_compare_arguments(p)
-    p.set_defaults(func=cmd_compare)
-
-    p = sub.add_parser("symtab", help="print the normal form of an object's symbol table")
-    p.add_argument("object")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_symtab)
-
-    p = sub.add_parser("symdiff", help="exit 1 when B's non-local symbols differ from A's or a local leaked")
-    p.add_argument("a")
-    p.add_argument("b")
-    p.set_defaults(func=cmd_symdiff)
-
-    p = sub.add_parser("verify", help="prove Ember's rewrite patterns with Z3, or validate a pass pipeline (--tv)")
-    from equivalence import command as verify_command
-
-    verify_command.add_arguments(p)
-    p.set_defaults(func=cmd_verify)
+    for register in command_providers():
+        register(sub)
     return parser
+
+
+def command_providers() -> list[Callable[[argparse._SubParsersAction], None]]:
+    """The `register(subparsers)` functions other packages declare in the `ember.commands`
+    entry-point group (pyproject.toml): the harness, the oracle and the verifier add their
+    own subcommands; the compiler imports none of them."""
+    from importlib.metadata import entry_points
+
+    order = {"oracle": 0, "fuzz": 1, "equivalence": 2}
+    found = sorted(entry_points(group="ember.commands"), key=lambda ep: (order.get(ep.name, 9), ep.name))
+    return [ep.load() for ep in found]
 
 
 class Terminated(KeyboardInterrupt):

@@ -78,7 +78,7 @@ FALSE = z3.BoolVal(False)
 TRUE = z3.BoolVal(True)
 
 
-def _or(*conds: z3.BoolRef) -> z3.BoolRef:
+def any_of(*conds: z3.BoolRef) -> z3.BoolRef:
     kept = [c for c in conds if not z3.is_false(c)]
     if not kept:
         return FALSE
@@ -87,7 +87,7 @@ def _or(*conds: z3.BoolRef) -> z3.BoolRef:
     return kept[0] if len(kept) == 1 else z3.Or(*kept)
 
 
-def _and(*conds: z3.BoolRef) -> z3.BoolRef:
+def all_of(*conds: z3.BoolRef) -> z3.BoolRef:
     kept = [c for c in conds if not z3.is_true(c)]
     if not kept:
         return TRUE
@@ -126,7 +126,7 @@ def _add(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> 
     r = x + y
     sov = z3.SignExt(1, x) + z3.SignExt(1, y) != z3.SignExt(1, r)
     uov = z3.ZeroExt(1, x) + z3.ZeroExt(1, y) != z3.ZeroExt(1, r)
-    poison = _or(a.poison, b.poison, _and(_flag(flags, "nsw"), sov), _and(_flag(flags, "nuw"), uov))
+    poison = any_of(a.poison, b.poison, all_of(_flag(flags, "nsw"), sov), all_of(_flag(flags, "nuw"), uov))
     return Res(Val(r, poison), FALSE)
 
 
@@ -135,7 +135,7 @@ def _sub(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> 
     r = x - y
     sov = z3.SignExt(1, x) - z3.SignExt(1, y) != z3.SignExt(1, r)
     uov = z3.ULT(x, y)
-    poison = _or(a.poison, b.poison, _and(_flag(flags, "nsw"), sov), _and(_flag(flags, "nuw"), uov))
+    poison = any_of(a.poison, b.poison, all_of(_flag(flags, "nsw"), sov), all_of(_flag(flags, "nuw"), uov))
     return Res(Val(r, poison), FALSE)
 
 
@@ -143,12 +143,12 @@ def _mul(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> 
     x, y = a.term, b.term
     r = x * y
     nsw, nuw = _flag(flags, "nsw"), _flag(flags, "nuw")
-    poison = _or(a.poison, b.poison)
+    poison = any_of(a.poison, b.poison)
     if not z3.is_false(nsw):
         sov = z3.Not(z3.And(z3.BVMulNoOverflow(x, y, True), z3.BVMulNoUnderflow(x, y)))
-        poison = _or(poison, _and(nsw, sov))
+        poison = any_of(poison, all_of(nsw, sov))
     if not z3.is_false(nuw):
-        poison = _or(poison, _and(nuw, z3.Not(z3.BVMulNoOverflow(x, y, False))))
+        poison = any_of(poison, all_of(nuw, z3.Not(z3.BVMulNoOverflow(x, y, False))))
     return Res(Val(r, poison), FALSE)
 
 
@@ -170,27 +170,27 @@ def srem(x: z3.BitVecRef, y: z3.BitVecRef) -> z3.BitVecRef:
 
 
 def _div_ub_unsigned(b: Val) -> z3.BoolRef:
-    return _or(b.poison, b.term == 0)
+    return any_of(b.poison, b.term == 0)
 
 
 def _div_ub_signed(a: Val, b: Val) -> z3.BoolRef:
     w = _width(a.term)
     minus_one = b.term == bv(-1, w)
-    return _or(b.poison, b.term == 0, _and(minus_one, _or(a.poison, a.term == int_min(w))))
+    return any_of(b.poison, b.term == 0, all_of(minus_one, any_of(a.poison, a.term == int_min(w))))
 
 
 def _divui(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
     x, y = a.term, b.term
     r = z3.UDiv(x, y)
-    inexact = _and(_flag(flags, "exact"), z3.URem(x, y) != 0)
-    return Res(Val(r, _or(a.poison, inexact)), _div_ub_unsigned(b))
+    inexact = all_of(_flag(flags, "exact"), z3.URem(x, y) != 0)
+    return Res(Val(r, any_of(a.poison, inexact)), _div_ub_unsigned(b))
 
 
 def _divsi(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
     x, y = a.term, b.term
     r = sdiv(x, y)  # rounds towards zero
-    inexact = _and(_flag(flags, "exact"), srem(x, y) != 0)
-    return Res(Val(r, _or(a.poison, inexact)), _div_ub_signed(a, b))
+    inexact = all_of(_flag(flags, "exact"), srem(x, y) != 0)
+    return Res(Val(r, any_of(a.poison, inexact)), _div_ub_signed(a, b))
 
 
 def _ceildivui(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
@@ -240,41 +240,41 @@ def floormodsi(a: Val, b: Val) -> Res:
 
 def _shift_poison(a: Val, b: Val) -> z3.BoolRef:
     w = _width(a.term)
-    return _or(a.poison, b.poison, z3.UGE(b.term, bv(w, w)) if w > 1 else b.term != 0)
+    return any_of(a.poison, b.poison, z3.UGE(b.term, bv(w, w)) if w > 1 else b.term != 0)
 
 
 def _shli(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
     x, k = a.term, b.term
     r = x << k
-    nsw = _and(_flag(flags, "nsw"), (r >> k) != x)
-    nuw = _and(_flag(flags, "nuw"), z3.LShR(r, k) != x)
-    return Res(Val(r, _or(_shift_poison(a, b), nsw, nuw)), FALSE)
+    nsw = all_of(_flag(flags, "nsw"), (r >> k) != x)
+    nuw = all_of(_flag(flags, "nuw"), z3.LShR(r, k) != x)
+    return Res(Val(r, any_of(_shift_poison(a, b), nsw, nuw)), FALSE)
 
 
 def _shrui(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
     x, k = a.term, b.term
     r = z3.LShR(x, k)
-    inexact = _and(_flag(flags, "exact"), (r << k) != x)
-    return Res(Val(r, _or(_shift_poison(a, b), inexact)), FALSE)
+    inexact = all_of(_flag(flags, "exact"), (r << k) != x)
+    return Res(Val(r, any_of(_shift_poison(a, b), inexact)), FALSE)
 
 
 def _shrsi(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
     x, k = a.term, b.term
     r = x >> k  # arithmetic
-    inexact = _and(_flag(flags, "exact"), (r << k) != x)
-    return Res(Val(r, _or(_shift_poison(a, b), inexact)), FALSE)
+    inexact = all_of(_flag(flags, "exact"), (r << k) != x)
+    return Res(Val(r, any_of(_shift_poison(a, b), inexact)), FALSE)
 
 
 def _bitwise(fn: Callable[[z3.BitVecRef, z3.BitVecRef], z3.BitVecRef]) -> BinaryEncoder:
     def enc(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
-        return Res(Val(fn(a.term, b.term), _or(a.poison, b.poison)), FALSE)
+        return Res(Val(fn(a.term, b.term), any_of(a.poison, b.poison)), FALSE)
 
     return enc
 
 
 def _minmax(fn: Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef]) -> BinaryEncoder:
     def enc(a: Val, b: Val, flags: Mapping[str, z3.BoolRef | bool], side: Side) -> Res:
-        return Res(Val(z3.If(fn(a.term, b.term), a.term, b.term), _or(a.poison, b.poison)), FALSE)
+        return Res(Val(z3.If(fn(a.term, b.term), a.term, b.term), any_of(a.poison, b.poison)), FALSE)
 
     return enc
 
@@ -344,13 +344,13 @@ def cmpi(predicate: str, a: Val, b: Val) -> Res:
     }  # fmt: skip
     if predicate not in conds:
         raise Unsupported(f"arith.cmpi predicate {predicate}")
-    return Res(Val(_bool_to_bv(conds[predicate]()), _or(a.poison, b.poison)), FALSE)
+    return Res(Val(_bool_to_bv(conds[predicate]()), any_of(a.poison, b.poison)), FALSE)
 
 
 def select(c: Val, t: Val, f: Val) -> Res:
     """`arith.select`: poison iff the condition or the picked arm is poison."""
     pick = c.term == bv(1, 1)
-    poison = _or(c.poison, z3.If(pick, t.poison, f.poison))
+    poison = any_of(c.poison, z3.If(pick, t.poison, f.poison))
     return Res(Val(z3.If(pick, t.term, f.term), poison), FALSE)
 
 
@@ -374,9 +374,9 @@ def trunci(a: Val, width: int, flags: Mapping[str, z3.BoolRef | bool] | None = N
         raise Unsupported(f"arith.trunci from i{w} to i{width}")
     flags = flags or {}
     r = z3.Extract(width - 1, 0, a.term)
-    nuw = _and(_flag(flags, "nuw"), z3.ZeroExt(w - width, r) != a.term)
-    nsw = _and(_flag(flags, "nsw"), z3.SignExt(w - width, r) != a.term)
-    return Res(Val(r, _or(a.poison, nuw, nsw)), FALSE)
+    nuw = all_of(_flag(flags, "nuw"), z3.ZeroExt(w - width, r) != a.term)
+    nsw = all_of(_flag(flags, "nsw"), z3.SignExt(w - width, r) != a.term)
+    return Res(Val(r, any_of(a.poison, nuw, nsw)), FALSE)
 
 
 def index_cast(a: Val, width: int, *, unsigned: bool = False) -> Res:
@@ -424,7 +424,7 @@ def float_binop(name: str, a: Val, b: Val) -> Res:
     }
     if name not in fns:
         raise Unsupported(f"arith.{name}")
-    return Res(Val(fns[name](a.term, b.term), _or(a.poison, b.poison)), FALSE)
+    return Res(Val(fns[name](a.term, b.term), any_of(a.poison, b.poison)), FALSE)
 
 
 def negf(a: Val) -> Res:
@@ -453,7 +453,7 @@ def cmpf(predicate: str, a: Val, b: Val) -> Res:
         cond = z3.And(z3.Not(unordered), rel) if predicate[0] == "o" else z3.Or(unordered, rel)
     else:
         raise Unsupported(f"arith.cmpf predicate {predicate}")
-    return Res(Val(_bool_to_bv(cond), _or(a.poison, b.poison)), FALSE)
+    return Res(Val(_bool_to_bv(cond), any_of(a.poison, b.poison)), FALSE)
 
 
 # ----------------------------------------------------------------------------- refinement
@@ -468,8 +468,8 @@ def refines(src: Sequence[Val], src_ub: z3.BoolRef, tgt: Sequence[Val], tgt_ub: 
     """`ub_src or (not ub_tgt and all(poison_src or (not poison_tgt and equal)))`."""
     if len(src) != len(tgt):
         raise ValueError("source and target have different numbers of results")
-    per_value = [_or(s.poison, _and(z3.Not(t.poison), values_equal(s.term, t.term))) for s, t in zip(src, tgt, strict=True)]
-    return _or(src_ub, _and(z3.Not(tgt_ub), *per_value))
+    per_value = [any_of(s.poison, all_of(z3.Not(t.poison), values_equal(s.term, t.term))) for s, t in zip(src, tgt, strict=True)]
+    return any_of(src_ub, all_of(z3.Not(tgt_ub), *per_value))
 
 
 @dataclass

@@ -142,7 +142,7 @@ class _FuncEncoder:
         else:
             raise Unsupported(name)
         env[op.results[0]] = r.val
-        return sem._or(ub, r.ub)
+        return sem.any_of(ub, r.ub)
 
     def product_of_quotient(self, a: Val, b: Val) -> sem.Res | None:
         """`(x / y) * y` as `x - x % y` (an identity of SMT-LIB's division, y = 0 included):
@@ -153,7 +153,7 @@ class _FuncEncoder:
             if found is not None and z3.eq(found[1], other.term):
                 x, y, signed = found
                 rem = sem.srem(x, y) if signed else z3.URem(x, y)
-                return sem.Res(Val(x - rem, sem._or(a.poison, b.poison)), FALSE)
+                return sem.Res(Val(x - rem, sem.any_of(a.poison, b.poison)), FALSE)
         return None
 
     def constant(self, op: ir.Operation) -> Val:
@@ -180,7 +180,7 @@ class _FuncEncoder:
             poison = z3.If(pick, t.poison, e.poison)
             env[res] = Val(z3.If(pick, t.term, e.term), poison)
         # branching on poison is UB (it lowers to a conditional branch)
-        return sem._or(ub, cond.poison, z3.If(pick, then_ub, else_ub))
+        return sem.any_of(ub, cond.poison, z3.If(pick, then_ub, else_ub))
 
     def scf_for(self, op: ir.Operation, env: dict[ir.Value, Val], ub: z3.BoolRef) -> z3.BoolRef:
         if "unsignedCmp" in op.attributes:
@@ -299,10 +299,10 @@ def _obligations(src: Encoding, tgt: Encoding) -> list[z3.BoolRef]:
     """The negated refinement as one query per check (Alive2's): the target's UB, then each
     result's poison/value; the refinement holds when every query is unsat."""
     defined = z3.Not(src.ub)
-    queries = [sem._and(defined, tgt.ub)]
+    queries = [sem.all_of(defined, tgt.ub)]
     for s, t in zip(src.results, tgt.results, strict=True):
-        ok = sem._or(s.poison, sem._and(z3.Not(t.poison), sem.values_equal(s.term, t.term)))
-        queries.append(sem._and(defined, z3.Not(tgt.ub), z3.Not(ok)))
+        ok = sem.any_of(s.poison, sem.all_of(z3.Not(t.poison), sem.values_equal(s.term, t.term)))
+        queries.append(sem.all_of(defined, z3.Not(tgt.ub), z3.Not(ok)))
     return queries
 
 

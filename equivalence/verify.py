@@ -154,7 +154,7 @@ class _Encoder:
             return memo[node]
         encoded = [self.encode(a, side, f"{path}.{i}", steps, memo) for i, a in enumerate(node.args)]
         args = [r for r, _ in encoded]
-        ub = sem._or(*[a.ub for a in args])
+        ub = sem.any_of(*[a.ub for a in args])
         flags: dict[str, z3.BoolRef | bool] = {f: True for f in node.flags}
         if side is Side.SOURCE:
             for f in node.opt_flags:
@@ -188,7 +188,7 @@ class _Encoder:
         optional = [(f, flags[f]) for f in node.opt_flags]
         steps.append(Step(self.type_name(node.ty), label, node.name, fixed, optional, [n for _, n in encoded],
                           res.val, res.ub))
-        out = (Res(res.val, sem._or(ub, res.ub)), label)
+        out = (Res(res.val, sem.any_of(ub, res.ub)), label)
         if shareable:
             memo[node] = out
         return out

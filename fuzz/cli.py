@@ -158,10 +158,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     driver.read_input(args.input)  # a located error for a missing file
     if args.support:
         driver.read_input(args.support)
-    report = candidate.compare_file(args.input, args.candidate, opt_level=args.opt_level, support=args.support)
-    from fuzz.properties import Report
+    from fuzz.properties import compare_file
 
-    assert isinstance(report, Report)
+    report = compare_file(args.input, args.candidate, opt_level=args.opt_level, support=args.support)
     for label, outcome in report.builds.items():
         state = outcome.error.splitlines()[0] if outcome.error else (outcome.run.outcome if outcome.run else "built")
         print(f"{label:<28} {state}")

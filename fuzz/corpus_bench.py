@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from compiler import bench
 from fuzz import corpus
+from fuzz import split_bench as bench
 
 PROJECTED_WORKERS = 16
 
@@ -59,7 +59,7 @@ def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs:
     reference = bench.measure_reference(src, tmp)
     top = max(jobs)
     report = split[top].report
-    parent = sum(bench._stage(report, s) for s in ("split", "link", "assemble"))
+    parent = sum(bench.stage_seconds(report, s) for s in ("split", "link", "assemble"))
     worker_cpu = _report_number(report, r"optimise ([0-9.]+)s") + _report_number(report, r"codegen ([0-9.]+)s")
     largest = _report_number(report, r"largest task ([0-9.]+)s")
     return CorpusRow(

@@ -564,3 +564,19 @@ def check_plans(
     if candidate is not None:
         configs.append(BuildConfig(opt=opt, candidate=candidate))
     return CheckPlan(opt, cost, tuple(configs), opt_check)
+
+
+def compare_file(
+    path: str | Path, template: str, *, opt_level: int = 2, support: str | Path | None = None
+) -> Report:
+    """Compare the candidate's object for one input file with Ember's reference build.
+
+    Returns the report (symbol diff and behaviour, classified).
+    """
+    module = Path(path).read_text()
+    support_text = Path(support).read_text() if support else None
+    case = FuzzCase(module, support_text, origin=str(path))
+    plan = CheckPlan(
+        opt=opt_level, cost=None, configs=(BuildConfig(opt=opt_level, candidate=template),), opt_check=False
+    )
+    return check(case, plan)

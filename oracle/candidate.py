@@ -101,22 +101,3 @@ class CandidateCommand:
             seconds = time.perf_counter() - start
             obj = out.read_bytes() if out.exists() else None
             return CandidateBuild(obj, proc.returncode, proc.stderr.decode(errors="replace"), seconds)
-
-
-def compare_file(
-    path: str | Path, template: str, *, opt_level: int = 2, support: str | Path | None = None
-) -> object:
-    """Compare the candidate's object for one input file with Ember's reference build.
-
-    Returns a `fuzz.properties.Report` (symbol diff and behaviour, classified).
-    """
-    from fuzz import properties
-    from fuzz.strategies import FuzzCase
-
-    module = Path(path).read_text()
-    support_text = Path(support).read_text() if support else None
-    case = FuzzCase(module, support_text, origin=str(path))
-    plan = properties.CheckPlan(
-        opt=opt_level, cost=None, configs=(properties.BuildConfig(opt=opt_level, candidate=template),), opt_check=False
-    )
-    return properties.check(case, plan)

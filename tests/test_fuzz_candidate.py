@@ -10,7 +10,8 @@ import pytest
 
 from fuzz import properties
 from fuzz.campaign import Campaign, CampaignConfig
-from oracle.candidate import CandidateCommand, compare_file
+from fuzz.properties import compare_file
+from oracle.candidate import CandidateCommand
 from tests.conftest import DATA
 
 #: llvm-split + llc + ld -r: SplitModule externalises locals as GLOBAL HIDDEN (never restored)

@@ -278,8 +278,8 @@ def _write_report(
             with tempfile.TemporaryDirectory() as tmp:
                 p = Path(tmp) / f"r{suffix}"
                 p.write_text(reduced)
-                a = oracle._build(p, "none", settings)
-                b = oracle._build(p, settings.split, settings)
+                a = oracle.build_object(p, "none", settings)
+                b = oracle.build_object(p, settings.split, settings)
                 lines.append(symtab.diff_symbols(symtab.read_symbols(a), symtab.read_symbols(b)).render("none", "split"))
         except EmberError as exc:
             lines.append(f"(build failed: {exc.render()})")

@@ -29,7 +29,7 @@ class Settings:
     faults: frozenset[str] = frozenset()
 
 
-def _build(path: Path, split: str, s: Settings) -> bytes:
+def build_object(path: Path, split: str, s: Settings) -> bytes:
     options = driver.BuildOptions(
         opt_level=s.opt_level, split=split, jobs=s.jobs, subgraph_cost=s.subgraph_cost, faults=s.faults,
         worker_timeout=max(s.timeout_s * 6, 30),
@@ -48,11 +48,11 @@ def signature(path: Path, prop: str, s: Settings) -> str | None:
     if prop == "interp-mismatch":
         return _interp_signature(path, s)
     try:
-        reference = _build(path, "none", s)
+        reference = build_object(path, "none", s)
     except EmberError:
         return None  # the unsplit compile must work: a broken candidate is not interesting
     try:
-        candidate = _build(path, s.split, s)
+        candidate = build_object(path, s.split, s)
     except EmberError as exc:
         return f"crash: {exc.message.split(':')[0]}" if prop in ("crash", "split-mismatch") else None
     if prop == "crash":
@@ -96,7 +96,7 @@ def _fault_free_build_agrees(
     differ anyway, e.g. by printing an address."""
     healthy = dataclasses.replace(s, faults=frozenset())
     try:
-        control = _build(path, s.split, healthy)
+        control = build_object(path, s.split, healthy)
     except EmberError:
         return False
     if not symtab.diff_symbols(reference_symbols, symtab.read_symbols(control)).clean:
@@ -118,7 +118,7 @@ def _interp_signature(path: Path, s: Settings) -> str | None:
     if want.exit_status == interp.EXIT_EXHAUSTED:
         return None  # out of fuel: the interpreter has no verdict
     try:
-        got = _run(_build(path, s.split, s), s)
+        got = _run(build_object(path, s.split, s), s)
     except EmberError as exc:
         return f"crash: {exc.message.split(':')[0]}"
     if got is None:

@@ -165,7 +165,7 @@ def _const_at(node: Node, m: Match) -> int | None:
     widest, top = max(widths), results[widths.index(max(widths))]
     if any(top & ((1 << w) - 1) != r for w, r in zip(widths, results, strict=True)):
         return None
-    return dsl._signed(top, widest)
+    return dsl.signed_value(top, widest)
 
 
 def preconditions_hold(pattern: Pattern, m: Match) -> bool:

@@ -557,7 +557,7 @@ def _visit_pred(pred: Pred, visit: Callable[[Node], int], t: _Types) -> None:
 # ----------------------------------------------------------------------------- constant evaluation
 
 
-def _signed(v: int, w: int) -> int:
+def signed_value(v: int, w: int) -> int:
     v %= 1 << w
     return v - (1 << w) if v >> (w - 1) else v
 
@@ -586,11 +586,11 @@ PRED_EVAL: dict[str, Callable[..., bool]] = {
     "ule": lambda w, a, b: a <= b,
     "ugt": lambda w, a, b: a > b,
     "uge": lambda w, a, b: a >= b,
-    "slt": lambda w, a, b: _signed(a, w) < _signed(b, w),
-    "sle": lambda w, a, b: _signed(a, w) <= _signed(b, w),
-    "sgt": lambda w, a, b: _signed(a, w) > _signed(b, w),
-    "sge": lambda w, a, b: _signed(a, w) >= _signed(b, w),
-    "sadd_ok": lambda w, a, b: -(1 << (w - 1)) <= _signed(a, w) + _signed(b, w) < (1 << (w - 1)),
+    "slt": lambda w, a, b: signed_value(a, w) < signed_value(b, w),
+    "sle": lambda w, a, b: signed_value(a, w) <= signed_value(b, w),
+    "sgt": lambda w, a, b: signed_value(a, w) > signed_value(b, w),
+    "sge": lambda w, a, b: signed_value(a, w) >= signed_value(b, w),
+    "sadd_ok": lambda w, a, b: -(1 << (w - 1)) <= signed_value(a, w) + signed_value(b, w) < (1 << (w - 1)),
     "uadd_ok": lambda w, a, b: a + b < (1 << w),
 }
 

@@ -49,7 +49,7 @@ def _run(cmd: list[str]) -> tuple[float, float, str]:
     return wall, cpu, proc.stderr
 
 
-def _stage(report: str, name: str) -> float:
+def stage_seconds(report: str, name: str) -> float:
     m = re.search(rf"^{re.escape(name)}\s+([0-9.]+)", report, re.M)
     return float(m.group(1)) if m else 0.0
 
@@ -59,9 +59,9 @@ def measure_ember(src: Path, split: str, jobs: int, out: Path) -> Measurement:
     cmd = [ember, "build", str(src), "-O2", "--split", split, "-j", str(jobs), "--time-report", "-o", str(out)]
     wall, cpu, report = _run(cmd)
     llvm_stages = ["split", "optimise", "optimise+codegen", "codegen", "link", "assemble"]
-    llvm_wall = sum(_stage(report, s) for s in llvm_stages)
+    llvm_wall = sum(stage_seconds(report, s) for s in llvm_stages)
     peak = [float(x) for x in re.findall(r"peak (?:worker )?memory: ([0-9.]+) MiB", report)]
-    link = _stage(report, "link") + _stage(report, "assemble")
+    link = stage_seconds(report, "link") + stage_seconds(report, "assemble")
     return Measurement(
         f"{split} -j{jobs}" if split != "none" else "serial (--split none)",
         wall,

@@ -1,0 +1,116 @@
+"""`ember bench`, `reduce`, `fuzz`, `findings` and `compare`: the harness's subcommands
+(registered through the `ember.commands` entry-point group)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from compiler import cli
+from compiler.diagnostics import UsageError
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from fuzz import split_bench as bench
+
+    sizes = list(cli.int_list(args.sizes, "--sizes")) if args.sizes else []
+    if any(n > bench.MAX_SIZE for n in sizes):
+        raise UsageError(f"--sizes must be at most {bench.MAX_SIZE:,} functions")
+    jobs = list(cli.int_list(args.jobs, "--jobs")) if args.jobs else None
+    if args.corpus is not None:
+        from fuzz import corpus, corpus_bench
+
+        names = [n for n in args.corpus.split(",") if n and n != "all"]
+        unknown = [n for n in names if n not in corpus.BY_NAME]
+        if unknown:
+            raise UsageError(f"unknown corpus program '{unknown[0]}' (choose from {', '.join(corpus.BY_NAME)})")
+        if args.runs < 1:
+            raise UsageError("--runs must be at least 1")
+        return corpus_bench.main(names, jobs or [1, 2], runs=args.runs)
+    if not sizes and not args.inputs and not args.runtime:
+        raise UsageError("nothing to benchmark: give --sizes or input modules")
+    return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
+
+
+def cmd_reduce(args: argparse.Namespace) -> int:
+    from fuzz.reduce import command, oracle
+
+    if args.jobs < 1:
+        raise UsageError("-j must be at least 1")
+    settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
+    try:
+        stats = command.reduce_file(
+            args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
+            time_budget=args.time_budget, test_timeout=args.test_timeout,
+        )
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # end the progress line (the best result so far is in OUT)
+        raise
+    print(f"{args.output}: {stats.initial_lines} -> {stats.final_lines} lines (report: {args.output}.report.txt)")
+    return 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from fuzz import cli as fuzz_cli
+
+    return fuzz_cli.cmd_fuzz(args)
+
+
+def cmd_findings(args: argparse.Namespace) -> int:
+    from fuzz import cli as fuzz_cli
+
+    return fuzz_cli.cmd_findings(args)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from fuzz import cli as fuzz_cli
+
+    return fuzz_cli.cmd_compare(args)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the harness's subcommands to `ember`."""
+    p = sub.add_parser("bench", help="serial vs split back end vs opt+llc, side by side")
+    p.add_argument("inputs", nargs="*", help=".ll/.bc modules to measure besides generated ones")
+    p.add_argument("--sizes", default="1000,3000", help="generated module sizes (functions), comma separated")
+    p.add_argument("--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
+    p.add_argument("--plot", default="bench-speedup.png", help="PNG plot of speed-up vs jobs")
+    p.add_argument("--runtime", action="store_true", help="also compare run time of split vs unsplit programs")
+    p.add_argument("--corpus", nargs="?", const="all", default=None, metavar="NAMES",
+                   help="benchmark the real-world corpus instead (comma-separated names, default all; ci/fetch_corpus.sh)")
+    p.add_argument("--runs", type=int, default=3, help="--corpus: workload runs per build (best counts)")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("reduce", help="shrink a .em program or .ll/.bc module that shows a split-linkage failure")
+    p.add_argument("input", help=".em program, .ll/.bc module, or a findings directory")
+    p.add_argument("-o", "--output", required=True)
+    how = p.add_mutually_exclusive_group()
+    how.add_argument(
+        "--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
+    )
+    how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
+    p.add_argument("--test-timeout", type=cli.positive_seconds, default=None, metavar="S",
+                   help="seconds before a --test script run is killed, counted as not interesting (default: 60)")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
+    p.add_argument("--time-budget", type=cli.positive_seconds, default=None, metavar="S", help="stop after S seconds (best result kept)")
+    p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
+    p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
+    p.add_argument("--split-cost", type=int, default=None)
+    level = p.add_mutually_exclusive_group()
+    for n in range(4):
+        level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
+    p.set_defaults(func=cmd_reduce, opt_level=2)
+
+    p = sub.add_parser("fuzz", help="differential fuzz campaign: split vs unsplit, -j, -O0 vs -O2; findings saved")
+    from fuzz import cli as fuzz_cli
+
+    fuzz_cli.add_fuzz_arguments(p)
+    p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser("findings", help="list, show or re-run saved fuzz findings")
+    fuzz_cli.add_findings_arguments(p)
+    p.set_defaults(func=cmd_findings)
+
+    p = sub.add_parser("compare", help="compare a candidate compiler command with Ember's reference build of IN")
+    fuzz_cli.add_compare_arguments(p)
+    p.set_defaults(func=cmd_compare)

@@ -1,0 +1,99 @@
+"""The package layering of DESIGN.md, checked on the import graph (issue: "one house").
+
+compiler/ is the ground floor: it imports nothing of oracle/, fuzz/ or equivalence/; no
+two packages import each other in a cycle; and no module uses another module's `_private`
+name. Imports are read from the source with `ast` (lazy imports inside functions count).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("compiler", "oracle", "fuzz", "equivalence")
+
+
+def _modules() -> dict[str, ast.Module]:
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            out[name] = ast.parse(path.read_text(), str(path))
+    return out
+
+
+def _imports(tree: ast.Module) -> list[tuple[str, list[str]]]:
+    """(imported module, names taken from it) for every import statement in the tree."""
+    found: list[tuple[str, list[str]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, []) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module, [alias.name for alias in node.names]))
+    return found
+
+
+MODULES = _modules()
+
+
+def test_compiler_imports_no_other_package() -> None:
+    wrong = [
+        f"{name} imports {target}"
+        for name, tree in MODULES.items()
+        if name.startswith("compiler")
+        for target, _names in _imports(tree)
+        if target.split(".")[0] in ("oracle", "fuzz", "equivalence")
+    ]
+    assert not wrong, wrong
+
+
+def test_no_import_cycle_between_packages() -> None:
+    edges: dict[str, set[str]] = {p: set() for p in PACKAGES}
+    for name, tree in MODULES.items():
+        for target, _names in _imports(tree):
+            top, mine = target.split(".")[0], name.split(".")[0]
+            if top in PACKAGES and top != mine:
+                edges[mine].add(top)
+    # Kahn: a DAG empties completely
+    indegree = {p: sum(p in targets for targets in edges.values()) for p in PACKAGES}
+    ready = [p for p, d in indegree.items() if d == 0]
+    seen = 0
+    while ready:
+        p = ready.pop()
+        seen += 1
+        for q in edges[p]:
+            indegree[q] -= 1
+            if indegree[q] == 0:
+                ready.append(q)
+    assert seen == len(PACKAGES), f"import cycle among packages: {edges}"
+
+
+def test_no_private_name_used_across_modules() -> None:
+    wrong = []
+    for name, tree in MODULES.items():
+        for target, names in _imports(tree):
+            wrong += [f"{name}: from {target} import {n}" for n in names if n.startswith("_") and not n.startswith("__")]
+        for node in ast.walk(tree):
+            # module.attribute where `module` is one of ours imported by name: compiler.backend.split._x
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                base = node.value
+                if isinstance(base, ast.Name) and base.id in _imported_module_names(tree):
+                    wrong.append(f"{name}: {base.id}.{node.attr}")
+    assert not wrong, wrong
+
+
+def _imported_module_names(tree: ast.Module) -> set[str]:
+    """Local names bound to one of our modules (`from compiler.backend import split` binds `split`)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in PACKAGES:
+            for alias in node.names:
+                candidate = f"{node.module}.{alias.name}"
+                if candidate in MODULES:
+                    names.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in PACKAGES and alias.asname:
+                    names.add(alias.asname)
+    return names
