@@ -175,3 +175,14 @@ def test_mixed_strategy_includes_ember_programs() -> None:
         cases("mixed"), lambda c: c.is_ember, settings=settings(database=None, max_examples=500)
     )
     assert seen.input_name == "input.em"
+
+
+@pytest.mark.parametrize("kind", ["sdiv", "srem"])
+@pytest.mark.parametrize("divisor", [-(2**63), -(2**63) + 1, -7, -2, -1, 1, 2**63 - 1])
+def test_signed_division_by_any_constant_type_checks_and_never_traps(kind: str, divisor: int) -> None:
+    """Regression: `max(2, abs(INT64_MIN))` rendered `acc % 9223372036854775808`, rejected by the checker."""
+    fn = Function(0, "external", (Op(kind, "c", divisor),), (), (), 0, False, 0)
+    source = EmberProgram(CallGraph((fn,), (), (), False, False, (-(2**63),))).render()
+    check_source(source, "div.em")
+    result = interp.run_source(source, "div.em", fuel=properties.INTERP_FUEL)
+    assert result.outcome == "exit" and result.exit_status == 0, (result, source)

@@ -96,13 +96,23 @@ def _render_op(op: Op, in_loop: bool, loop_var: str) -> str:
     if k in ("udiv", "urem"):
         return f"Int(UInt64(acc) {'//' if k == 'udiv' else '%'} {max(1, abs(op.value)) & U64})"
     if k in ("sdiv", "srem"):
-        return f"acc {'//' if k == 'sdiv' else '%'} {max(2, abs(op.value))}"
+        return _render_signed_division(k, op.value)
     if k in ("udivx", "uremx"):
         src = v if op.operand != "c" else "x"
         return f"Int(UInt64(acc) {'//' if k == 'udivx' else '%'} UInt64({src} | 1))"
     if k == "smin":
         return f"min(acc, {v})"
     return f"Int(max(UInt64(acc), {_u64(v, op)}))"  # umax
+
+
+def _render_signed_division(kind: str, value: int) -> str:
+    """`acc // c` or `acc % c` for any nonzero Int constant c, negative and INT_MIN included."""
+    divisor = value if -(2**63) <= value < 2**63 and value != 0 else 2
+    if kind == "srem":
+        return f"acc % {_lit(divisor)}"  # INT_MIN % -1 == 0: defined
+    if divisor == -1:  # INT_MIN // -1 traps: keep the dividend above INT_MIN
+        return f"max(acc, {_lit(-(2**63) + 1)}) // (-1)"
+    return f"acc // {_lit(divisor)}"
 
 
 def _render_lane(fl: Flavour) -> list[str]:
