@@ -124,6 +124,7 @@ class BuildOutcome:
     hang: bool = False
     seconds: float = 0.0
     symbols: list[symtab.Symbol] | None = None
+    relocations: list[symtab.Relocation] | None = None
     run: runner.RunResult | None = None
     run_error: str | None = None
 
@@ -351,6 +352,7 @@ class Checker:
             start = time.perf_counter()
             try:
                 outcome.symbols = symtab.read_symbols(outcome.obj)
+                outcome.relocations = symtab.read_relocations(outcome.obj)
             except EmberError as exc:
                 outcome.error = f"unreadable object: {exc.render()}"
                 outcome.obj = None
@@ -417,6 +419,8 @@ class Checker:
                     failures.append(
                         Failure("symbol-difference", r, c, f"{c}: symbol '{first.name}' differs", diff.render(r, c))
                     )
+                else:
+                    failures += _full_symbol_failures(ref, cand)
             if cand.run_error is not None and ref.run_error is None:
                 failures.insert(0, Failure("crash", r, c, f"{c}: {cand.run_error}", cand.run_error))
                 return failures
@@ -439,6 +443,19 @@ class Checker:
         first = next(i for i, (x, y) in enumerate(zip(a.obj, b.obj, strict=False)) if x != y) if len(a.obj) == len(b.obj) else -1
         where = f"first differing byte at offset {first}" if first >= 0 else f"sizes {len(a.obj)} vs {len(b.obj)} bytes"
         return [Failure("nondeterminism", a.config.label, b.config.label, f"object bytes differ across -j ({where})", detail)]
+
+
+def _full_symbol_failures(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
+    """Sizes, types, section kinds of every symbol and (at -O0 on both sides) locals and relocations."""
+    if cand.config.candidate is not None or ref.symbols is None or cand.symbols is None:
+        return []  # an external candidate names and lays out its pieces its own way
+    exact = ref.config.opt == 0 and cand.config.opt == 0
+    lines = symtab.diff_full(ref.symbols, cand.symbols, ref.relocations or [], cand.relocations or [], exact_code=exact)
+    if not lines:
+        return []
+    r, c = ref.config.label, cand.config.label
+    detail = "\n".join([f"--- {r}", f"+++ {c}", *lines])
+    return [Failure("symbol-difference", r, c, f"{c}: {lines[0]}", detail)]
 
 
 def _behaviour(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
