@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from mlir import ir
 from mlir.dialects import cf
-from mlir.rewrite import GreedyRewriteConfig, PatternRewriter, RewritePatternSet, apply_patterns_and_fold_greedily
+from mlir.rewrite import (
+    GreedyRewriteConfig,
+    PatternRewriter,
+    RewritePatternSet,
+    apply_patterns_and_fold_greedily,
+)
 
 from compiler.midend.passes import EmberPass
 
