@@ -13,7 +13,7 @@ from fuzz import findings, properties
 from fuzz.properties import BuildConfig, CheckPlan
 from fuzz.strategies import FuzzCase, cases, ember_cases
 from fuzz.strategies.callgraph import Call, CallGraph, Function, GlobalUse, Op
-from fuzz.strategies.ember import EmberProgram, Flavour, ember_programs
+from fuzz.strategies.ember import EmberProgram, Flavour, ember_programs, uses_ticks
 from oracle import interp
 
 MANY = settings(
@@ -34,6 +34,7 @@ def test_generated_programs_type_check_and_the_interpreter_runs_them_to_exit_0(
     assert [ln.split()[0] for ln in lines] == [
         *(f.name for f in prog.graph.anchors),
         *(f"g{n}" for n in range(len(prog.graph.globals))),
+        *(["ticks"] if uses_ticks(prog) else []),
         "checksum",
     ]
 
@@ -85,7 +86,8 @@ def test_every_flavour_and_feature_renders_valid_source() -> None:
             ("Float32", "while", ""),
         ]
     )
-    for extra in (flavours, (Flavour("UInt64"), Flavour("Bool"), Flavour("Int"))):
+    edges = (Flavour("Widths", 99), Flavour("FloatEdge", 5), Flavour("Cond", 8), Flavour("Int"))
+    for extra in (flavours, (Flavour("UInt64"), Flavour("Bool"), Flavour("Int")), edges):
         source = EmberProgram(graph, extra).render()
         check_source(source, "all.em")
         result = interp.run_source(source, "all.em", fuel=properties.INTERP_FUEL)
