@@ -30,6 +30,7 @@ def _add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save-pieces", metavar="DIR", help="keep every split piece (subgraphs, codegen pieces, plan) in DIR")
     p.add_argument("--print-split-plan", action="store_true", help="print which function lands in which subgraph")
     p.add_argument("--split-cost", type=int, default=None, metavar="N", help="target instructions per level-1 subgraph")
+    p.add_argument("--split-piece-cost", type=int, default=None, metavar="N", help="target instructions per level-2 codegen piece")
     p.add_argument("--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS, help="kernels to PTX: one MLIR pipeline for all kernels (default) or one per kernel")
     p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="GPU architecture of the PTX (--emit ptx and the PTX embedded in objects; default: %(default)s)")
 
@@ -39,6 +40,8 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         raise UsageError("-j must be at least 1")
     if args.split_cost is not None and args.split_cost < 1:
         raise UsageError("--split-cost must be at least 1")
+    if args.split_piece_cost is not None and args.split_piece_cost < 1:
+        raise UsageError("--split-piece-cost must be at least 1")
     return driver.BuildOptions(
         opt_level=args.opt_level,
         emit=emit,
@@ -49,6 +52,7 @@ def _options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         save_pieces=args.save_pieces,
         print_split_plan=args.print_split_plan,
         subgraph_cost=args.split_cost,
+        piece_cost=args.split_piece_cost,
         offload_flow=args.offload_flow,
         gpu_arch=args.gpu_arch,
     )

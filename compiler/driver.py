@@ -72,6 +72,8 @@ class BuildOptions:
     print_split_plan: bool = False
     worker_timeout: float = 600.0
     subgraph_cost: int | None = None
+    #: --split-piece-cost: instructions per level-2 codegen piece (default: the planner's)
+    piece_cost: int | None = None
     #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
     offload_flow: str = "all-kernel"
     gpu_arch: str = "sm_80"
@@ -258,6 +260,7 @@ def _build_split(module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildO
         triple=str(module.triple) or None,
         force_triple=options.target is not None,
         faults=options.faults,
+        level2_piece_cost=options.piece_cost,
     )
     result = split.compile_split(
         str(module),

@@ -66,6 +66,7 @@ class BuildConfig:
     opt: int = 2
     cost: int | None = None
     candidate: str | None = None
+    piece_cost: int | None = None  # level-2 codegen piece cost (None: the planner's default)
 
     @property
     def label(self) -> str:
@@ -78,6 +79,8 @@ class BuildConfig:
             parts.insert(1, f"-j{self.jobs}")
             if self.cost is not None:
                 parts.append(f"--split-cost {self.cost}")
+            if self.piece_cost is not None:
+                parts.append(f"--split-piece-cost {self.piece_cost}")
         return " ".join(parts)
 
     @property
@@ -91,6 +94,7 @@ class BuildConfig:
             split=self.split,
             jobs=self.jobs,
             subgraph_cost=self.cost,
+            piece_cost=self.piece_cost,
             worker_timeout=WORKER_TIMEOUT,
             faults=faults if self.split != "none" else frozenset(),
         )
@@ -108,10 +112,14 @@ class BuildConfig:
             words += ["-j", str(self.jobs)]
             if self.cost is not None:
                 words += ["--split-cost", str(self.cost)]
+            if self.piece_cost is not None:
+                words += ["--split-piece-cost", str(self.piece_cost)]
         return " ".join(words)
 
 
 REFERENCE = BuildConfig()
+#: level-2 piece costs a plan draws from (besides the default): 1 puts every function in a piece of its own
+PIECE_COSTS = (1, 8, 30, 100, 250)
 
 
 @dataclass
@@ -566,14 +574,16 @@ def check_plans(
     determinism: bool = True,
     candidate: str | None = None,
 ) -> CheckPlan:
-    """The -O level, a small split cost (many subgraphs), a -j per mode and one -j pair for determinism."""
+    """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair."""
     opt = draw(st.sampled_from(opt_levels), label="opt")
     cost = draw(st.integers(1, max_cost), label="split cost")
-    configs = [BuildConfig(mode, draw(st.sampled_from(jobs)), opt, cost) for mode in modes]
+    # generated programs are smaller than the planner's 600: small piece costs make level 2 cut
+    piece = draw(st.one_of(st.none(), st.sampled_from(PIECE_COSTS)), label="level-2 piece cost")
+    configs = [BuildConfig(mode, draw(st.sampled_from(jobs)), opt, cost, piece_cost=piece) for mode in modes]
     if determinism and len(set(jobs)) > 1 and configs:
         base = configs[draw(st.integers(0, len(configs) - 1))]
         other = next(j for j in jobs if j != base.jobs)
-        configs.append(BuildConfig(base.split, other, opt, cost))
+        configs.append(BuildConfig(base.split, other, opt, cost, piece_cost=piece))
     if candidate is not None:
         configs.append(BuildConfig(opt=opt, candidate=candidate))
     return CheckPlan(opt, cost, tuple(configs), opt_check)

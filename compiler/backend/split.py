@@ -42,6 +42,12 @@ class BackendConfig:
     triple: str | None = None
     force_triple: bool = False
     faults: frozenset[str] = frozenset()
+    #: instructions per level-2 codegen piece (None: planner.LEVEL2_PIECE_COST); the fuzz plan varies it
+    level2_piece_cost: int | None = None
+
+
+#: the planner's own level-2 piece cost, restored for builds that do not set one
+_DEFAULT_LEVEL2_PIECE_COST = planner.LEVEL2_PIECE_COST
 
 
 @dataclass
@@ -129,6 +135,8 @@ def optimise_task(
         asm = llvm_stage.emit_assembly(module, tm)
         cpu["codegen"] = time.process_time() - start
         return [(list(known), asm, False)], local, set(), cpu
+    # planner._chunk reads the module global: set it per task (pool workers serve many builds)
+    planner.LEVEL2_PIECE_COST = config.level2_piece_cost or _DEFAULT_LEVEL2_PIECE_COST
     pieces, local, private = planner.split_functions(str(module), set(known), k, per_function=level2)
     out = []
     for members, piece, shared in pieces:
