@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from fuzz.strategies.callgraph import CallGraph, Function, Op, call_graphs
+from fuzz.strategies.callgraph import SWITCH_CASES, CallGraph, Function, Op, call_graphs
 
 #: Worst-case calls one run of `main` makes: the interpreter runs every generated program.
 MAX_CALLS = 300
@@ -102,7 +102,22 @@ def _render_op(op: Op, in_loop: bool, loop_var: str) -> str:
         return f"Int(UInt64(acc) {'//' if k == 'udivx' else '%'} UInt64({src} | 1))"
     if k == "smin":
         return f"min(acc, {v})"
+    if k in ("switch", "fconst", "vconst"):
+        return _render_shape(k, op.value & 0xFFFF)
     return f"Int(max(UInt64(acc), {_u64(v, op)}))"  # umax
+
+
+def _render_shape(kind: str, c: int) -> str:
+    """The IR generator's code shapes as one Ember expression: a case chain, float constants."""
+    if kind == "switch":  # a chain of equality tests on acc % 7 (the midend may make it a switch)
+        chain = "acc"
+        for j, (op, v) in reversed(list(enumerate(SWITCH_CASES))):
+            sym = {"add": "+", "mul": "*", "xor": "^", "shl": "<<", "sub": "-", "lshr": ">>"}[op]
+            chain = f"(acc {sym} {v + c % 3}) if acc % 7 == {j} else {chain}"
+        return chain
+    if kind == "fconst":
+        return f"acc ^ Int(Float64(acc & 1048575) * 0.0012345 + {c}.25)"
+    return f"acc ^ Int(Float32(acc & 65535) * Float32(-7.5) + Float32({c}.125))"
 
 
 def _render_signed_division(kind: str, value: int, operand: str | None = None) -> str:
