@@ -220,6 +220,9 @@ class Relocation:
 #: Names the compiler makes up for unnamed (`@0`) globals: LLVM's `__unnamed_N` and the
 #: split back end's `__ember_unnamed_K_N` number them differently, so they compare by attributes.
 _ANONYMOUS = re.compile(r"__(ember_)?unnamed_[\d_]+")
+#: Codegen's per-function exception-table labels: numbered by function position, made
+#: `.L` labels by the MC link (like `.LBB`), so ignored as `.L*` names are.
+_CODEGEN_LABEL = re.compile(r"GCC_except_table\d+")
 
 
 def home_name(name: str) -> str:
@@ -260,8 +263,9 @@ def _relocations(elf: ELFFile) -> list[Relocation]:
 
 def _reloc_target(elf: ELFFile, sym: Any) -> str:
     """A relocation's symbol by home name; sections and `.L` labels by their section kind."""
-    if sym["st_info"]["type"] != "STT_SECTION" and sym.name and not sym.name.startswith(".L"):
-        return home_name(sym.name)
+    name = sym.name
+    if sym["st_info"]["type"] != "STT_SECTION" and name and not name.startswith(".L") and not _CODEGEN_LABEL.fullmatch(name):
+        return home_name(name)
     shndx = sym["st_shndx"]
     kind = section_kind(elf.get_section(shndx).name) if isinstance(shndx, int) else str(shndx)
     return f"[{kind}]"
@@ -291,8 +295,8 @@ def _fields(s: Symbol, with_size: bool) -> tuple[object, ...]:
 
 def _attribute_problems(a: list[Symbol], b: list[Symbol], exact_code: bool) -> list[str]:
     """Same-named symbols whose attributes differ; with `exact_code`, locals on one side only."""
-    am = {s.name: s for s in a if not _ANONYMOUS.fullmatch(s.name)}
-    bm = {s.name: s for s in b if COPY_SUFFIX not in s.name and not _ANONYMOUS.fullmatch(s.name)}
+    am = {s.name: s for s in a if not _ANONYMOUS.fullmatch(s.name) and not _CODEGEN_LABEL.fullmatch(s.name)}
+    bm = {s.name: s for s in b if COPY_SUFFIX not in s.name and not _ANONYMOUS.fullmatch(s.name) and not _CODEGEN_LABEL.fullmatch(s.name)}
     lines: list[str] = []
     for name in sorted(am.keys() & bm.keys()):
         x, y = am[name], bm[name]
