@@ -414,3 +414,48 @@ def call_graphs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
 def call_graph_modules(max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[str]:
     """LLVM IR text of random call-graph programs."""
     return call_graphs(max_functions, min_functions).map(render)
+
+
+# ------------------------------------------------------------------ swarm testing
+
+#: Graph-level features a swarm configuration may switch off (besides every op kind).
+GRAPH_FEATURES = ("calls", "loops", "globals", "table", "ctor")
+
+
+@st.composite
+def swarm_off(draw: st.DrawFn, features: tuple[str, ...]) -> frozenset[str]:
+    """Swarm testing (Groce et al., ISSTA 2012): a random subset of `features` switched off
+    for one whole program, so rare features get programs to themselves; shrinks to none off."""
+    return frozenset(f for f in features if draw(st.booleans()))
+
+
+def apply_swarm(graph: CallGraph, off: frozenset[str]) -> CallGraph:
+    """`graph` without the switched-off op kinds and graph features."""
+    fns = tuple(
+        replace(
+            f,
+            ops=tuple(op for op in f.ops if op.kind not in off),
+            calls=() if "calls" in off else tuple(c for c in f.calls if not (c.indirect and "table" in off)),
+            loop_trip=0 if "loops" in off else f.loop_trip,
+            uses=() if "globals" in off else f.uses,
+        )
+        for f in graph.functions
+    )
+    return replace(
+        graph,
+        functions=fns,
+        globals=() if "globals" in off else graph.globals,
+        table=() if "table" in off else graph.table,
+        ctor=graph.ctor and "ctor" not in off,
+    )
+
+
+def graph_features(graph: CallGraph) -> tuple[str, ...]:
+    """The op kinds and graph features a program actually uses (for per-feature coverage)."""
+    used = {op.kind for f in graph.functions for op in f.ops}
+    used |= {"calls"} if any(f.calls for f in graph.functions) else set()
+    used |= {"loops"} if any(f.loop_trip for f in graph.functions) else set()
+    used |= {"globals"} if graph.globals else set()
+    used |= {"table"} if graph.table and any(c.indirect for f in graph.functions for c in f.calls) else set()
+    used |= {"ctor"} if graph.ctor else set()
+    return tuple(sorted(used))
