@@ -179,6 +179,15 @@ def test_mixed_strategy_includes_ember_programs() -> None:
     assert seen.input_name == "input.em"
 
 
+@pytest.mark.parametrize("kind", ["lshr", "umax", "sdiv", "udivx", "uremx"])
+def test_loop_counter_operand_outside_a_loop_is_a_valid_literal(kind: str) -> None:
+    """Regression: swarm testing switches loops off, so `i` becomes the literal `(-5119)`,
+    which `UInt64((-5119))` rejected (a false crash at `--strategy ember --seed 2`)."""
+    fn = Function(0, "external", (Op(kind, "i", -5119),), (), (), 0, False, 0)
+    source = EmberProgram(CallGraph((fn,), (), (), False, False, (7,))).render()
+    check_source(source, "lit.em")
+
+
 @pytest.mark.parametrize("kind", ["sdiv", "srem"])
 @pytest.mark.parametrize("divisor", [-(2**63), -(2**63) + 1, -7, -2, -1, 1, 2**63 - 1])
 def test_signed_division_by_any_constant_type_checks_and_never_traps(kind: str, divisor: int) -> None:
@@ -188,3 +197,12 @@ def test_signed_division_by_any_constant_type_checks_and_never_traps(kind: str, 
     check_source(source, "div.em")
     result = interp.run_source(source, "div.em", fuel=properties.INTERP_FUEL)
     assert result.outcome == "exit" and result.exit_status == 0, (result, source)
+
+
+@MANY
+@given(case=ember_cases())
+def test_swarmed_programs_type_check_and_run_to_exit_0(case: FuzzCase) -> None:
+    """Swarm configurations (loops, globals, lanes ... switched off) still give valid, trap-free programs."""
+    check_source(case.module, "swarm.em")
+    result = interp.run_source(case.module, "swarm.em", fuel=properties.INTERP_FUEL)
+    assert result.outcome == "exit" and result.exit_status == 0, (result, case.module)

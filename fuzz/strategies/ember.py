@@ -73,9 +73,14 @@ def _operand(op: Op, in_loop: bool, loop_var: str) -> str:
     return _lit(op.value)
 
 
+def _is_literal(operand: str) -> bool:
+    """`5`, `(-5)`: a rendered constant (the loop counter `i` outside a loop becomes one)."""
+    return operand.strip("()").lstrip("-").isdigit()
+
+
 def _u64(operand: str, op: Op) -> str:
     """`operand` as a UInt64 expression (a literal must already be in range)."""
-    if op.operand == "c" or operand.lstrip("(-").isdigit():
+    if op.operand == "c" or _is_literal(operand):
         return str(op.value & U64)
     return f"UInt64({operand})"
 
@@ -98,7 +103,7 @@ def _render_op(op: Op, in_loop: bool, loop_var: str) -> str:
     if k in ("sdiv", "srem"):
         return _render_signed_division(k, op.value, None if op.operand == "c" else v)
     if k in ("udivx", "uremx"):
-        src = v if op.operand != "c" else "x"
+        src = "x" if _is_literal(v) else v  # `i` outside a loop is a literal: not UInt64(-7)
         return f"Int(UInt64(acc) {'//' if k == 'udivx' else '%'} UInt64({src} | 1))"
     if k == "smin":
         return f"min(acc, {v})"
