@@ -74,6 +74,8 @@ class CampaignResult:
     failures: list[properties.DifferentialFailure] = field(default_factory=list)
     stats: properties.Stats = field(default_factory=properties.Stats)
     known: dict[str, int] = field(default_factory=dict)
+    #: generator feature -> programs checked that used it (swarm testing's coverage)
+    coverage: dict[str, int] = field(default_factory=dict)
     examples_to_failure: int | None = None
     seconds_to_failure: float | None = None
     seconds: float = 0.0
@@ -81,6 +83,13 @@ class CampaignResult:
     @property
     def found(self) -> bool:
         return bool(self.failures)
+
+    def coverage_text(self) -> str:
+        """Per-feature coverage, rarest first: `feature coverage (programs using it): eh 3, ...`."""
+        if not self.coverage:
+            return "feature coverage: (no feature information)"
+        items = sorted(self.coverage.items(), key=lambda kv: (kv[1], kv[0]))
+        return "feature coverage (programs using it): " + ", ".join(f"{k} {n}" for k, n in items)
 
     @property
     def failure(self) -> properties.DifferentialFailure | None:
@@ -140,6 +149,8 @@ class Campaign:
             if self._shrink_budget_spent():
                 return  # shrinking has had its time: only already-known failures still fail
             report = properties.check(case, plan, faults=self.config.faults, stats=stats)
+            for feature in case.features:
+                self.result.coverage[feature] = self.result.coverage.get(feature, 0) + 1
             self._tick()
             if report.ok:
                 return

@@ -112,6 +112,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         database = None if args.no_database else profiles.example_database()
         result = campaign.run(examples=args.examples, database=database)
     print(result.stats.render())
+    print(result.coverage_text())
     for name, count in sorted(result.known.items()):
         print(f"known open bug '{name}' hit {count} time(s) (see fuzz/regressions; --report-known saves them)")
     if not result.found:

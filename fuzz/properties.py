@@ -68,6 +68,7 @@ class BuildConfig:
     opt: int = 2
     cost: int | None = None
     candidate: str | None = None
+    piece_cost: int | None = None  # level-2 codegen piece cost (None: the planner's default)
 
     @property
     def label(self) -> str:
@@ -80,6 +81,8 @@ class BuildConfig:
             parts.insert(1, f"-j{self.jobs}")
             if self.cost is not None:
                 parts.append(f"--split-cost {self.cost}")
+            if self.piece_cost is not None:
+                parts.append(f"--split-piece-cost {self.piece_cost}")
         return " ".join(parts)
 
     @property
@@ -93,6 +96,7 @@ class BuildConfig:
             split=self.split,
             jobs=self.jobs,
             subgraph_cost=self.cost,
+            piece_cost=self.piece_cost,
             worker_timeout=WORKER_TIMEOUT,
             faults=faults if self.split != "none" else frozenset(),
         )
@@ -110,10 +114,14 @@ class BuildConfig:
             words += ["-j", str(self.jobs)]
             if self.cost is not None:
                 words += ["--split-cost", str(self.cost)]
+            if self.piece_cost is not None:
+                words += ["--split-piece-cost", str(self.piece_cost)]
         return " ".join(words)
 
 
 REFERENCE = BuildConfig()
+#: level-2 piece costs a plan draws from (besides the default): 1 puts every function in a piece of its own
+PIECE_COSTS = (1, 8, 30, 100, 250)
 
 
 @dataclass
@@ -126,6 +134,7 @@ class BuildOutcome:
     hang: bool = False
     seconds: float = 0.0
     symbols: list[symtab.Symbol] | None = None
+    relocations: list[symtab.Relocation] | None = None
     run: runner.RunResult | None = None
     run_error: str | None = None
 
@@ -353,6 +362,7 @@ class Checker:
             start = time.perf_counter()
             try:
                 outcome.symbols = symtab.read_symbols(outcome.obj)
+                outcome.relocations = symtab.read_relocations(outcome.obj)
             except EmberError as exc:
                 outcome.error = f"unreadable object: {exc.render()}"
                 outcome.obj = None
@@ -420,6 +430,8 @@ class Checker:
                     failures.append(
                         Failure("symbol-difference", r, c, f"{c}: symbol '{first.name}' differs", diff.render(r, c))
                     )
+                else:
+                    failures += _full_symbol_failures(ref, cand)
             if cand.run_error is not None and ref.run_error is None:
                 failures.insert(0, Failure("crash", r, c, f"{c}: {cand.run_error}", cand.run_error))
                 return failures
@@ -442,6 +454,19 @@ class Checker:
         first = next(i for i, (x, y) in enumerate(zip(a.obj, b.obj, strict=False)) if x != y) if len(a.obj) == len(b.obj) else -1
         where = f"first differing byte at offset {first}" if first >= 0 else f"sizes {len(a.obj)} vs {len(b.obj)} bytes"
         return [Failure("nondeterminism", a.config.label, b.config.label, f"object bytes differ across -j ({where})", detail)]
+
+
+def _full_symbol_failures(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
+    """Sizes, types, section kinds of every symbol and (at -O0 on both sides) locals and relocations."""
+    if cand.config.candidate is not None or ref.symbols is None or cand.symbols is None:
+        return []  # an external candidate names and lays out its pieces its own way
+    exact = ref.config.opt == 0 and cand.config.opt == 0
+    lines = symtab.diff_full(ref.symbols, cand.symbols, ref.relocations or [], cand.relocations or [], exact_code=exact)
+    if not lines:
+        return []
+    r, c = ref.config.label, cand.config.label
+    detail = "\n".join([f"--- {r}", f"+++ {c}", *lines])
+    return [Failure("symbol-difference", r, c, f"{c}: {lines[0]}", detail)]
 
 
 def _behaviour(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
@@ -553,14 +578,16 @@ def check_plans(
     determinism: bool = True,
     candidate: str | None = None,
 ) -> CheckPlan:
-    """The -O level, a small split cost (many subgraphs), a -j per mode and one -j pair for determinism."""
+    """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair."""
     opt = draw(st.sampled_from(opt_levels), label="opt")
     cost = draw(st.integers(1, max_cost), label="split cost")
-    configs = [BuildConfig(mode, draw(st.sampled_from(jobs)), opt, cost) for mode in modes]
+    # generated programs are smaller than the planner's 600: small piece costs make level 2 cut
+    piece = draw(st.one_of(st.none(), st.sampled_from(PIECE_COSTS)), label="level-2 piece cost")
+    configs = [BuildConfig(mode, draw(st.sampled_from(jobs)), opt, cost, piece_cost=piece) for mode in modes]
     if determinism and len(set(jobs)) > 1 and configs:
         base = configs[draw(st.integers(0, len(configs) - 1))]
         other = next(j for j in jobs if j != base.jobs)
-        configs.append(BuildConfig(base.split, other, opt, cost))
+        configs.append(BuildConfig(base.split, other, opt, cost, piece_cost=piece))
     if candidate is not None:
         configs.append(BuildConfig(opt=opt, candidate=candidate))
     return CheckPlan(opt, cost, tuple(configs), opt_check)

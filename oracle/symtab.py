@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from elftools.common.exceptions import ELFError
+from elftools.elf.descriptions import describe_reloc_type
 from elftools.elf.elffile import ELFFile
+from elftools.elf.relocation import RelocationSection
 from elftools.elf.sections import SymbolTableSection
 
 from compiler.diagnostics import EmberError, Location
@@ -195,3 +199,155 @@ def diff_symbols(a: list[Symbol], b: list[Symbol]) -> SymbolDiff:
     for name in sorted(a_local_names & (b_global.keys() - a_global.keys())):
         diff.leaked_locals.append(b_global[name])
     return diff
+
+
+# ------------------------------------------------------------------ the full comparison
+
+#: The suffix the split back end gives per-subgraph copies of an internal function
+#: (`f.ember.3`; `compiler.backend.planner.COPY_SUFFIX`, repeated here: oracle/ reads objects only).
+COPY_SUFFIX = ".ember."
+
+
+@dataclass(frozen=True, order=True)
+class Relocation:
+    """One relocation in normal form: where (section kind), against what, of which type."""
+
+    section: str  # kind of the section the relocation patches
+    target: str  # symbol name (a copy's home name), `[.rodata]` for a section or `.L` symbol
+    type: str
+
+
+#: Names the compiler makes up for unnamed (`@0`) globals: LLVM's `__unnamed_N` and the
+#: split back end's `__ember_unnamed_K_N` number them differently, so they compare by attributes.
+_ANONYMOUS = re.compile(r"__(ember_)?unnamed_[\d_]+")
+#: Codegen's per-function exception-table labels: numbered by function position, made
+#: `.L` labels by the MC link (like `.LBB`), so ignored as `.L*` names are.
+_CODEGEN_LABEL = re.compile(r"GCC_except_table\d+")
+
+
+def home_name(name: str) -> str:
+    """`f.ember.3` -> `f`: the name a split-build copy stands for; `[anonymous]` for made-up names."""
+    name = name.split(COPY_SUFFIX, 1)[0]
+    return "[anonymous]" if _ANONYMOUS.fullmatch(name) else name
+
+
+def read_relocations(source: str | bytes) -> list[Relocation]:
+    """The normal-form relocations of an ELF object (path or bytes), sorted."""
+    path = "<bytes>" if isinstance(source, bytes) else source
+    try:
+        data = source if isinstance(source, bytes) else Path(source).read_bytes()
+        elf = ELFFile(io.BytesIO(data))
+        return sorted(_relocations(elf))
+    except OSError as exc:
+        raise EmberError(f"cannot read object: {exc.strerror}", Location(path)) from None
+    except (ELFError, ValueError, KeyError) as exc:
+        raise EmberError(f"not a valid ELF object: {exc}", Location(path)) from None
+
+
+def _relocations(elf: ELFFile) -> list[Relocation]:
+    """Every relocation of every `.rela*`/`.rel*` section, targets named as in `Relocation`."""
+    out: list[Relocation] = []
+    symtab = elf.get_section_by_name(".symtab")
+    for section in elf.iter_sections():
+        if not isinstance(section, RelocationSection):
+            continue
+        patched = section_kind(elf.get_section(section["sh_info"]).name)
+        for rel in section.iter_relocations():
+            target = "[none]"
+            if rel["r_info_sym"] and isinstance(symtab, SymbolTableSection):
+                sym = symtab.get_symbol(rel["r_info_sym"])
+                target = _reloc_target(elf, sym)
+            out.append(Relocation(patched, target, describe_reloc_type(rel["r_info_type"], elf)))
+    return out
+
+
+def _reloc_target(elf: ELFFile, sym: Any) -> str:
+    """A relocation's symbol by home name; sections and `.L` labels by their section kind."""
+    name = sym.name
+    if sym["st_info"]["type"] != "STT_SECTION" and name and not name.startswith(".L") and not _CODEGEN_LABEL.fullmatch(name):
+        return home_name(name)
+    shndx = sym["st_shndx"]
+    kind = section_kind(elf.get_section(shndx).name) if isinstance(shndx, int) else str(shndx)
+    return f"[{kind}]"
+
+
+def diff_full(
+    a: list[Symbol], b: list[Symbol], ra: list[Relocation], rb: list[Relocation], *, exact_code: bool
+) -> list[str]:
+    """Every symbol (locals too) and relocation of B against A; `exact_code`: no IPO happened (-O0).
+
+    Non-local symbols must agree in binding, type, visibility, section kind and size (not
+    a function's size). Split-build copies (`f.ember.N`) are legitimately extra: they
+    must be LOCAL, of their home's type and section kind. With `exact_code` every local
+    must also exist on both sides with the same attributes, and every named symbol A's
+    relocations reference must still be referenced by one of B's.
+    """
+    lines = _copy_problems(b)
+    lines += _attribute_problems(a, b, exact_code)
+    if exact_code:
+        lines += _relocation_problems(ra, rb)
+    return lines
+
+
+def _fields(s: Symbol, with_size: bool) -> tuple[object, ...]:
+    return (s.binding, s.type, s.visibility, s.section, s.size if with_size else None)
+
+
+def _attribute_problems(a: list[Symbol], b: list[Symbol], exact_code: bool) -> list[str]:
+    """Same-named symbols whose attributes differ; with `exact_code`, locals on one side only."""
+    am = {s.name: s for s in a if not _ANONYMOUS.fullmatch(s.name) and not _CODEGEN_LABEL.fullmatch(s.name)}
+    bm = {s.name: s for s in b if COPY_SUFFIX not in s.name and not _ANONYMOUS.fullmatch(s.name) and not _CODEGEN_LABEL.fullmatch(s.name)}
+    lines: list[str] = []
+    for name in sorted(am.keys() & bm.keys()):
+        x, y = am[name], bm[name]
+        if x.is_local != y.is_local or (x.is_local and not exact_code):
+            continue  # a leak or a lost global is the contract-1 diff's; IPO may change locals
+        # a function's size may change even at -O0: a reference to a symbol in another
+        # piece (an alias, say) cannot be relaxed by the assembler (measured: 15 -> 18 bytes)
+        with_size = x.type != "FUNC"
+        if _fields(x, with_size) != _fields(y, with_size):
+            lines.append(f"~ {name}: {_describe(x)} -> {_describe(y)}")
+    if exact_code:
+        lines += _anonymous_problems(a, b)
+        lines += [f"- {_describe(am[n])} {n}  (local missing)" for n in sorted(am.keys() - bm.keys()) if am[n].is_local]
+        lines += [f"+ {_describe(bm[n])} {n}  (local new)" for n in sorted(bm.keys() - am.keys()) if bm[n].is_local]
+    return lines
+
+
+def _anonymous_problems(a: list[Symbol], b: list[Symbol]) -> list[str]:
+    """Unnamed globals (`__unnamed_N`, `__ember_unnamed_K_N`) compared as a multiset of attributes."""
+    ca = Counter(_fields(s, s.type != "FUNC") for s in a if _ANONYMOUS.fullmatch(s.name))
+    cb = Counter(_fields(s, s.type != "FUNC") for s in b if _ANONYMOUS.fullmatch(s.name))
+    lines = [f"- unnamed {' '.join(map(str, f))} x{n}" for f, n in sorted((ca - cb).items(), key=str)]
+    return lines + [f"+ unnamed {' '.join(map(str, f))} x{n}" for f, n in sorted((cb - ca).items(), key=str)]
+
+
+def _copy_problems(b: list[Symbol]) -> list[str]:
+    """Copies `f.ember.N` must be LOCAL and look like their home `f` (when `f` is present)."""
+    homes = {s.name: s for s in b if COPY_SUFFIX not in s.name}
+    lines: list[str] = []
+    for s in b:
+        if COPY_SUFFIX not in s.name:
+            continue
+        home = homes.get(home_name(s.name))
+        if not s.is_local:
+            lines.append(f"! copy {s.name} is {s.binding} {s.visibility}, not LOCAL")
+        elif home is not None and (home.type, home.section) != (s.type, s.section):
+            lines.append(f"~ copy {s.name}: {s.type} {s.section}, its home {home.name}: {home.type} {home.section}")
+    return lines
+
+
+def _relocation_problems(ra: list[Relocation], rb: list[Relocation]) -> list[str]:
+    """Named symbols A's relocations reference that no relocation of B references.
+
+    Only losses count: the split build legitimately adds relocations (copies of internal
+    and private functions repeat their home's; a reference to an alias or a symbol in
+    another piece goes through the symbol instead of a section offset, GOTPCRELX for
+    PC32), so neither extra relocations nor their section or type are differences."""
+    named_b = {r.target for r in rb}
+    lost = sorted({r for r in ra if not r.target.startswith("[") and r.target not in named_b})
+    return [f"- reloc {r.section} -> {r.target} {r.type}  (no relocation against {r.target} left)" for r in lost]
+
+
+def _describe(s: Symbol) -> str:
+    return f"{s.binding} {s.type} {s.visibility} {s.section} size {s.size}"

@@ -13,7 +13,7 @@ from fuzz import findings, properties
 from fuzz.properties import BuildConfig, CheckPlan
 from fuzz.strategies import FuzzCase, cases, ember_cases
 from fuzz.strategies.callgraph import Call, CallGraph, Function, GlobalUse, Op
-from fuzz.strategies.ember import EmberProgram, Flavour, ember_programs
+from fuzz.strategies.ember import EmberProgram, Flavour, ember_programs, uses_ticks
 from oracle import interp
 
 MANY = settings(
@@ -34,6 +34,7 @@ def test_generated_programs_type_check_and_the_interpreter_runs_them_to_exit_0(
     assert [ln.split()[0] for ln in lines] == [
         *(f.name for f in prog.graph.anchors),
         *(f"g{n}" for n in range(len(prog.graph.globals))),
+        *(["ticks"] if uses_ticks(prog) else []),
         "checksum",
     ]
 
@@ -85,7 +86,8 @@ def test_every_flavour_and_feature_renders_valid_source() -> None:
             ("Float32", "while", ""),
         ]
     )
-    for extra in (flavours, (Flavour("UInt64"), Flavour("Bool"), Flavour("Int"))):
+    edges = (Flavour("Widths", 99), Flavour("FloatEdge", 5), Flavour("Cond", 8), Flavour("Int"))
+    for extra in (flavours, (Flavour("UInt64"), Flavour("Bool"), Flavour("Int")), edges):
         source = EmberProgram(graph, extra).render()
         check_source(source, "all.em")
         result = interp.run_source(source, "all.em", fuel=properties.INTERP_FUEL)
@@ -175,3 +177,32 @@ def test_mixed_strategy_includes_ember_programs() -> None:
         cases("mixed"), lambda c: c.is_ember, settings=settings(database=None, max_examples=500)
     )
     assert seen.input_name == "input.em"
+
+
+@pytest.mark.parametrize("kind", ["lshr", "umax", "sdiv", "udivx", "uremx"])
+def test_loop_counter_operand_outside_a_loop_is_a_valid_literal(kind: str) -> None:
+    """Regression: swarm testing switches loops off, so `i` becomes the literal `(-5119)`,
+    which `UInt64((-5119))` rejected (a false crash at `--strategy ember --seed 2`)."""
+    fn = Function(0, "external", (Op(kind, "i", -5119),), (), (), 0, False, 0)
+    source = EmberProgram(CallGraph((fn,), (), (), False, False, (7,))).render()
+    check_source(source, "lit.em")
+
+
+@pytest.mark.parametrize("kind", ["sdiv", "srem"])
+@pytest.mark.parametrize("divisor", [-(2**63), -(2**63) + 1, -7, -2, -1, 1, 2**63 - 1])
+def test_signed_division_by_any_constant_type_checks_and_never_traps(kind: str, divisor: int) -> None:
+    """Regression: `max(2, abs(INT64_MIN))` rendered `acc % 9223372036854775808`, rejected by the checker."""
+    fn = Function(0, "external", (Op(kind, "c", divisor),), (), (), 0, False, 0)
+    source = EmberProgram(CallGraph((fn,), (), (), False, False, (-(2**63),))).render()
+    check_source(source, "div.em")
+    result = interp.run_source(source, "div.em", fuel=properties.INTERP_FUEL)
+    assert result.outcome == "exit" and result.exit_status == 0, (result, source)
+
+
+@MANY
+@given(case=ember_cases())
+def test_swarmed_programs_type_check_and_run_to_exit_0(case: FuzzCase) -> None:
+    """Swarm configurations (loops, globals, lanes ... switched off) still give valid, trap-free programs."""
+    check_source(case.module, "swarm.em")
+    result = interp.run_source(case.module, "swarm.em", fuel=properties.INTERP_FUEL)
+    assert result.outcome == "exit" and result.exit_status == 0, (result, case.module)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,16 @@ def test_private_name_inside_string_data_is_not_renamed() -> None:
     src = DATA / "private_name_in_string.ll"
     _check_equivalent(_build(src, "none"), _build(src, "two-level", cost=1, jobs=1))
     assert runner.run_object(_build(src, "two-level", cost=1, jobs=1)).stdout == b"msg hello\n"
+
+
+def test_level2_piece_cost_option_cuts_more_pieces_and_changes_nothing_else() -> None:
+    """`BuildOptions.piece_cost` (`--split-piece-cost`, drawn by the fuzz plan) reaches the workers' level-2 cut."""
+    src = DATA / "split_semantics.ll"
+    notes = {}
+    for piece in (None, 1):
+        options = driver.BuildOptions(opt_level=2, split="two-level", jobs=2, subgraph_cost=1, piece_cost=piece)
+        result = driver.build(str(src), options)
+        notes[piece] = " ".join(result.times.notes)
+        _check_equivalent(_build(src, "none"), result.output if isinstance(result.output, bytes) else b"")
+    pieces = {p: int(re.search(r"(\d+) codegen pieces", n).group(1)) for p, n in notes.items()}  # type: ignore[union-attr]
+    assert pieces[1] > pieces[None], notes

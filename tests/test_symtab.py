@@ -93,3 +93,57 @@ def test_section_kinds() -> None:
     assert symtab.section_kind(".data.rel.ro.local") == ".data.rel.ro"
     assert symtab.section_kind(".tbss.x") == ".tbss"
     assert symtab.section_kind("mysection") == "mysection"
+
+
+def _full(a_ir: str, b_ir: str, *, exact_code: bool = True) -> list[str]:
+    a, b = _obj(a_ir), _obj(b_ir)
+    return symtab.diff_full(
+        symtab.read_symbols(a), symtab.read_symbols(b), symtab.read_relocations(a), symtab.read_relocations(b), exact_code=exact_code
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("@g = internal global i32 1", "@g = internal global i64 1"), "~ g:"),  # a local's size
+        (("@g = internal global i32 1", "@g = internal constant i32 1"), "~ g:"),  # a local moved to .rodata
+        (("@h = global i32 2", "@h = global i64 2"), "~ h:"),  # a global's size
+        (("define internal i32 @helper() { ret i32 1 }", "define internal i32 @helper() { ret i32 1 }\n@k = internal global i8 0"), "+ LOCAL OBJECT"),
+    ],
+)
+def test_full_comparison_sees_what_the_contract_1_diff_does_not(change: tuple[str, str], expected: str) -> None:
+    """Sizes, section kinds, locals and relocations: invisible to `diff_symbols`, reported by `diff_full`."""
+    other = BASE.replace(*change)
+    assert other != BASE
+    assert symtab.diff_symbols(symtab.read_symbols(_obj(BASE)), symtab.read_symbols(_obj(other))).clean
+    lines = _full(BASE, other)
+    assert any(expected in line for line in lines), lines
+
+
+def test_full_comparison_sees_a_retargeted_relocation() -> None:
+    """`@p` points at `@api` instead of `@h`: same symbols, a different relocation target."""
+    a = BASE + "@p = global ptr @h\n"
+    lines = _full(a, a.replace("@p = global ptr @h", "@p = global ptr @api"))
+    assert any(line.startswith("- reloc .data -> h R_X86_64_64") for line in lines), lines
+
+
+def test_full_comparison_accepts_copies_and_renumbered_unnamed_globals() -> None:
+    """A split build's `helper.ember.1` copy and `__ember_unnamed_0_0` for `__unnamed_1` are not differences."""
+    unnamed = BASE + "@0 = internal global i64 7\ndefine i64 @use0() { %v = load i64, ptr @0\n  ret i64 %v }\n"
+    split = unnamed.replace("@0", "@__ember_unnamed_0_0") + (
+        "define internal i32 @helper.ember.1() { ret i32 1 }\ndefine i32 @api2() { %v = call i32 @helper.ember.1()\n  ret i32 %v }\n"
+    )
+    reference = unnamed + "define i32 @api2() { %v = call i32 @helper()\n  ret i32 %v }\n"
+    assert _full(reference, split) == []
+    leaked = split.replace("define internal i32 @helper.ember.1", "define hidden i32 @helper.ember.1")
+    assert any("copy helper.ember.1" in line for line in _full(reference, leaked))
+
+
+def test_full_comparison_ignores_function_sizes_and_locals_after_ipo() -> None:
+    """A function's size is never compared; a new local is a difference only at -O0."""
+    bigger = BASE.replace("define internal i32 @helper() { ret i32 1 }", "define internal i32 @helper() { %x = add i32 1, 0\n  ret i32 %x }\n@k = internal global i8 0")
+    bigger = bigger.replace("define i32 @user() { %v = call i32 @ext()", "define i32 @user() { %w = call i32 @ext()\n  %v = add i32 %w, 1")
+    lines = _full(BASE, bigger)
+    assert any(line.startswith("+ LOCAL OBJECT") and line.endswith("k  (local new)") for line in lines), lines
+    assert not any("user" in line or "helper" in line for line in lines), lines
+    assert _full(BASE, bigger, exact_code=False) == []

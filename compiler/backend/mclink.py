@@ -4,7 +4,9 @@ Local labels (`.LBB`, `.LCPI`, `.LJTI`, `.Ltmp`, `.Lfunc_end`, `GCC_except_table
 are made unique per piece; symbols that were local in the input lose the
 `.globl`/`.hidden` the split gave them (so nothing local leaks); formerly private
 symbols become `.L` temporaries again; one copy of each legal duplicate directive is
-kept; pieces are joined in a stable order taken from the input module.
+kept, and one definition of each personality reference `DW.ref.<personality>` (codegen
+emits one, a weak hidden comdat, in every piece whose functions use the personality);
+pieces are joined in a stable order taken from the input module.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def link(
     """One assembly text from many pieces (see the module docstring)."""
     out: list[str] = []
     defined_locals: dict[str, int] = {}
+    dw_refs: set[str] = set()  # DW.ref.* defined by an earlier piece
+    skip_data = False
     binding_seen: set[str] = set()
     first_file: str | None = None
     rename_private = {name: ".L" + name for name in private_names}
@@ -71,6 +75,12 @@ def link(
             if directive and _SKIP.match(line):
                 if first_file is None and line.lstrip().startswith(".file"):
                     first_file = line
+                continue
+            if skip_data and line.lstrip().startswith(".quad"):
+                skip_data = False
+                continue  # the value of a repeated DW.ref definition
+            if "DW.ref." in line and _repeated_dw_ref(line, dw_refs):
+                skip_data = True
                 continue
             if unique_labels and (".L" in line or "GCC_except_table" in line):
                 line = _LOCAL_LABEL.sub(functools.partial(_unique_label, prefix), line)
@@ -97,6 +107,18 @@ def link(
             out.append(line)
     header = [first_file] if first_file else []
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
+
+
+def _repeated_dw_ref(line: str, seen: set[str]) -> bool:
+    """Whether `line` defines a `DW.ref.*` label an earlier piece defined (records new ones)."""
+    label = _LABEL_DEF.match(line)
+    if label is None or not _unquote(label.group(1)).startswith("DW.ref."):
+        return False
+    sym = _unquote(label.group(1))
+    if sym in seen:
+        return True
+    seen.add(sym)
+    return False
 
 
 def _unique_label(prefix: str, match: re.Match[str]) -> str:

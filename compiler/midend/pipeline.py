@@ -24,11 +24,18 @@ LOWER_TO_LLVM = (
     "convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts"
 )
 
-#: `canonicalize` with a cap on rewrites per greedy iteration. Upstream MLIR 22 never
-#: terminates when folding removes the only entry edge of a loop while the rewriter runs
-#: (llvm-project PRs 221037/221152); Ember's trap branches and constant-folded loops hit
-#: that. Past the cap the iteration ends and the next one erases the unreachable blocks.
-CANONICALIZE = "canonicalize{max-num-rewrites=20000}"
+#: The upstream pattern that folds `cf.cond_br` on a constant (its debug name, as GCC spells it).
+CONST_COND_BRANCH_PATTERN = "{anonymous}::SimplifyConstCondBranchPred"
+#: `canonicalize` without constant-branch folding, and with a cap on rewrites per greedy
+#: iteration. Upstream MLIR 22 never terminates when folding a branch removes the only
+#: entry edge of a loop while the rewriter runs (llvm-project PRs 221037/221152): the
+#: header merges with its latch into `%x = arith.addi %x, %c`, which folds forever (the
+#: cap counts rewrites, not folds). `ember-fold-branches` folds those branches between
+#: canonicalizations instead; each canonicalize first erases the blocks that became
+#: unreachable (fuzzer finding fuzz/regressions/midend_hang_dead_loop.em).
+CANONICALIZE = f"canonicalize{{max-num-rewrites=20000 disable-patterns={CONST_COND_BRANCH_PATTERN}}}"
+#: Folds constant `cf.cond_br` with no other pattern (compiler/midend/passes/fold_branches.py).
+FOLD_BRANCHES = "ember-fold-branches"
 #: One round of inlining. Upstream's default (4 rounds, canonicalizing in between) blows up
 #: doubly exponentially on recursion that only becomes direct after canonicalization
 #: (calls through function values): each round inlines the grown body into every call site
@@ -38,10 +45,13 @@ INLINE = "inline{default-pipeline=" + CANONICALIZE + " max-iterations=1}"
 #: MLIR optimisation pipeline run before lowering, per optimisation level. Ember's
 #: frontend keeps locals in SSA form (block arguments, no allocas), so mem2reg/sroa have
 #: nothing to do and are not run.
-_O2 = f"{INLINE},{CANONICALIZE},cse,sccp,ember-rewrites,{CANONICALIZE},symbol-dce,loop-invariant-code-motion,{CANONICALIZE},cse"
+_O2 = (
+    f"{INLINE},{FOLD_BRANCHES},{CANONICALIZE},cse,sccp,ember-rewrites,{FOLD_BRANCHES},{CANONICALIZE},"
+    f"symbol-dce,loop-invariant-code-motion,{FOLD_BRANCHES},{CANONICALIZE},cse"
+)
 MIDEND_PIPELINES: dict[int, str] = {
     0: "",
-    1: f"{CANONICALIZE},ember-rewrites,cse",
+    1: f"{CANONICALIZE},{FOLD_BRANCHES},ember-rewrites,cse",
     2: _O2,
     3: _O2,
 }

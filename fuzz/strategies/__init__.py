@@ -8,13 +8,21 @@ at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import strategies as st
 
-from fuzz.strategies.callgraph import CallGraph, call_graphs
-from fuzz.strategies.ember import EmberProgram, ember_programs
+from fuzz.strategies.callgraph import (
+    GRAPH_FEATURES,
+    OP_KINDS,
+    CallGraph,
+    apply_swarm,
+    call_graphs,
+    graph_features,
+    swarm_off,
+)
+from fuzz.strategies.ember import LANES, EmberProgram, ember_programs
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
 
@@ -28,6 +36,8 @@ class FuzzCase:
     module: str
     support: str | None = None
     origin: str = "llvm-ir"
+    #: the generator features the program uses (per-feature coverage of a campaign)
+    features: tuple[str, ...] = ()
 
     @property
     def is_ember(self) -> bool:
@@ -55,21 +65,35 @@ class FuzzCase:
 
 @st.composite
 def callgraph_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
-    """Call-graph programs (see `fuzz.strategies.callgraph`)."""
-    return FuzzCase(draw(call_graphs(max_functions, min_functions)).render(), None, "callgraph")
+    """Call-graph programs (see `fuzz.strategies.callgraph`), with a swarm of features switched off."""
+    graph = draw(call_graphs(max_functions, min_functions))
+    graph = apply_swarm(graph, draw(swarm_off(OP_KINDS + GRAPH_FEATURES), label="swarm off"))
+    return FuzzCase(graph.render(), None, "callgraph", graph_features(graph))
 
 
 @st.composite
 def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, ...] | None = None) -> FuzzCase:
-    """Linkage modules (see `fuzz.strategies.linkage`), with their support module when one is needed."""
+    """Linkage modules (see `fuzz.strategies.linkage`), with their support module when one is needed;
+    without `features`, a swarm: each program draws which features are switched off."""
+    if features is None:
+        off = draw(swarm_off(tuple(FEATURES)), label="swarm off")
+        features = tuple(f for f in FEATURES if f not in off) or tuple(FEATURES)
     module: LinkageModule = draw(linkage_modules(max_fragments, features))
-    return FuzzCase(module.render(), module.support(), "linkage")
+    used = tuple(sorted({f.feature.split(":")[0] for f in module.fragments}))
+    return FuzzCase(module.render(), module.support(), "linkage", used)
 
 
 @st.composite
 def ember_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
-    """Ember programs over call graphs (see `fuzz.strategies.ember`)."""
-    return FuzzCase(draw(ember_programs(max_functions, min_functions)).render(), None, "ember")
+    """Ember programs over call graphs (see `fuzz.strategies.ember`), with a swarm of features off."""
+    prog = draw(ember_programs(max_functions, min_functions))
+    off = draw(swarm_off(OP_KINDS + GRAPH_FEATURES + LANES[1:]), label="swarm off")
+    graph = apply_swarm(prog.graph, off)
+    flavours = tuple(replace(f, lane="Int") if f.lane in off else f for f in prog.flavours)
+    prog = replace(prog, graph=graph, flavours=flavours)
+    lanes = {prog.flavour(f.index).lane for f in graph.functions} - {"Int"}
+    used = {*graph_features(graph), *lanes} - {"ctor"}  # Ember programs have no constructor
+    return FuzzCase(prog.render(), None, "ember", tuple(sorted(used)))
 
 
 @st.composite

@@ -31,7 +31,11 @@ MAX_DEPTH = 24
 ARITH = ("add", "sub", "mul", "xor", "and", "or")
 SHIFTS = ("shl", "lshr", "ashr")
 DIVS = ("udiv", "urem", "sdiv", "srem", "udivx", "uremx")
-OP_KINDS = ARITH + SHIFTS + DIVS + ("smin", "umax")
+#: code-shape ops: a switch of differing cases (a jump table), float and vector constants (constant pools)
+CODE_SHAPES = ("switch", "fconst", "vconst")
+OP_KINDS = ARITH + SHIFTS + DIVS + ("smin", "umax") + CODE_SHAPES
+#: what each `switch` case does to the accumulator (different code per case: a jump table, not a lookup table)
+SWITCH_CASES = (("add", 3), ("mul", 5), ("xor", 0x5A5A), ("shl", 7), ("sub", 11), ("lshr", 9))
 LINKAGES = ("internal", "external", "private", "hidden")
 
 
@@ -146,10 +150,46 @@ def _render_op(op: Op, acc: str, out: str, k: int, in_loop: bool) -> list[str]:
     if op.kind in ("udivx", "uremx"):
         src = operand if op.operand != "c" else "%x"
         return [f"  %nz{k} = or i64 {src}, 1", f"  {out} = {op.kind[:-1]} i64 {acc}, %nz{k}"]
+    if op.kind in CODE_SHAPES:
+        return _render_shape(op, acc, out, k)
     pred = "slt" if op.kind == "smin" else "ugt"
     return [
         f"  %cmp{k} = icmp {pred} i64 {acc}, {operand}",
         f"  {out} = select i1 %cmp{k}, i64 {acc}, i64 {operand}",
+    ]
+
+
+def _render_shape(op: Op, acc: str, out: str, k: int) -> list[str]:
+    """A switch over `acc % 7` (cases 0..5 differ), or float / vector constants folded into `acc`."""
+    c = op.value & 0xFFFF
+    if op.kind == "switch":
+        cases = " ".join(f"i64 {j}, label %sw{k}.{j}" for j in range(len(SWITCH_CASES)))
+        lines = [f"  %swk{k} = urem i64 {acc}, 7", f"  switch i64 %swk{k}, label %sw{k}.d [ {cases} ]"]
+        incoming = []
+        for j, (kind, v) in enumerate(SWITCH_CASES):
+            lines += [f"sw{k}.{j}:", f"  %swv{k}.{j} = {kind} i64 {acc}, {v + c % 3}", f"  br label %sw{k}.j"]
+            incoming.append(f"[ %swv{k}.{j}, %sw{k}.{j} ]")
+        lines += [f"sw{k}.d:", f"  br label %sw{k}.j", f"sw{k}.j:"]
+        return [*lines, f"  {out} = phi i64 {', '.join(incoming)}, [ {acc}, %sw{k}.d ]"]
+    if op.kind == "fconst":  # |acc & 0xFFFFF| * 1.2345e-3 + c.25 fits i64: fptosi is defined
+        return [
+            f"  %fm{k} = and i64 {acc}, 1048575",
+            f"  %ff{k} = sitofp i64 %fm{k} to double",
+            f"  %fg{k} = fmul double %ff{k}, 1.234500e-03",
+            f"  %fh{k} = fadd double %fg{k}, {c}.25",
+            f"  %fi{k} = fptosi double %fh{k} to i64",
+            f"  {out} = xor i64 {acc}, %fi{k}",
+        ]
+    return [  # vconst: <4 x i32> arithmetic with constant vectors, two lanes folded back
+        f"  %vt{k} = trunc i64 {acc} to i32",
+        f"  %vi{k} = insertelement <4 x i32> <i32 3, i32 -7, i32 {c}, i32 1000>, i32 %vt{k}, i32 0",
+        f"  %vm{k} = mul <4 x i32> %vi{k}, <i32 17, i32 {c | 1}, i32 5, i32 -9>",
+        f"  %va{k} = add <4 x i32> %vm{k}, <i32 {c}, i32 1, i32 -2, i32 77>",
+        f"  %ve{k} = extractelement <4 x i32> %va{k}, i32 0",
+        f"  %vf{k} = extractelement <4 x i32> %va{k}, i32 3",
+        f"  %vs{k} = add i32 %ve{k}, %vf{k}",
+        f"  %vz{k} = zext i32 %vs{k} to i64",
+        f"  {out} = xor i64 {acc}, %vz{k}",
     ]
 
 
@@ -162,14 +202,15 @@ def _render_function(f: Function, graph: CallGraph) -> str:
     acc = "%x"
     k = 0
     if f.loop_trip:
-        lines += ["  br label %loop", "loop:", "  %i = phi i64 [ 0, %body ], [ %i.next, %loop ]"]
-        lines.append("  %acc = phi i64 [ %x, %body ], [ %acc.next, %loop ]")
+        lines += ["  br label %loop", "loop:", "  %i = phi i64 [ 0, %body ], [ %i.next, %latch ]"]
+        lines.append("  %acc = phi i64 [ %x, %body ], [ %acc.next, %latch ]")
         acc = "%acc"
     for op in f.ops:
         out = f"%v{k}"
         lines += _render_op(op, acc, out, k, bool(f.loop_trip))
         acc, k = out, k + 1
     if f.loop_trip:
+        lines += ["  br label %latch", "latch:"]  # a switch in the body ends in another block
         lines.append(f"  %acc.next = add i64 {acc}, 1")
         lines.append("  %i.next = add i64 %i, 1")
         lines.append(f"  %more = icmp ult i64 %i.next, {f.loop_trip}")
@@ -373,3 +414,48 @@ def call_graphs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
 def call_graph_modules(max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[str]:
     """LLVM IR text of random call-graph programs."""
     return call_graphs(max_functions, min_functions).map(render)
+
+
+# ------------------------------------------------------------------ swarm testing
+
+#: Graph-level features a swarm configuration may switch off (besides every op kind).
+GRAPH_FEATURES = ("calls", "loops", "globals", "table", "ctor")
+
+
+@st.composite
+def swarm_off(draw: st.DrawFn, features: tuple[str, ...]) -> frozenset[str]:
+    """Swarm testing (Groce et al., ISSTA 2012): a random subset of `features` switched off
+    for one whole program, so rare features get programs to themselves; shrinks to none off."""
+    return frozenset(f for f in features if draw(st.booleans()))
+
+
+def apply_swarm(graph: CallGraph, off: frozenset[str]) -> CallGraph:
+    """`graph` without the switched-off op kinds and graph features."""
+    fns = tuple(
+        replace(
+            f,
+            ops=tuple(op for op in f.ops if op.kind not in off),
+            calls=() if "calls" in off else tuple(c for c in f.calls if not (c.indirect and "table" in off)),
+            loop_trip=0 if "loops" in off else f.loop_trip,
+            uses=() if "globals" in off else f.uses,
+        )
+        for f in graph.functions
+    )
+    return replace(
+        graph,
+        functions=fns,
+        globals=() if "globals" in off else graph.globals,
+        table=() if "table" in off else graph.table,
+        ctor=graph.ctor and "ctor" not in off,
+    )
+
+
+def graph_features(graph: CallGraph) -> tuple[str, ...]:
+    """The op kinds and graph features a program actually uses (for per-feature coverage)."""
+    used = {op.kind for f in graph.functions for op in f.ops}
+    used |= {"calls"} if any(f.calls for f in graph.functions) else set()
+    used |= {"loops"} if any(f.loop_trip for f in graph.functions) else set()
+    used |= {"globals"} if graph.globals else set()
+    used |= {"table"} if graph.table and any(c.indirect for f in graph.functions for c in f.calls) else set()
+    used |= {"ctor"} if graph.ctor else set()
+    return tuple(sorted(used))

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from fuzz.strategies.callgraph import CallGraph, Function, Op, call_graphs
+from fuzz.strategies.callgraph import SWITCH_CASES, CallGraph, Function, Op, call_graphs
 
 #: Worst-case calls one run of `main` makes: the interpreter runs every generated program.
 MAX_CALLS = 300
-LANES = ("Int", "Int32", "Int8", "UInt64", "Float64", "Float32", "Bool")
+LANES = ("Int", "Int32", "Int8", "UInt64", "Float64", "Float32", "Bool", "Widths", "FloatEdge", "Cond")
 LOOPS = ("for", "while")
 INLINES = ("", "noinline", "always_inline")
 U64 = (1 << 64) - 1
@@ -73,9 +73,14 @@ def _operand(op: Op, in_loop: bool, loop_var: str) -> str:
     return _lit(op.value)
 
 
+def _is_literal(operand: str) -> bool:
+    """`5`, `(-5)`: a rendered constant (the loop counter `i` outside a loop becomes one)."""
+    return operand.strip("()").lstrip("-").isdigit()
+
+
 def _u64(operand: str, op: Op) -> str:
     """`operand` as a UInt64 expression (a literal must already be in range)."""
-    if op.operand == "c" or operand.lstrip("(-").isdigit():
+    if op.operand == "c" or _is_literal(operand):
         return str(op.value & U64)
     return f"UInt64({operand})"
 
@@ -87,22 +92,48 @@ def _render_op(op: Op, in_loop: bool, loop_var: str) -> str:
     binops = {"add": "+", "sub": "-", "mul": "*", "xor": "^", "and": "&", "or": "|"}
     if k in binops:
         return f"acc {binops[k]} {v}"
-    if k == "shl":
-        return f"acc << {op.value % 64}"
+    if k == "shl":  # shifts by any amount: negative or >= 64 is defined (0 or the sign fill)
+        return f"acc << {v}"
     if k == "ashr":
-        return f"acc >> {op.value % 64}"
+        return f"acc >> {v}"
     if k == "lshr":
-        return f"Int(UInt64(acc) >> {op.value % 64})"
+        return f"Int(UInt64(acc) >> {_u64(v, op)})"
     if k in ("udiv", "urem"):
         return f"Int(UInt64(acc) {'//' if k == 'udiv' else '%'} {max(1, abs(op.value)) & U64})"
     if k in ("sdiv", "srem"):
-        return f"acc {'//' if k == 'sdiv' else '%'} {min(max(2, abs(op.value)), 2**63 - 1)}"
+        return _render_signed_division(k, op.value, None if op.operand == "c" else v)
     if k in ("udivx", "uremx"):
-        src = v if op.operand != "c" else "x"
+        src = "x" if _is_literal(v) else v  # `i` outside a loop is a literal: not UInt64(-7)
         return f"Int(UInt64(acc) {'//' if k == 'udivx' else '%'} UInt64({src} | 1))"
     if k == "smin":
         return f"min(acc, {v})"
+    if k in ("switch", "fconst", "vconst"):
+        return _render_shape(k, op.value & 0xFFFF)
     return f"Int(max(UInt64(acc), {_u64(v, op)}))"  # umax
+
+
+def _render_shape(kind: str, c: int) -> str:
+    """The IR generator's code shapes as one Ember expression: a case chain, float constants."""
+    if kind == "switch":  # a chain of equality tests on acc % 7 (the midend may make it a switch)
+        chain = "acc"
+        for j, (op, v) in reversed(list(enumerate(SWITCH_CASES))):
+            sym = {"add": "+", "mul": "*", "xor": "^", "shl": "<<", "sub": "-", "lshr": ">>"}[op]
+            chain = f"(acc {sym} {v + c % 3}) if acc % 7 == {j} else {chain}"
+        return chain
+    if kind == "fconst":
+        return f"acc ^ Int(Float64(acc & 1048575) * 0.0012345 + {c}.25)"
+    return f"acc ^ Int(Float32(acc & 65535) * Float32(-7.5) + Float32({c}.125))"
+
+
+def _render_signed_division(kind: str, value: int, operand: str | None = None) -> str:
+    """`acc // c` / `acc % c` for any nonzero Int constant c (INT_MIN too), or by `(operand | 1)`."""
+    divisor = value if -(2**63) <= value < 2**63 and value != 0 else 2
+    text = f"({operand} | 1)" if operand is not None else _lit(divisor)
+    if kind == "srem":
+        return f"acc % {text}"  # INT_MIN % -1 == 0: defined
+    if operand is not None or divisor == -1:  # INT_MIN // -1 traps: keep the dividend above INT_MIN
+        return f"max(acc, {_lit(-(2**63) + 1)}) // {text}"
+    return f"acc // {text}"
 
 
 def _render_lane(fl: Flavour) -> list[str]:
@@ -120,6 +151,30 @@ def _render_lane(fl: Flavour) -> list[str]:
         return [f"acc = acc ^ Int(Float32(acc & 4095) * Float32({c}.5))"]
     if fl.lane == "Bool":
         return [f"big: Bool = acc > x or d == {c % 4}", "if big:", f"    acc = acc - {c}"]
+    return _render_edge_lane(fl)
+
+
+def _render_edge_lane(fl: Flavour) -> list[str]:
+    """Lanes at the language's edges: narrow compares, IEEE specials, side effects in and/or."""
+    c = fl.lane_const
+    if fl.lane == "Widths":  # every integer width compared (wrapped narrow adds too) and converted
+        return [
+            f"acc = acc + Int(Int8(acc) + Int8({c % 128}) > Int8(acc)) + Int(Int32(acc) <= Int32(x)) * 2",
+            f"acc = acc + Int(UInt64(acc) < UInt64(x)) * 4 + Int(Int8(x) == Int8(acc)) * 8 + Int(Int32(acc) * Int32({c}) < Int32(0)) * 16",
+            "acc = acc ^ Int(UInt64(Int8(acc))) ^ Int(Int32(UInt64(x))) ^ Int(Int8(Int32(acc)))",
+        ]
+    if fl.lane == "FloatEdge":  # x & 1 == 0 divides by 0.0: +-inf, NaN (0/0); -0.0 seen through 1/z
+        return [
+            "fz: Float64 = Float64(acc & 3) / Float64(x & 1)",
+            "nz: Float64 = -0.0 * Float64(acc & 1)",
+            "acc = acc ^ Int(fz) ^ Int(fz != fz) * 2 ^ Int(fz < 1.5) * 4 ^ Int(1.0 / nz)",
+            f"acc = acc + Int(Float32(fz) * Float32({c}.5)) + Int(min(fz, 2.5)) + Int(max(nz, fz))",
+        ]
+    if fl.lane == "Cond":  # `tick` counts its calls (printed by main): short-circuit order shows
+        return [
+            f"if tick(acc) and acc > x or tick(x ^ d) and not tick(acc + {c}):",
+            f"    acc = acc + {c}",
+        ]
     return []
 
 
@@ -192,6 +247,18 @@ def _render_table(prog: EmberProgram) -> str:
     return "\n".join(lines)
 
 
+#: The side effect of the `Cond` lane's conditions: counts its calls, true for odd values.
+TICK = """def tick(v: Int) -> Bool:
+    global ticks
+    ticks = ticks + 1
+    return (v & 1) == 1"""
+
+
+def uses_ticks(prog: EmberProgram) -> bool:
+    """Whether some function's lane calls `tick` (then the program has `tick` and prints `ticks`)."""
+    return any(prog.flavour(f.index).lane == "Cond" for f in prog.graph.functions)
+
+
 def render(prog: EmberProgram) -> str:
     """Ember source for `prog` (deterministic)."""
     graph = prog.graph
@@ -199,8 +266,13 @@ def render(prog: EmberProgram) -> str:
     decls = [f"g{n}: Int = {init}" for n, init in enumerate(graph.globals)]
     if graph.table and graph.table_mutable:
         decls.append("tsel: Int = 0")
+    ticks = uses_ticks(prog)
+    if ticks:
+        decls.append("ticks: Int = 0")
     if decls:
         blocks.append("\n".join(decls))
+    if ticks:
+        blocks.append(TICK)
     if graph.table:
         blocks.append(_render_table(prog))
     blocks += [_render_function(f, prog) for f in graph.functions]
@@ -212,6 +284,8 @@ def render(prog: EmberProgram) -> str:
         main.append(f"    chk = chk * 1000003 ^ a{n}")
     for n in range(len(graph.globals)):
         main += [f'    print("g{n}", g{n})', f"    chk = chk * 1000003 ^ g{n}"]
+    if ticks:
+        main += ['    print("ticks", ticks)', "    chk = chk * 1000003 ^ ticks"]
     main += ['    print("checksum", chk)', "    return 0"]
     blocks.append("\n".join(main))
     return "\n\n\n".join(blocks) + "\n"

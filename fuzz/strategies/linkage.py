@@ -614,6 +614,36 @@ def module_asm(draw: st.DrawFn, p: str) -> Fragment:
     return Fragment("module-asm", top, tuple(main), tuple(values), module_asm=asm)
 
 
+@st.composite
+def exception_handling(draw: st.DrawFn, p: str) -> Fragment:
+    """Anchors that `invoke` a shared internal callee with a landing pad and the module's own
+    personality function (nothing throws: the EH tables, `.gcc_except_table` and `.Ltmp`
+    labels, and the personality reference must survive the split)."""
+    k, cleanup = draw(_SMALL), draw(st.sampled_from(["cleanup", "catch ptr null"]))
+
+    def anchor(name: str, arg: str) -> str:
+        return "\n".join([
+            f"define i64 @{name}(i64 %x) personality ptr @{p}pers {{",
+            "entry:",
+            f"  %r = invoke i64 @{p}may(i64 {arg}) to label %ok unwind label %lp",
+            "ok:",
+            "  ret i64 %r",
+            "lp:",
+            f"  %l = landingpad {{ ptr, i32 }} {cleanup}",
+            "  ret i64 -1",
+            "}",
+        ])
+
+    top = (
+        f"define internal i32 @{p}pers(i32 %v, i32 %a, i64 %c, ptr %e, ptr %ctx) {{\n  ret i32 0\n}}",
+        f"define internal i64 @{p}may(i64 %x) noinline {{\n  %r = mul i64 %x, {k}\n  ret i64 %r\n}}",
+        anchor(f"{p}a", "%x"),
+        anchor(f"{p}b", f"{k + 1}"),
+    )
+    main, values = _two_calls(p, draw)
+    return Fragment("eh", top, tuple(main), tuple(values))
+
+
 FEATURES = {
     "internal": internal_shared,
     "specialised": specialised_copies,
@@ -633,6 +663,7 @@ FEATURES = {
     "address-taken": address_taken,
     "ifunc": ifuncs,
     "extern_weak": extern_weak,
+    "eh": exception_handling,
 }
 if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
     FEATURES["module-asm"] = module_asm

@@ -26,6 +26,7 @@ class EmberPass:
 #: pipeline name -> module that defines `PASS`
 _PASS_MODULES: dict[str, str] = {
     "ember-internalize-private": "compiler.midend.passes.internalize_private",
+    "ember-fold-branches": "compiler.midend.passes.fold_branches",
     "ember-rewrites": "compiler.midend.passes.ember_rewrites",
 }
 
