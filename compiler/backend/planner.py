@@ -36,6 +36,9 @@ from compiler.backend.irmodel import Entity, IRModule
 TARGET_SUBGRAPH_COST = 8000
 #: Never more subgraphs than this (enough to keep 16 workers busy with room to balance).
 MAX_SUBGRAPHS = 32
+#: A --split-cost below this asks for a fine split (the harness's stress setting): callers are
+#: then not merged with the exported functions they call, so every anchor can land alone.
+FINE_SPLIT_COST = 1000
 #: Level-2 codegen pieces group consecutive functions up to this estimated cost. Codegen of
 #: a subgraph runs in the same worker, so smaller pieces only add module parses; the
 #: harness draws small values to exercise the per-function cut and its link.
@@ -242,6 +245,8 @@ class PlanPolicy:
     copy_share: float = COPY_SHARE
     #: copy every duplicable local a subgraph reaches, unbounded (device code cannot call across modules)
     copy_closure: bool = False
+    #: merge callers with the exported functions they call (fewer calls crossing subgraphs)
+    merge_exported: bool = True
 
 
 @dataclass
@@ -394,6 +399,8 @@ def cluster_by_calls(state: PlanState) -> None:
     for root in locals_:
         if len(callers[root]) > 1 and not any(merge(caller, root) for caller in callers[root]):
             merge(next(iter(callers[root])), root, force=True)
+    if not state.policy.merge_exported or state.policy.target_cost < FINE_SPLIT_COST:
+        return
     for root in roots:
         if not all_local(root):
             for caller in callers[root]:
@@ -523,11 +530,19 @@ def import_small_callees(state: PlanState) -> None:
     """Import small exported callees of a subgraph's own functions as available_externally copies.
 
     Budgeted relative to the subgraph (`import_share` of its cost, at least one callee of
-    `import_cost`) and to the module's work budget; not transitive: an imported body's callees are only declared.
+    `import_cost`) and to the module's work budget; only callees whose locals this subgraph
+    already has (importing one that names another local would make its owner export that
+    local, losing what the unsplit optimiser knows about it); not transitive: an imported body's callees are only declared.
     """
     if state.policy.import_cost <= 0:
         return
     importable = _importable(state)
+    local_refs = {
+        # plain-data constants are visible everywhere anyway (available_externally copies)
+        name: [r for r in state.by_name[name].refs
+               if r in state.by_name and state.by_name[r].is_local and not _foldable_constant(state.by_name[r])]
+        for name in importable
+    }
     for k, members in enumerate(state.bucket_members):
         own_cost = sum(state.by_name[n].cost for n in members)
         budget = min(max(int(state.policy.import_share * own_cost), state.policy.import_cost), state.extra_left)
@@ -538,6 +553,8 @@ def import_small_callees(state: PlanState) -> None:
             for r in e.refs:
                 if r not in importable or r in members or r in e.address_refs:
                     continue
+                if any(lr not in members for lr in local_refs[r]):
+                    continue  # its body names a local this subgraph lacks: the owner would have to export it
                 cost = state.by_name[r].cost
                 if cost > budget:
                     continue
