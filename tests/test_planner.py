@@ -129,3 +129,27 @@ def test_inlined_libcall_folds_the_same_split(level: int) -> None:
     assert isinstance(none, bytes) and isinstance(split, bytes)
     diff = symtab.diff_symbols(symtab.read_symbols(none), symtab.read_symbols(split))
     assert diff.clean, diff.render("none", "two-level")
+
+
+def test_imported_callee_brings_its_small_locals_and_never_exports_them() -> None:
+    """`main` imports `a`; `a`'s internal callee comes along as a copy, so its home stays
+    internal (exported, IPSCCP could not specialise it: the specialised-copies fault hid)."""
+    text = "\n".join([
+        "declare i32 @printf(ptr, ...)",
+        "@fmt = private unnamed_addr constant [9 x i8] c\"spec %ld\\0A\"",
+        "define internal i64 @spec(i64 %x, i64 %k) noinline {",
+        "  call i32 (ptr, ...) @printf(ptr @fmt, i64 %k)",
+        "  %m = mul i64 %x, %k",
+        "  ret i64 %m",
+        "}",
+        "define i64 @a(i64 %x) {\n  %r = call i64 @spec(i64 %x, i64 3)\n  ret i64 %r\n}",
+        "define i64 @b(i64 %x) {\n  %r = call i64 @spec(i64 %x, i64 5)\n  ret i64 %r\n}",
+        "define i32 @main() {\n  %p = call i64 @a(i64 1)\n  %q = call i64 @b(i64 2)\n  ret i32 0\n}",
+    ])
+    p = planner.plan(text, policy=planner.PlanPolicy(target_cost=1, import_cost=planner.IMPORT_COST))
+    home = next(sg for sg in p.subgraphs if "spec" in sg.members)
+    assert irmodel.parse_module(home.text).values["spec"].linkage == "internal"
+    main = next(sg for sg in p.subgraphs if "main" in sg.members)
+    values = irmodel.parse_module(main.text).values
+    assert values["a"].linkage == "available_externally"
+    assert any(n.startswith(f"spec{planner.COPY_SUFFIX}") for n in main.members)

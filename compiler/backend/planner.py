@@ -526,42 +526,60 @@ def _importable(state: PlanState) -> set[str]:
     }
 
 
+def _plain_local_refs(state: PlanState, name: str) -> list[str]:
+    """The locals a definition names, except plain-data constants (visible everywhere anyway)."""
+    by_name = state.by_name
+    return [r for r in by_name[name].refs if r in by_name and by_name[r].is_local and not _foldable_constant(by_name[r])]
+
+
+def _locals_to_copy_along(state: PlanState, callee: str, members: dict[str, None]) -> list[str] | None:
+    """The small duplicable locals an imported `callee` needs copied beside it, or None when it
+    names a local that cannot come along (its owner would have to export it, and lose what
+    IPSCCP and GlobalOpt know about it)."""
+    missing = [r for r in _plain_local_refs(state, callee) if r not in members]
+    for r in missing:
+        if r not in state.local_dup or state.by_name[r].cost > state.policy.copy_cost:
+            return None
+        if any(rr not in members and rr not in missing for rr in _plain_local_refs(state, r)):
+            return None  # the copy would name yet another missing local: not transitive
+    return missing
+
+
 def import_small_callees(state: PlanState) -> None:
     """Import small exported callees of a subgraph's own functions as available_externally copies.
 
     Budgeted relative to the subgraph (`import_share` of its cost, at least one callee of
-    `import_cost`) and to the module's work budget; only callees whose locals this subgraph
-    already has (importing one that names another local would make its owner export that
-    local, losing what the unsplit optimiser knows about it); not transitive: an imported body's callees are only declared.
+    `import_cost`) and to the module's work budget. A callee comes only with the locals it
+    names: those the subgraph has, plus small duplicable ones copied along (renamed like
+    any copy); one naming another local is not imported. Not transitive: an imported
+    body's exported callees stay declarations.
     """
     if state.policy.import_cost <= 0:
         return
     importable = _importable(state)
-    local_refs = {
-        # plain-data constants are visible everywhere anyway (available_externally copies)
-        name: [r for r in state.by_name[name].refs
-               if r in state.by_name and state.by_name[r].is_local and not _foldable_constant(state.by_name[r])]
-        for name in importable
-    }
     for k, members in enumerate(state.bucket_members):
         own_cost = sum(state.by_name[n].cost for n in members)
         budget = min(max(int(state.policy.import_share * own_cost), state.policy.import_cost), state.extra_left)
         for name in list(members):
             e = state.by_name[name]
-            if e.kind != "function":
+            if e.kind != "function" or name in state.imported[k]:
                 continue
             for r in e.refs:
                 if r not in importable or r in members or r in e.address_refs:
                     continue
-                if any(lr not in members for lr in local_refs[r]):
-                    continue  # its body names a local this subgraph lacks: the owner would have to export it
-                cost = state.by_name[r].cost
-                if cost > budget:
+                along = _locals_to_copy_along(state, r, members)
+                if along is None:
                     continue
-                budget -= cost
-                state.extra_left -= cost
+                cost = state.by_name[r].cost
+                extra = sum(state.by_name[n].cost for n in along)
+                if cost + extra > budget:
+                    continue
+                budget -= cost + extra
+                state.extra_left -= cost + extra
                 state.imported_cost += cost
+                state.copied_cost += extra
                 members[r] = None
+                members.update(dict.fromkeys(along))
                 state.imported[k].add(r)
 
 
