@@ -55,7 +55,8 @@ def _serial(name: str, level: int, tmp: str) -> tuple[bytes, corpus.WorkloadResu
 def test_split_build_agrees_with_serial(name: str, level: int, mode: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     src = _module(name)
     program = corpus.BY_NAME[name]
-    reference, want = _serial(name, level, str(tmp_path_factory.mktemp("serial")))
+    # one folder per (program, level) so the cached serial build is reused by every mode
+    reference, want = _serial(name, level, str(tmp_path_factory.getbasetemp() / f"serial-{name}-O{level}"))
     assert want.outputs and all(outcome == "exit 0" for _o, _e, outcome in want.outputs), want.outputs
     objects = {jobs: _build(src, split=mode, jobs=jobs, opt_level=level) for jobs in (1, 2)}
     assert objects[1] == objects[2], f"{name} -O{level} --split {mode}: bytes differ between -j1 and -j2"
