@@ -81,6 +81,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.examples < 1:
         raise UsageError("--examples must be at least 1")
+    if args.strategy == "corpus":  # say so before any work, not from inside a draw
+        from compiler.diagnostics import EmberError
+        from fuzz.strategies import corpus_slices
+
+        try:
+            corpus_slices.available()
+        except corpus_slices.CorpusUnavailable as exc:
+            raise EmberError(str(exc)) from None
     modes = tuple(m for m in args.modes.split(",") if m)
     bad = [m for m in modes if m not in driver.SPLIT_MODES or m == "none"]
     if bad:

@@ -10,6 +10,7 @@ does, plus the largest task or an even share of all worker CPU, whichever is lon
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -124,6 +125,8 @@ def main(names: Sequence[str], jobs: Sequence[int], runs: int = 3) -> int:
         with tempfile.TemporaryDirectory(prefix=f"ember-bench-{program.name}-") as tmp:
             rows.append(bench_program(program, jobs, Path(tmp), runs))
         print(render(rows[-1:], jobs).splitlines()[-1], flush=True)
-    if rows:
-        print(render(rows, jobs))
+    if not rows:
+        print("ember: error: no corpus program could be built here (bash ci/fetch_corpus.sh; clang-19)", file=sys.stderr)
+        return 1
+    print(render(rows, jobs))
     return 0

@@ -18,13 +18,14 @@ def _unavailable() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_unavailable() is not None, reason=str(_unavailable()))
+needs_corpus = pytest.mark.skipif(_unavailable() is not None, reason=str(_unavailable()))
 
 
 def _names() -> tuple[str, ...]:
     return cs.available()
 
 
+@needs_corpus
 def test_slice_defines_its_anchors_and_every_local_it_names() -> None:
     name = _names()[0]
     anchors = list(cs.load(name).anchors[:3])
@@ -40,6 +41,7 @@ def test_slice_defines_its_anchors_and_every_local_it_names() -> None:
             assert not (target.is_local and not target.is_definition)
 
 
+@needs_corpus
 def test_slice_stops_growing_past_its_limit() -> None:
     name = _names()[0]
     anchors = list(cs.load(name).anchors)
@@ -47,8 +49,25 @@ def test_slice_stops_growing_past_its_limit() -> None:
     assert 0 < len(small) < len(cs.slice_members(name, anchors, max_lines=10**9))
 
 
+@needs_corpus
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 @given(corpus_cases(max_anchors=3))
 def test_drawn_slices_parse(case) -> None:  # type: ignore[no-untyped-def]
     assert case.origin == "corpus" and not case.runnable
     llvm_stage.parse_ir(case.module, "<slice>")
+
+
+def test_missing_corpus_is_one_line_before_any_work(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Without the corpus, `fuzz --strategy corpus` and `bench --corpus` say so in one line, exit 1."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "EMBER_CORPUS_CACHE": str(tmp_path / "none")}
+    for args in (["fuzz", "--strategy", "corpus", "--examples", "2", "--findings", str(tmp_path / "f")],
+                 ["bench", "--corpus", "lua"]):
+        r = subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, text=True, env=env,
+                           cwd=tmp_path, timeout=120)
+        errors = [ln for ln in r.stderr.splitlines() if "error" in ln]
+        assert r.returncode == 1 and len(errors) == 1 and "fetch_corpus.sh" in errors[0], r.stderr
+        assert "Traceback" not in r.stderr
