@@ -20,24 +20,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 
 from equivalence import tv  # noqa: E402
-from fuzz.strategies.arith import arith_functions  # noqa: E402
+from fuzz.strategies.arith import (  # noqa: E402
+    DIVISION_FUNCTION,
+    NESTED_DIVISION_FUNCTION,
+    arith_functions,
+)
 
 UPSTREAM = ["arith-expand", "canonicalize", "sccp", "cse", "int-range-optimizations"]
-DIVISIONS = """
-func.func @divs(%a: iW, %b: iW) -> iW {
-  %0 = arith.ceildivsi %a, %b : iW
-  %1 = arith.floordivsi %a, %b : iW
-  %2 = arith.remsi %a, %b : iW
-  %3 = arith.addi %0, %1 : iW
-  %4 = arith.addi %3, %2 : iW
-  return %4 : iW
-}
-func.func @nested(%a: iW, %b: iW) -> iW {
-  %q = arith.ceildivsi %a, %b : iW
-  %r = arith.floordivsi %q, %b : iW
-  return %r : iW
-}
-"""
+DIVISIONS = DIVISION_FUNCTION + NESTED_DIVISION_FUNCTION
 
 
 def functions(widths: tuple[int, ...], count: int, max_ops: int) -> list[str]:

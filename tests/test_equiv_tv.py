@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from compiler import cli
 from compiler.midend import pipeline
 from equivalence import tv
-from fuzz.strategies.arith import arith_functions
+from fuzz.strategies.arith import DIVISION_FUNCTION, arith_functions
 
 EXAMPLES = int(os.environ.get("EMBER_EQUIV_EXAMPLES", "0"))
 #: every pass of Ember's midend pipelines, plus upstream passes worth checking
@@ -152,16 +152,7 @@ def test_upstream_passes_refine_random_arith_scf_functions(pass_name: str, text:
 
 # ----------------------------------------------------------------------------- division at full width
 
-DIVISIONS = """
-func.func @divs(%a: iW, %b: iW) -> iW {
-  %0 = arith.ceildivsi %a, %b : iW
-  %1 = arith.floordivsi %a, %b : iW
-  %2 = arith.remsi %a, %b : iW
-  %3 = arith.addi %0, %1 : iW
-  %4 = arith.addi %3, %2 : iW
-  return %4 : iW
-}
-"""
+DIVISIONS = DIVISION_FUNCTION
 EXPAND = "builtin.module(func.func(arith-expand))"
 
 

@@ -72,3 +72,24 @@ def arith_functions(draw: st.DrawFn, widths: tuple[int, ...], max_ops: int, loop
         vals.append(name)
     body = "\n".join(f"  {line}" for text in lines for line in text.splitlines())
     return f"func.func @f(%a: {ty}, %b: {ty}, %c: {ty}) -> {ty} {{\n{body}\n  return {vals[-1]} : {ty}\n}}\n"
+
+
+#: The division expansions' TV inputs, `iW` standing for the width: the test and
+#: bench/tv_bench.py validate these (`arith-expand` at i32 and i64).
+DIVISION_FUNCTION = """
+func.func @divs(%a: iW, %b: iW) -> iW {
+  %0 = arith.ceildivsi %a, %b : iW
+  %1 = arith.floordivsi %a, %b : iW
+  %2 = arith.remsi %a, %b : iW
+  %3 = arith.addi %0, %1 : iW
+  %4 = arith.addi %3, %2 : iW
+  return %4 : iW
+}
+"""
+NESTED_DIVISION_FUNCTION = """
+func.func @nested(%a: iW, %b: iW) -> iW {
+  %q = arith.ceildivsi %a, %b : iW
+  %r = arith.floordivsi %q, %b : iW
+  return %r : iW
+}
+"""
