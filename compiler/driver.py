@@ -216,7 +216,9 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     if split_build:
         from compiler.backend import pool
 
-        pool.warm(options.job_count)  # worker start-up overlaps parsing and planning
+        # worker start-up overlaps parsing and planning; a tiny module starts no more
+        # workers than it can have pieces
+        pool.warm(options.job_count, tasks=_most_pieces(path))
     loaded = load_llvm_module(path, options, times)
     if isinstance(loaded, str):
         return BuildResult(loaded, times)
@@ -244,6 +246,20 @@ def build(path: str, options: BuildOptions) -> BuildResult:
             return BuildResult(llvm_stage.emit_assembly(module, tm), times)
     with times.stage("codegen"):
         return BuildResult(llvm_stage.emit_object(module, tm), times)
+
+
+#: what starts a function definition, per input kind (an upper bound on the split's pieces)
+_DEFINITION_MARKERS = {InputKind.EMBER: b"def ", InputKind.MLIR: b"func.func", InputKind.LLVM_IR: b"define "}
+
+
+def _most_pieces(path: str) -> int | None:
+    """An upper bound on the pieces a split build of `path` runs at once (definitions in the
+    file, plus one for the final assembly); None when the file can't tell (bitcode)."""
+    try:
+        marker = _DEFINITION_MARKERS.get(input_kind(path))
+        return None if marker is None else Path(path).read_bytes().count(marker) + 1
+    except (OSError, UsageError):
+        return None  # the build itself reports it, located
 
 
 def _codegen_isolated(text: str, module: llvm.ModuleRef, path: str, options: BuildOptions, opt_level: int | None = None) -> bytes | str:

@@ -281,6 +281,14 @@ def test_absurd_job_counts_are_capped(ember, files: SimpleNamespace) -> None:
     assert pool.capped_jobs(100000) == pool.MAX_JOBS and pool.capped_jobs(0) == 1
 
 
+def test_a_small_build_starts_no_more_workers_than_pieces(ember, files: SimpleNamespace) -> None:
+    pool.shutdown()  # a fresh pool for the largest -j, as in a new `ember build`
+    r = ember("build", str(files.ll), "-j", str(pool.MAX_JOBS), "-o", str(files.dir / "o.o"))
+    assert r.status == 0, r.stderr
+    # one function: one subgraph, then the final assembly, one after the other
+    assert 1 <= len(pool.worker_pids(pool.MAX_JOBS)) <= 2
+
+
 def _first_child(pid: int, limit_s: float = 30.0) -> None:
     """Wait until `pid` has started a child (its worker pool)."""
     deadline = time.monotonic() + limit_s

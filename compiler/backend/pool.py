@@ -34,18 +34,21 @@ def warm_up() -> bool:
     return True
 
 
-def warm(jobs: int, *, wait: bool = False) -> None:
+def warm(jobs: int, *, wait: bool = False, tasks: int | None = None) -> None:
     """Start the workers now so their start-up overlaps the parent's parse and plan; with
-    `wait`, return once every worker has started (benchmarks time the work, not start-up)."""
-    executor = _pool(jobs)
+    `wait`, return once every worker has started (benchmarks time the work, not start-up).
+    `tasks` bounds how many start: a build never runs more pieces at once than it has."""
+    _pool(jobs, started_workers(jobs, tasks))
     if wait:
-        for future in [executor.submit(warm_up) for _ in range(capped_jobs(jobs))]:
-            future.result()
+        _await_warm_up(jobs)
 
 
 # ------------------------------------------------------------------ pool
 
 _POOLS: dict[int, ProcessPoolExecutor] = {}
+#: warm-ups still running on a new pool: work waits for them, so it lands on those workers
+#: instead of spawning more (a spawn pool starts a worker whenever none is idle)
+_WARMING: dict[int, list[Future[object]]] = {}
 
 #: `-j` above this is clamped: workers beyond twice the cores only cost memory and start-up
 MAX_JOBS = max(2, min(64, 2 * (os.cpu_count() or 1)))
@@ -54,6 +57,12 @@ MAX_JOBS = max(2, min(64, 2 * (os.cpu_count() or 1)))
 def capped_jobs(jobs: int) -> int:
     """`jobs` clamped to 1..MAX_JOBS (an absurd `-j 100000` must not start 100000 processes)."""
     return max(1, min(jobs, MAX_JOBS))
+
+
+def started_workers(jobs: int, tasks: int | None) -> int:
+    """How many workers to start ahead of the work: the capped `-j`, and no more than there
+    are tasks (the pool starts further workers only when more tasks than idle workers wait)."""
+    return max(1, min(capped_jobs(jobs), tasks if tasks is not None else MAX_JOBS))
 
 
 def _worker_init(parent: int, deathsig: bool) -> None:
@@ -94,9 +103,10 @@ def _is_broken(pool: ProcessPoolExecutor) -> bool:
     return bool(getattr(pool, "_broken", False)) or bool(getattr(pool, "_shutdown_thread", False))
 
 
-def _pool(jobs: int) -> ProcessPoolExecutor:
+def _pool(jobs: int, prestart: int = 0) -> ProcessPoolExecutor:
     """A cached spawn pool per job count (worker start-up is paid once per process); a pool
-    that broke while idle (a worker killed between builds) is replaced, never reused."""
+    that broke while idle (a worker killed between builds) is replaced, never reused. A new
+    pool starts `prestart` workers at once; spawn pools add the rest on demand, up to `jobs`."""
     jobs = capped_jobs(jobs)
     pool = _POOLS.get(jobs)
     if pool is not None and _is_broken(pool):
@@ -108,9 +118,17 @@ def _pool(jobs: int) -> ProcessPoolExecutor:
         # start every worker now, with the caller's __main__ hidden: spawn would otherwise
         # re-run a user's script (one without a __main__ guard) inside each worker
         with _main_module_hidden():
-            for _ in range(jobs):
-                pool.submit(warm_up)
+            _WARMING[jobs] = [pool.submit(warm_up) for _ in range(min(prestart, jobs))]
     return pool
+
+
+def _await_warm_up(jobs: int) -> None:
+    """Wait for the pool's start-up work (a broken pool shows at the next submit)."""
+    for future in _WARMING.pop(capped_jobs(jobs), []):
+        try:
+            future.result()
+        except Exception:  # noqa: BLE001 - BrokenProcessPool and the like: the submit that follows sees it
+            return
 
 
 @contextmanager
@@ -143,6 +161,7 @@ def peak_memory_mb(jobs: int) -> float:
 
 
 def _discard_pool(jobs: int) -> None:
+    _WARMING.pop(capped_jobs(jobs), None)
     pool = _POOLS.pop(capped_jobs(jobs), None)
     if pool is not None:
         _shut_down(pool)
@@ -180,6 +199,7 @@ def _submit_all(jobs: int, fn: Callable[..., object], tasks: Sequence[tuple[str,
     """Submit every task to the cached pool; a pool found broken at submit is replaced once."""
     for attempt in range(2):
         pool = _pool(jobs)
+        _await_warm_up(jobs)
         try:
             return [pool.submit(fn, *args) for _text, args in tasks]
         except (BrokenProcessPool, RuntimeError):  # broke while idle, or shut down under us
