@@ -81,6 +81,7 @@ def run_command(
         inp.write(stdin)
         inp.seek(0)
         guard = children.GroupGuard()
+        token = children.new_token()
         proc = subprocess.Popen(
             list(cmd),
             stdin=inp,
@@ -89,9 +90,10 @@ def run_command(
             start_new_session=True,
             preexec_fn=children.child_setup(_limit(limits)),
             cwd=cwd,
+            env=children.sandbox_env(token),
         )
         timed_out = False
-        with children.killed_on_exit(proc, guard):  # nothing the program forked outlives it
+        with children.killed_on_exit(proc, guard, token):  # nothing the program forked outlives it
             try:
                 proc.wait(timeout=limits.timeout_s)
             except subprocess.TimeoutExpired:

@@ -398,6 +398,40 @@ def test_orphans_of_a_normal_run_are_killed(tmp_path: Path) -> None:
     assert _survivors(tree) == []
 
 
+ESCAPES_THE_GROUP = """declare i32 @fork()
+declare i32 @setsid()
+declare i32 @sleep(i32)
+define i32 @main() {
+  %a = call i32 @fork()
+  %c = icmp eq i32 %a, 0
+  br i1 %c, label %kid, label %parent
+kid:
+  %s = call i32 @setsid()
+  %z = call i32 @sleep(i32 300)
+  ret i32 0
+parent:
+  %w = call i32 @sleep(i32 PARENT_SECONDS)
+  ret i32 0
+}
+"""
+
+
+@pytest.mark.parametrize("how", ["exit", "SIGTERM", "SIGKILL"])
+def test_a_child_that_leaves_the_process_group_is_still_killed(tmp_path: Path, how: str) -> None:
+    """The program's child calls setsid (out of the group ember kills); it must die all the same,
+    when the program returns, and when ember itself is terminated or killed outright."""
+    src = tmp_path / "escape.ll"
+    src.write_text(ESCAPES_THE_GROUP.replace("PARENT_SECONDS", "2" if how == "exit" else "300"))
+    proc = subprocess.Popen([*EMBER, "run", str(src), "--split", "none", "--timeout", "60"], stderr=subprocess.PIPE,
+                            text=True)
+    tree = _descendants(proc.pid, 1.5 if how == "exit" else 4.0)
+    assert _names(tree).count("prog") == 2, _names(tree)  # the program and its setsid child
+    if how != "exit":
+        proc.send_signal(getattr(signal, how))
+    proc.communicate(timeout=60)
+    assert _survivors(tree) == []
+
+
 def test_a_hanging_test_script_is_killed_and_said(ember, files: SimpleNamespace) -> None:
     pidfile = files.dir / "pids"
     script = files.dir / "hang.sh"
