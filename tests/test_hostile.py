@@ -398,6 +398,23 @@ def test_orphans_of_a_normal_run_are_killed(tmp_path: Path) -> None:
     assert _survivors(tree) == []
 
 
+@pytest.mark.parametrize("after", [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5])
+def test_ctrl_c_at_any_moment_of_start_up_is_one_line(files: SimpleNamespace, after: float) -> None:
+    """While the compiler's modules import, the parser is built or the pool starts: one line, 130.
+    Only Python's own start-up, before any of Ember's code runs, is excused (its fatal error)."""
+    console_script = Path(sys.executable).parent / "ember"
+    proc = subprocess.Popen([str(console_script), "build", str(files.ll), "-o", str(files.dir / "o.o")],
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=60)
+    if "init_import_site" in err or proc.returncode == -signal.SIGINT:
+        return  # the interpreter was still starting
+    assert proc.returncode in (0, 130), err
+    assert err.strip() in ("", "ember: interrupted"), err
+
+
 ESCAPES_THE_GROUP = """declare i32 @fork()
 declare i32 @setsid()
 declare i32 @sleep(i32)

@@ -87,8 +87,21 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
+#: an interrupted build leaves at once (os._exit) with its pool's locks still registered; the
+#: resource tracker then frees them, which is right, and warns about it, which is noise
+_QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """Silence that warning in the resource tracker (it takes its filters from our environment)."""
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if _QUIET_TRACKER not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = f"{current},{_QUIET_TRACKER}" if current else _QUIET_TRACKER
+
+
 def _new_pool(workers: int, method: str = "spawn") -> ProcessPoolExecutor:
     """A pool whose workers ignore SIGINT and die with this process."""
+    _quiet_resource_tracker()
     deathsig = threading.current_thread() is threading.main_thread()
     return ProcessPoolExecutor(
         max_workers=workers,
