@@ -256,6 +256,63 @@ def test_deeply_nested_pattern_file_is_a_diagnostic(ember, tmp_path: Path) -> No
     assert r.status == 1 and "nested more than" in _one_line(r.stderr)
 
 
+VALID = {".ll": MAIN_LL, ".em": PROG_EM, ".mlir": "func.func @main() -> i32 {\n  %c = arith.constant 0 : i32\n  return %c : i32\n}\n"}
+
+
+def _hostile_bytes(suffix: str) -> dict[str, bytes]:
+    """Broken versions of a valid input: what a careless user or a damaged disk hands us."""
+    good = VALID[suffix].encode()
+    return {
+        "empty": b"",
+        "garbage": bytes(range(256)) * 8,
+        "non-utf8": good[:10] + b"\xff\xfe\x80" + good[10:],
+        "nul": good[:12] + b"\0" + good[12:],
+        "truncated": good[: len(good) // 2],
+        "bom": b"\xef\xbb\xbf" + good,
+        "crlf": good.replace(b"\n", b"\r\n"),
+        "elf": Path(sys.executable).read_bytes()[:65536],
+        "long-line": b"; " + b"x" * 1_000_000 + b"\n" + good,
+    }
+
+
+def _commands_on(path: Path, out: Path) -> list[list[str]]:
+    """Every command that reads a source or module, on `path`."""
+    cmds = [["build", str(path), "-o", str(out)], ["build", str(path), "--split", "none", "--emit", "asm", "-o", str(out)],
+            ["run", str(path), "--split", "none", "--timeout", "20"]]
+    if path.suffix == ".em":
+        cmds.append(["interp", str(path)])
+    if path.suffix != ".mlir":
+        cmds.append(["reduce", str(path), "-o", str(out.with_suffix(path.suffix)), "--property", "crash", "--time-budget", "10"])
+    if path.suffix == ".ll":
+        cmds += [["symtab", str(path)], ["symdiff", str(path), str(path)]]
+    if path.suffix == ".mlir":
+        cmds.append(["verify", "--tv", str(path), "--pass-pipeline", "builtin.module(canonicalize)"])
+    return cmds
+
+
+@pytest.mark.parametrize("suffix", sorted(VALID))
+def test_every_command_meets_broken_files_with_one_located_line(ember, tmp_path: Path, suffix: str) -> None:
+    """Each broken file through each command: it works, or one line naming the file; never exit
+    70 or a traceback, and the input is left as it was."""
+    cases = {**_hostile_bytes(suffix), "missing": None, "directory": None}
+    for kind, data in cases.items():
+        path = tmp_path / f"{kind}{suffix}"
+        if data is not None:
+            path.write_bytes(data)
+        elif kind == "directory":
+            path.mkdir()
+        for argv in _commands_on(path, tmp_path / f"out-{kind}.o"):
+            r = ember(*argv)
+            what = f"{kind}: ember {' '.join(argv)}"
+            assert r.status not in (70,) and "Traceback" not in r.stderr and "internal error" not in r.stderr, (what, r.stderr)
+            if r.status not in (0, 1):  # 1: an error or a finding; the rest are the program's own statuses
+                assert argv[0] == "run", (what, r.status, r.stderr)
+            if r.status == 1 and argv[0] != "reduce" or argv[0] == "reduce" and r.status != 0:
+                assert str(path) in _one_line(r.stderr), what
+            if data is not None:
+                assert path.read_bytes() == data, what
+
+
 # ------------------------------------------------------------------ processes: nothing left behind
 
 
