@@ -104,6 +104,25 @@ def kill_holders(token: str, rounds: int = 100) -> None:
         time.sleep(0.005)
 
 
+def kill_direct_children() -> None:
+    """SIGKILL every process whose parent is this one: for a driver about to leave after an
+    interrupt (a worker caught half-started, the pool's resource tracker)."""
+    me = os.getpid()
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:  # pragma: no cover - no procfs
+        return
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and int(fields[1]) == me:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(int(entry), signal.SIGKILL)
+
+
 # The watcher: on EOF without "done" it kills the group, then every process carrying the token.
 _GUARD_SCRIPT = (
     'read g || exit 0; read t; read done; [ "$done" = done ] && exit 0; kill -9 -"$g" 2>/dev/null; '

@@ -248,6 +248,9 @@ def _exit_on_signal(signum: int, _frame: object) -> None:
 def exit_now(status: int) -> None:
     """After Ctrl-C or SIGTERM (children already killed): leave at once, without the exit-time
     joins of executor threads that a half-started pool can hang or make print tracebacks."""
+    from compiler import children
+
+    children.kill_direct_children()  # a worker caught half-started, the pool's resource tracker
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

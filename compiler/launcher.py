@@ -14,9 +14,12 @@ def _launch(prog: str, load: Callable[[], Callable[[], int]]) -> int:
         return load()()
     except KeyboardInterrupt:
         try:
+            from compiler import children
+
+            children.kill_direct_children()
             print(f"{prog}: interrupted", file=sys.stderr, flush=True)
         finally:
-            os._exit(130)  # nothing started yet that needs the exit-time clean-up
+            os._exit(130)  # leave without the exit-time clean-up, which may wait on what was killed
 
 
 def _cli_main() -> Callable[[], int]:

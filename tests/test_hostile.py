@@ -455,7 +455,7 @@ def test_orphans_of_a_normal_run_are_killed(tmp_path: Path) -> None:
     assert _survivors(tree) == []
 
 
-@pytest.mark.parametrize("after", [0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5])
+@pytest.mark.parametrize("after", [0.02, 0.05, 0.08, 0.1, 0.12, 0.14, 0.17, 0.2, 0.3, 0.5])
 def test_ctrl_c_at_any_moment_of_start_up_is_one_line(files: SimpleNamespace, after: float) -> None:
     """While the compiler's modules import, the parser is built or the pool starts: one line, 130.
     Only Python's own start-up, before any of Ember's code runs, is excused (its fatal error)."""

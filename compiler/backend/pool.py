@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -67,9 +68,8 @@ def started_workers(jobs: int, tasks: int | None) -> int:
 
 def _worker_init(parent: int, deathsig: bool) -> None:
     """Worker set-up: die with the driver, and leave Ctrl-C to the driver (no tracebacks here)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _DEFERRED)  # blocked while the driver started us
     if deathsig:  # only when the creating thread lives as long as the driver (the main thread)
         children.die_with_parent(signal.SIGKILL)
     if os.getppid() != parent:  # the driver died before we got here
@@ -126,11 +126,11 @@ def _pool(jobs: int, prestart: int = 0) -> ProcessPoolExecutor:
         _discard_pool(jobs)
         pool = None
     if pool is None:
-        pool = _new_pool(jobs)
-        _POOLS[jobs] = pool
-        # start every worker now, with the caller's __main__ hidden: spawn would otherwise
+        # start the workers now, with the caller's __main__ hidden: spawn would otherwise
         # re-run a user's script (one without a __main__ guard) inside each worker
-        with _main_module_hidden():
+        with _main_module_hidden(), _signals_deferred():
+            pool = _new_pool(jobs)
+            _POOLS[jobs] = pool
             _WARMING[jobs] = [pool.submit(warm_up) for _ in range(min(prestart, jobs))]
     return pool
 
@@ -142,6 +142,25 @@ def _await_warm_up(jobs: int) -> None:
             future.result()
         except Exception:  # noqa: BLE001 - BrokenProcessPool and the like: the submit that follows sees it
             return
+
+
+_DEFERRED = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while workers are being started: an interrupt inside a start
+    would leave a half-started worker the pool does not know yet (it then prints a
+    traceback when the driver is gone). Held, it lands once every worker is registered,
+    and the clean-up kills them all."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextmanager
@@ -214,7 +233,8 @@ def _submit_all(jobs: int, fn: Callable[..., object], tasks: Sequence[tuple[str,
         pool = _pool(jobs)
         _await_warm_up(jobs)
         try:
-            return [pool.submit(fn, *args) for _text, args in tasks]
+            with _signals_deferred():  # a submit may start a worker
+                return [pool.submit(fn, *args) for _text, args in tasks]
         except (BrokenProcessPool, RuntimeError):  # broke while idle, or shut down under us
             _discard_pool(jobs)
             if attempt:
@@ -316,7 +336,7 @@ def _find_crasher(fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[ob
     for text, args in tasks:
         probe = _new_pool(1)
         try:
-            with _main_module_hidden():
+            with _main_module_hidden(), _signals_deferred():
                 future = probe.submit(fn, *args)
             future.result(timeout=timeout)
         except BrokenProcessPool:

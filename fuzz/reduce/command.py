@@ -83,7 +83,8 @@ def reduce_file(
     _check_outputs(path, out, test)
     if Path(path).is_dir():
         if not (Path(path) / "finding.json").is_file():
-            raise EmberError("a directory, and not a findings directory (no finding.json)", Location(path))
+            raise EmberError("no such file: a directory to reduce must be a findings directory",
+                             Location(str(Path(path) / "finding.json")))
         if prop is not None or test is not None:
             raise UsageError("a findings directory is reduced by its own recorded check: drop --property/--test")
         return reduce_finding(path, out, jobs=jobs, time_budget=time_budget, quiet=quiet, allow_faults=allow_faults)
