@@ -93,10 +93,10 @@ _QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
 
 
 def _quiet_resource_tracker() -> None:
-    """Silence that warning in the resource tracker (it takes its filters from our environment)."""
-    current = os.environ.get("PYTHONWARNINGS", "")
-    if _QUIET_TRACKER not in current.split(","):
-        os.environ["PYTHONWARNINGS"] = f"{current},{_QUIET_TRACKER}" if current else _QUIET_TRACKER
+    """Silence that warning in the resource tracker: multiprocessing starts it with our
+    `sys.warnoptions` as -W flags (the environment, and so programs we run, stay untouched)."""
+    if _QUIET_TRACKER not in sys.warnoptions:
+        sys.warnoptions.append(_QUIET_TRACKER)
 
 
 def _new_pool(workers: int, method: str = "spawn") -> ProcessPoolExecutor:
