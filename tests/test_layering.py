@@ -97,3 +97,37 @@ def _imported_module_names(tree: ast.Module) -> set[str]:
                 if alias.name.split(".")[0] in PACKAGES and alias.asname:
                     names.add(alias.asname)
     return names
+
+
+#: The only top-level folders that may hold Python: the four packages, the tests, lit's config.
+PYTHON_HOMES = (*PACKAGES, "tests", "lit-tests")
+
+
+def test_benchmarks_and_scripts_live_inside_the_product() -> None:
+    """One home for benchmarks: every Python file is in a package (runnable as `python -m`),
+    the tests or lit's config; no top-level `bench/` with its own import path."""
+    stray = [
+        str(path.relative_to(ROOT))
+        for path in ROOT.rglob("*.py")
+        if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
+        and path.relative_to(ROOT).parts[0] not in PYTHON_HOMES
+        and "build" not in path.relative_to(ROOT).parts[:1]
+    ]
+    assert not stray, stray
+
+
+def test_no_module_edits_the_import_path() -> None:
+    """Modules import each other as installed packages; a `sys.path` edit hides a layering
+    problem (and makes a benchmark depend on the folder it is started from)."""
+    edits = []
+    for home in PYTHON_HOMES:
+        for path in sorted((ROOT / home).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr == "path"
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "sys"
+                ):
+                    edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not edits, edits

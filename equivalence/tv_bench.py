@@ -1,6 +1,6 @@
 """Benchmark translation validation: wall time per function for the upstream passes.
 
-    .venv/bin/python bench/tv_bench.py [--examples 6] [--widths 8,16,32,64] [--timeout 60]
+    .venv/bin/python -m equivalence.tv_bench [--examples 6] [--widths 8,16,32,64] [--timeout 60]
 
 Prints one line per (pass, function): its width, status and TV wall time, then per pass
 the median and maximum; first the division expansions (`arith-expand` on `ceildivsi`,
@@ -11,16 +11,12 @@ the median and maximum; first the division expansions (`arith-expand` on `ceildi
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from hypothesis import HealthCheck, Phase, given, settings
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-
-from equivalence import tv  # noqa: E402
-from fuzz.strategies.arith import (  # noqa: E402
+from equivalence import tv
+from fuzz.strategies.arith import (
     DIVISION_FUNCTION,
     NESTED_DIVISION_FUNCTION,
     arith_functions,

@@ -1,6 +1,6 @@
 """Benchmark `ember verify`: all rewrite patterns at every width, and TV of a 50-op function.
 
-    .venv/bin/python bench/verify_bench.py [-j JOBS] [--repeat N] [--skip-patterns]
+    .venv/bin/python -m equivalence.verify_bench [-j JOBS] [--repeat N] [--skip-patterns]
 
 Prints the wall time of proving every pattern at widths 1..64 and index 32/64, the
 per-pattern solver times, and the median time to validate Ember's -O2 midend pipeline
@@ -10,16 +10,12 @@ per-pattern solver times, and the median time to validate Ember's -O2 midend pip
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from compiler.midend import pipeline, rewrites  # noqa: E402
-from equivalence import tv, verify  # noqa: E402
+from compiler.midend import pipeline, rewrites
+from equivalence import tv, verify
 
 _OPS = ["addi", "subi", "muli", "andi", "ori", "xori", "shli", "shrui", "shrsi", "maxsi", "minui"]
 _PREDS = ["eq", "ne", "slt", "sle", "ult", "uge"]

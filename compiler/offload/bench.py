@@ -1,6 +1,6 @@
 """Benchmark: all-kernel vs per-kernel offload compilation of a generated program.
 
-    .venv/bin/python bench/offload_bench.py [--kernels 60] [--jobs 2] [-O 2] [--repeat 1]
+    .venv/bin/python -m compiler.offload.bench [--kernels 60] [--jobs 2] [-O 2] [--repeat 1]
 
 Each flow runs in a fresh child process (same start-up for both) that compiles every
 kernel to PTX for sm_80 and sm_90. Printed side by side: wall time, CPU time of the
@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def generate(kernels: int) -> str:
@@ -100,8 +96,8 @@ def child(flow: str, kernels: int, jobs: int, opt: int) -> None:
 
 
 def run_flow(flow: str, kernels: int, jobs: int, opt: int) -> dict[str, float]:
-    cmd = [sys.executable, __file__, "--child", flow, "--kernels", str(kernels), "--jobs", str(jobs), "-O", str(opt)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    cmd = [sys.executable, "-m", "compiler.offload.bench", "--child", flow, "--kernels", str(kernels), "--jobs", str(jobs), "-O", str(opt)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise SystemExit(f"{flow} failed:\n{proc.stderr}")
     return json.loads(proc.stdout.strip().splitlines()[-1])

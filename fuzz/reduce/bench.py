@@ -16,8 +16,8 @@ process building in-process) and `-j2`.
 A reducer past `--timeout` is stopped; its best-so-far output is measured (llvm-reduce
 saves each new best reduction to its output file too). Run on an idle machine:
 
-    .venv/bin/python bench/reduce_bench.py --suite findings
-    .venv/bin/python bench/reduce_bench.py --suite generated --functions 500 --timeout 1500
+    .venv/bin/python -m fuzz.reduce.bench --suite findings
+    .venv/bin/python -m fuzz.reduce.bench --suite generated --functions 500 --timeout 1500
 """
 
 from __future__ import annotations
