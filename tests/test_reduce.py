@@ -85,7 +85,7 @@ done:
 
 
 def test_branch_passes_collapse_a_loop() -> None:
-    from fuzz.reduce.ir_deltas import IR_DELTAS
+    from fuzz.reduce.ir.table import IR_DELTAS
 
     to_false = next(d for d in IR_DELTAS if d.name == "branches-to-false")
     assert to_false.chunks(LOOP) == ["br i1 %c, label %loop, label %done"]
@@ -96,7 +96,7 @@ def test_branch_passes_collapse_a_loop() -> None:
 
 
 def _delta(name: str):  # type: ignore[no-untyped-def]
-    from fuzz.reduce.ir_deltas import IR_DELTAS
+    from fuzz.reduce.ir.table import IR_DELTAS
 
     return next(d for d in IR_DELTAS if d.name == name)
 
@@ -200,7 +200,7 @@ def test_functions_to_padding_keeps_the_planner_cost_in_main() -> None:
 
 def test_a_split_that_needs_the_module_cost_reduces_further_with_padding() -> None:
     from compiler.backend import planner
-    from fuzz.reduce.ir_deltas import IR_DELTAS
+    from fuzz.reduce.ir.table import IR_DELTAS
 
     body = "".join(f"  %v{i} = mul i64 %x, {i + 3}\n" for i in range(3))
     text = "".join(f"define i64 @f{k}(i64 %x) {{\n{body}  ret i64 %v2\n}}\n" for k in range(12))
@@ -289,7 +289,7 @@ def test_the_issue_module_reduces_no_larger_than_llvm_reduce(tmp_path: Path) -> 
     script = tmp_path / "test.sh"
     script.write_text('#!/bin/sh\ngrep -q "call .*@f117(" "$1" && grep -q "^define .*@f3(" "$1"\n')
     script.chmod(0o755)
-    from fuzz.reduce.ir_deltas import IR_DELTAS
+    from fuzz.reduce.ir.table import IR_DELTAS
 
     interesting = lambda t: oracle.script_says_interesting(str(script), t, ".ll", 30)  # noqa: E731
     assert interesting(text)

@@ -15,7 +15,8 @@ from compiler import driver, outputs
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz.reduce import em_deltas, engine, oracle
-from fuzz.reduce.ir_deltas import IR_DELTAS, DeltaPass
+from fuzz.reduce.engine import DeltaPass
+from fuzz.reduce.ir.table import IR_DELTAS
 from oracle import symtab
 
 

@@ -14,7 +14,7 @@ import copy
 from collections.abc import Callable, Iterator
 
 from compiler.diagnostics import EmberError
-from fuzz.reduce.ir_deltas import DeltaPass
+from fuzz.reduce.engine import DeltaPass
 
 ENTRY = "main"
 

@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 from compiler import children
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError
-from fuzz.reduce.ir_deltas import DeltaPass
+
+
+@dataclass(frozen=True)
+class DeltaPass:
+    """One row of a delta table: `chunks(text)` lists what may go; `apply(text, keep)` keeps
+    only the chunks whose index is in `keep` (llvm-reduce's `DeltaPasses.def` entry)."""
+
+    name: str
+    chunks: Callable[[str], list[str]]
+    apply: Callable[[str, set[int]], str]
 
 
 @dataclass
