@@ -43,7 +43,7 @@ def _cpu_seconds() -> float:
 
 def _stop_pools() -> None:
     """Stop the build server (it joins its worker pools), so all their CPU time is in RUSAGE_CHILDREN."""
-    buildserver.server().stop()
+    buildserver.stop_all()
 
 
 def fault_is_effective(fault: str) -> bool:
@@ -52,12 +52,12 @@ def fault_is_effective(fault: str) -> bool:
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.s"
-        broken = buildserver.server().build(checklist, driver.BuildOptions(
+        broken = buildserver.build(checklist, driver.BuildOptions(
             opt_level=0, split="two-level", jobs=1, subgraph_cost=1, emit="asm", faults=frozenset({fault})), out, timeout=300)
         if not broken.ok:
             return True
         faulty = out.read_text()
-        clean = buildserver.server().build(checklist, driver.BuildOptions(
+        clean = buildserver.build(checklist, driver.BuildOptions(
             opt_level=0, split="two-level", jobs=1, subgraph_cost=1, emit="asm"), out, timeout=300)
         return not clean.ok or out.read_text() != faulty
 

@@ -23,8 +23,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -141,16 +143,49 @@ class BuildServer:
             self._stderr = None
 
 
-_SERVER: BuildServer | None = None
+_IDLE: list[BuildServer] = []
+_EVERY: list[BuildServer] = []
+_LOCK = threading.Lock()
 
 
-def server() -> BuildServer:
-    """The process-wide build server (closed at exit)."""
-    global _SERVER
-    if _SERVER is None:
-        _SERVER = BuildServer()
-        atexit.register(_SERVER.close)
-    return _SERVER
+@contextlib.contextmanager
+def lease() -> Iterator[BuildServer]:
+    """A build server no other thread is using: one request at a time per server, so
+    threads that check in parallel (the reducer's candidates) each get their own; servers
+    are reused afterwards and all closed at exit."""
+    with _LOCK:
+        if _IDLE:
+            srv = _IDLE.pop()
+        else:
+            srv = BuildServer()
+            _EVERY.append(srv)
+            if len(_EVERY) == 1:
+                atexit.register(close_all)
+    try:
+        yield srv
+    finally:
+        with _LOCK:
+            _IDLE.append(srv)
+
+
+def build(path: Path, options: driver.BuildOptions, out: Path, *, timeout: float) -> BuildResult:
+    """`BuildServer.build` on a leased server (see `lease`)."""
+    with lease() as srv:
+        return srv.build(path, options, out, timeout=timeout)
+
+
+def stop_all() -> None:
+    """Stop every server gracefully (their CPU time then counts in RUSAGE_CHILDREN)."""
+    with _LOCK:
+        for srv in _EVERY:
+            srv.stop()
+
+
+def close_all() -> None:
+    """Kill every server and its workers."""
+    with _LOCK:
+        for srv in _EVERY:
+            srv.close()
 
 
 # ------------------------------------------------------------------ the child side

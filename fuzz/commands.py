@@ -86,7 +86,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", required=True)
     how = p.add_mutually_exclusive_group()
     how.add_argument(
-        "--property", choices=("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
+        "--property",
+        choices=("any", "crash", "hang", "wrong-output", "symbol-difference",
+                 "split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch"),
+        help="keep the check's failures of this class (the fuzz properties' classes; `any`: the check fails at all; "
+        "older names: split-mismatch = any, symtab-mismatch = symbol-difference, output-mismatch = wrong-output, "
+        "interp-mismatch = any on a .em program)",
     )
     how.add_argument("--test", metavar="SCRIPT", help="interestingness script: exit 0 = interesting, candidate path last")
     p.add_argument("--test-timeout", type=cli.positive_seconds, default=None, metavar="S",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 import tempfile
 import time
 import traceback
@@ -152,6 +153,8 @@ class Failure:
     candidate: str
     summary: str
     detail: str = ""
+    #: for a build that failed: what failed, without file names or positions (`error_cause`)
+    cause: str = ""
 
 
 @dataclass
@@ -289,6 +292,37 @@ EXCEPTIONS: dict[str, type[DifferentialFailure]] = {
 }
 
 
+#: `file:line:col: error: ` (or `file: error: `) in front of a rendered diagnostic
+_LOCATED = re.compile(r"^(?:[^:\n]*:(?:\d+:)*\s*)?(?:error|internal error):\s*")
+
+
+def error_cause(error: str) -> str:
+    """What a failed build's error says failed, without where: the first line's message up
+    to its first colon (`assembler aborted`, `worker crashed`), so two candidates that fail
+    the same way agree even though their file names and positions differ."""
+    first = error.strip().splitlines()[0] if error.strip() else ""
+    return _LOCATED.sub("", first).split(":")[0].strip()
+
+
+Signature = frozenset[tuple[str, str, str, str]]
+
+
+def signature(report: Report, classifications: Iterable[str] | None = None) -> Signature:
+    """How a check failed, as the reducer preserves it: (classification, reference,
+    candidate, cause) of each failure, optionally only of some classifications."""
+    wanted = None if classifications is None else set(classifications)
+    return frozenset(
+        (f.classification, f.reference, f.candidate, f.cause)
+        for f in report.failures
+        if wanted is None or f.classification in wanted
+    )
+
+
+def render_signature(sig: Signature) -> str:
+    """One line per failure: `crash: --split none -O2 vs --split two-level -j2 -O2 (assembler aborted)`."""
+    return "; ".join(f"{c}: {r} vs {k}" + (f" ({why})" if why else "") for c, r, k, why in sorted(sig))
+
+
 def failure_exception(report: Report, finding: Path | None = None) -> DifferentialFailure:
     """The exception for a failed report (its class names the headline classification)."""
     return EXCEPTIONS[report.classification](report, finding)
@@ -327,7 +361,7 @@ class Checker:
             src = self.workdir / "support.ll"
             src.write_text(self.case.support)
             out = self.workdir / "support.o"
-            result = buildserver.server().build(src, driver.BuildOptions(split="none"), out, timeout=WORKER_TIMEOUT)
+            result = buildserver.build(src, driver.BuildOptions(split="none"), out, timeout=WORKER_TIMEOUT)
             if not result.ok:
                 raise EmberError(f"support module does not build: {result.error}")
             self.support_obj = out
@@ -348,7 +382,7 @@ class Checker:
             else:
                 out = self.workdir / f"build-{len(self.builds)}.o"
                 timeout = EMBER_BUILD_TIMEOUT if self.case.is_ember else BUILD_TIMEOUT
-                built = buildserver.server().build(self.input, config.options(self.faults), out, timeout=timeout)
+                built = buildserver.build(self.input, config.options(self.faults), out, timeout=timeout)
                 if built.ok:
                     outcome.obj = out.read_bytes()
                 else:
@@ -416,7 +450,7 @@ class Checker:
         self.stats.checks += 1
         r, c = ref.config.label, cand.config.label
         if cand.error is not None:
-            return [Failure("hang" if cand.hang else "crash", r, c, f"{c}: build failed", cand.error)]
+            return [Failure("hang" if cand.hang else "crash", r, c, f"{c}: build failed", cand.error, error_cause(cand.error))]
         if self.case.runnable:
             self.execute(ref)
             self.execute(cand)
@@ -427,8 +461,11 @@ class Checker:
                 diff = symtab.diff_symbols(ref.symbols, cand.symbols)
                 if not diff.clean:
                     first = (diff.leaked_locals + diff.added + diff.removed + [a for a, _ in diff.changed])[0]
+                    kinds = [k for k, found in (("leaked-local", diff.leaked_locals), ("added", diff.added),
+                                                ("removed", diff.removed), ("changed", diff.changed)) if found]
                     failures.append(
-                        Failure("symbol-difference", r, c, f"{c}: symbol '{first.name}' differs", diff.render(r, c))
+                        Failure("symbol-difference", r, c, f"{c}: symbol '{first.name}' differs", diff.render(r, c),
+                                ",".join(kinds))
                     )
                 else:
                     failures += _full_symbol_failures(ref, cand)
@@ -466,7 +503,7 @@ def _full_symbol_failures(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure
         return []
     r, c = ref.config.label, cand.config.label
     detail = "\n".join([f"--- {r}", f"+++ {c}", *lines])
-    return [Failure("symbol-difference", r, c, f"{c}: {lines[0]}", detail)]
+    return [Failure("symbol-difference", r, c, f"{c}: {lines[0]}", detail, "attributes")]
 
 
 def _behaviour(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
@@ -536,7 +573,9 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
     ref = checker.build(BuildConfig(opt=plan.opt))
     if ref.error is not None:
         kind = "hang" if ref.hang else "crash"
-        report.failures.append(Failure(kind, "-", ref.config.label, f"reference build failed: {ref.error.splitlines()[0]}", ref.error))
+        report.failures.append(
+            Failure(kind, "-", ref.config.label, f"reference build failed: {ref.error.splitlines()[0]}", ref.error, error_cause(ref.error))
+        )
         return
     if oracle is not None:  # interpreter == compiled (--split none at the plan's -O)
         failures = checker.compare(oracle, ref, symbols=False)

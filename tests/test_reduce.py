@@ -296,3 +296,65 @@ def test_the_issue_module_reduces_no_larger_than_llvm_reduce(tmp_path: Path) -> 
     out, _stats = engine.reduce_text(text, interesting, IR_DELTAS, jobs=2)
     assert engine.lines_of(out) <= 10, out
     assert "%a" not in out and "%b" not in out and "br label" not in out, out
+
+
+def test_the_reducer_speaks_the_campaigns_failure_classes(module: Path) -> None:
+    """A signature is made of the properties' own failures: a symbol-only fault shows as
+    `symbol-difference`, and `--property wrong-output` does not see it."""
+    from fuzz import properties
+
+    settings = oracle.Settings(subgraph_cost=50, faults=frozenset({"skip-linkage-restore"}))
+    judged = oracle.judge(module, "any", settings)
+    assert judged.signature and {c for c, *_ in judged.signature} == {"symbol-difference"}
+    assert judged.signature == properties.signature(judged.report)
+    assert oracle.signature(module, "symtab-mismatch", settings) == judged.text  # the older name
+    assert oracle.signature(module, "wrong-output", settings) is None
+
+
+def test_an_input_whose_reference_fails_is_refused_with_the_reason(tmp_path: Path, ember) -> None:
+    src = tmp_path / "exit3.ll"
+    src.write_text("define i32 @main() {\n  ret i32 3\n}\n")
+    r = ember("reduce", str(src), "-o", str(tmp_path / "o.ll"), "--property", "any")
+    assert r.status == 1
+    assert r.stderr.strip().startswith(f"{src}: error: nothing to compare against: reference program did not exit 0")
+
+
+def test_a_module_without_main_is_judged_on_its_symbols(tmp_path: Path) -> None:
+    """No `main`: nothing to link or run, yet a symbol difference is still a signature."""
+    lib = tmp_path / "lib.ll"
+    lib.write_text(
+        "@counter = internal global i64 0\n"
+        "define internal void @bump() noinline {\n  %v = load i64, ptr @counter\n  %w = add i64 %v, 1\n"
+        "  store i64 %w, ptr @counter\n  ret void\n}\n"
+        "define i64 @first() {\n  call void @bump()\n  %v = load i64, ptr @counter\n  ret i64 %v\n}\n"
+        "define i64 @second() {\n  call void @bump()\n  call void @bump()\n  %v = load i64, ptr @counter\n  ret i64 %v\n}\n"
+    )
+    healthy = oracle.Settings(subgraph_cost=1, opt_level=0)
+    assert oracle.judge(lib, "any", healthy).reference_failure is None
+    assert oracle.signature(lib, "any", healthy) is None
+    broken = oracle.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"skip-linkage-restore"}))
+    sig = oracle.signature(lib, "symbol-difference", broken)
+    assert sig is not None and sig.startswith("symbol-difference: --split none -O0 vs --split two-level")
+
+
+def test_parallel_checks_lease_one_build_server_each() -> None:
+    import threading
+
+    from fuzz import buildserver
+
+    seen: list[int] = []
+    both_in = threading.Barrier(2, timeout=10)
+
+    def hold() -> None:
+        with buildserver.lease() as srv:
+            seen.append(id(srv))
+            both_in.wait()
+
+    threads = [threading.Thread(target=hold) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(seen)) == 2
+    with buildserver.lease() as again:
+        assert id(again) in seen  # reused, not a third server

@@ -180,7 +180,7 @@ def test_split_mismatch_of_a_program_keeps_its_signature(tmp_path: Path) -> None
     # the private global shared by two anchors keeps its `.globl` under the fault: the
     # assembler aborts (in a worker, so the reducer survives and sees a crash signature)
     wanted = oracle.signature(src, "split-mismatch", settings)
-    assert wanted is not None and wanted.startswith("crash: assembler aborted")
+    assert wanted is not None and wanted.startswith("crash: --split none -O0 vs --split two-level") and wanted.endswith("(assembler aborted)")
     out = tmp_path / "small.em"
     stats = command.reduce_file(
         str(src), str(out), prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=120, quiet=True
@@ -219,4 +219,6 @@ def test_interp_mismatch_property_sees_a_wrong_compiled_output(tmp_path: Path) -
     fine = oracle.Settings(subgraph_cost=1, opt_level=0)
     assert oracle.signature(src, "interp-mismatch", fine) is None
     broken = oracle.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"duplicate-internal-global"}))
-    assert oracle.signature(src, "interp-mismatch", broken) == "output: stdout"
+    assert oracle.signature(src, "interp-mismatch", broken) == (
+        "wrong-output: --split none -O0 vs --split two-level -j1 -O0 --split-cost 1"
+    )

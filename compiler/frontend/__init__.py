@@ -15,7 +15,9 @@ T = TypeVar("T")
 #: thousand terms is a left-nested tree as deep as it is long
 DEEP_RECURSION_LIMIT = 30_000
 DEEP_STACK_BYTES = 512 * 1024 * 1024
-_deep_lock = threading.Lock()
+#: held while the process-wide recursion limit and thread stack size are raised (the
+#: front end and the reference interpreter both raise them; one must not lower them under the other)
+DEEP_RECURSION_LOCK = threading.Lock()
 
 
 def deep_call(fn: Callable[[], T]) -> T:
@@ -29,7 +31,7 @@ def deep_call(fn: Callable[[], T]) -> T:
         except BaseException as exc:  # re-raised in the caller
             failure.append(exc)
 
-    with _deep_lock:  # the stack size and the recursion limit are process-wide settings
+    with DEEP_RECURSION_LOCK:  # the stack size and the recursion limit are process-wide settings
         old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
         sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
         try:

@@ -6,7 +6,6 @@ import os
 import shlex
 import sys
 import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,6 @@ from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz.reduce import em_deltas, engine, oracle
 from fuzz.reduce.engine import DeltaPass
 from fuzz.reduce.ir.table import IR_DELTAS
-from oracle import symtab
 
 
 @dataclass(frozen=True)
@@ -108,14 +106,17 @@ def reduce_file(
         wanted = f"--test {test}"
     else:
         assert prop is not None
-        wanted_sig = _signature_of_text(text, prop, settings, fmt.suffix)
-        if wanted_sig is None:
+        first = _judge_text(text, prop, settings, fmt.suffix)
+        if first.reference_failure is not None:
+            raise EmberError(f"nothing to compare against: {first.reference_failure}", Location(path))
+        if first.text is None:
             raise EmberError(f"the input does not show '{prop}' with these settings", Location(path))
+        wanted_sig = first.signature
 
         def interesting(candidate: str) -> bool:
-            return _signature_of_text(candidate, prop, settings, fmt.suffix) == wanted_sig
+            return _judge_text(candidate, prop, settings, fmt.suffix).signature == wanted_sig
 
-        wanted = f"{prop} [{wanted_sig}]"
+        wanted = f"{prop} [{first.text}]"
 
     reduced, stats = _reduce_to_file(text, interesting, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet)
     _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix)
@@ -215,12 +216,8 @@ def reduce_finding(
         )
     fmt = EMBER_FORMAT if (root / "input.em").exists() else LLVM_FORMAT
 
-    check_lock = threading.Lock()  # the harness's check is not thread-safe: one at a time
-
-    def failures_of(module: str) -> frozenset[tuple[str, str, str]]:
-        with check_lock:
-            report = properties.check(dataclasses.replace(case, module=module), plan, faults=faults)
-        return frozenset((f.classification, f.reference, f.candidate) for f in report.failures)
+    def failures_of(module: str) -> properties.Signature:
+        return properties.signature(properties.check(dataclasses.replace(case, module=module), plan, faults=faults))
 
     wanted = failures_of(case.module)
     if not wanted:
@@ -229,7 +226,7 @@ def reduce_finding(
     _, stats = _reduce_to_file(
         case.module, lambda c: failures_of(c) == wanted, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet
     )
-    preserved = "; ".join(f"{c}: {r} vs {k}" for c, r, k in sorted(wanted))
+    preserved = properties.render_signature(wanted)
     lines = [
         *_report_head(f"finding {path}", out, preserved, stats),
         "",
@@ -240,11 +237,11 @@ def reduce_finding(
     return stats
 
 
-def _signature_of_text(text: str, prop: str, settings: oracle.Settings, suffix: str = ".ll") -> str | None:
+def _judge_text(text: str, prop: str, settings: oracle.Settings, suffix: str = ".ll") -> oracle.Judgement:
     with tempfile.TemporaryDirectory(prefix="ember-reduce-") as tmp:
         path = Path(tmp) / f"candidate{suffix}"
         path.write_text(text)
-        return oracle.signature(path, prop, settings)
+        return oracle.judge(path, prop, settings)
 
 
 def reproduce_command(out: str, settings: oracle.Settings) -> str:
@@ -277,14 +274,5 @@ def _write_report(
         "  " + (f"{test} {shlex.quote(out)}" if test else reproduce_command(out, settings)),
     ]
     if prop is not None and not settings.faults:
-        lines += ["", "symbol diff (--split none vs split) of the reduced module:"]
-        try:
-            with tempfile.TemporaryDirectory() as tmp:
-                p = Path(tmp) / f"r{suffix}"
-                p.write_text(reduced)
-                a = oracle.build_object(p, "none", settings)
-                b = oracle.build_object(p, settings.split, settings)
-                lines.append(symtab.diff_symbols(symtab.read_symbols(a), symtab.read_symbols(b)).render("none", "split"))
-        except EmberError as exc:
-            lines.append(f"(build failed: {exc.render()})")
+        lines += ["", "the reduced input's check:", _judge_text(reduced, prop, settings, suffix).report.diff_text().rstrip()]
     outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")

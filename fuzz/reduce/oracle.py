@@ -1,9 +1,15 @@
-"""What a reduction preserves: a built-in failure signature or an interestingness script."""
+"""What a reduction preserves: a failure of the fuzz properties' check, or an interestingness script.
+
+A candidate is judged by `fuzz.properties.check`, the same builds, runs, comparisons and
+failure classes as a campaign (so a finding and its reduction speak one vocabulary);
+`--property` picks which of its failure classes must stay.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import errno
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,10 +17,27 @@ from pathlib import Path
 
 from compiler import children, driver
 from compiler.diagnostics import EmberError, Location, UsageError
-from fuzz import faults as _faults  # noqa: F401  (fault findings are reduced with the harness's hooks)
-from oracle import runner, symtab
+from fuzz import properties
+from fuzz.strategies import FuzzCase
 
-PROPERTIES = ("split-mismatch", "symtab-mismatch", "output-mismatch", "interp-mismatch", "crash")
+#: `--property` values: the check's failure classes, or `any` (the check fails at all)
+CLASSES: dict[str, tuple[str, ...] | None] = {
+    "any": None,
+    "crash": ("crash",),
+    "hang": ("hang",),
+    "wrong-output": ("wrong-output",),
+    "symbol-difference": ("symbol-difference",),
+}
+#: the names the reducer used before it shared the properties' classes (still accepted)
+ALIASES = {
+    "split-mismatch": "any",
+    "symtab-mismatch": "symbol-difference",
+    "output-mismatch": "wrong-output",
+    "interp-mismatch": "any",
+}
+PROPERTIES = (*CLASSES, *ALIASES)
+#: an LLVM module with a `main` is linked and run; one without is judged on its symbols
+_DEFINES_MAIN = re.compile(r"^define [^@\n]*@main\(", re.M)
 
 
 @dataclass(frozen=True)
@@ -28,115 +51,66 @@ class Settings:
     timeout_s: float = 10.0
     faults: frozenset[str] = frozenset()
 
+    def plan(self) -> properties.CheckPlan:
+        """The check: the reference `--split none` build against this split build, at one -O."""
+        config = properties.BuildConfig(self.split, self.jobs, self.opt_level, self.subgraph_cost)
+        return properties.CheckPlan(self.opt_level, self.subgraph_cost, (config,), opt_check=False)
 
-def build_object(path: Path, split: str, s: Settings) -> bytes:
-    options = driver.BuildOptions(
-        opt_level=s.opt_level, split=split, jobs=s.jobs, subgraph_cost=s.subgraph_cost, faults=s.faults,
-        worker_timeout=max(s.timeout_s * 6, 30),
-    )
-    out = driver.build(str(path), options).output
-    assert isinstance(out, bytes)
-    return out
+    def limits(self) -> properties.runner.Limits:
+        return dataclasses.replace(properties.RUN_LIMITS, timeout_s=self.timeout_s)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One candidate's check: the preserved part of its failures, or why it has none."""
+
+    report: properties.Report
+    signature: properties.Signature
+    #: the reference (unsplit build, its run, or the interpreter) failed: nothing to compare
+    reference_failure: str | None = None
+
+    @property
+    def text(self) -> str | None:
+        return properties.render_signature(self.signature) if self.signature else None
+
+
+def classes_of(prop: str) -> tuple[str, ...] | None:
+    """The failure classes `prop` preserves (None: every class)."""
+    name = ALIASES.get(prop, prop)
+    if name not in CLASSES:
+        raise UsageError(f"unknown property '{prop}' (choose from {', '.join(PROPERTIES)})")
+    return CLASSES[name]
+
+
+def judge(path: Path, prop: str, s: Settings) -> Judgement:
+    """Run the check on the file at `path` and keep the failures of `prop`'s classes.
+
+    With deliberate faults, a failure counts only if the same check without them passes,
+    so a reducer does not drift to programs that differ anyway (an address printed,
+    undefined behaviour)."""
+    classes = classes_of(prop)
+    is_ember = driver.input_kind(str(path)) is driver.InputKind.EMBER
+    if prop == "interp-mismatch" and not is_ember:
+        raise EmberError("interp-mismatch needs an Ember (.em) program", Location(str(path)))
+    text = path.read_text()
+    origin = "ember" if is_ember else ("reduce" if _DEFINES_MAIN.search(text) else "library")
+    case = FuzzCase(text, None, origin)
+    report = properties.check(case, s.plan(), faults=s.faults, limits=s.limits())
+    broken = next((f for f in report.failures if f.reference == "-"), None)
+    if broken is not None:
+        return Judgement(report, frozenset(), broken.summary)
+    sig = properties.signature(report, classes)
+    if sig and s.faults:
+        control = properties.check(case, s.plan(), faults=frozenset(), limits=s.limits())
+        if not control.ok:
+            return Judgement(report, frozenset())
+    return Judgement(report, sig)
 
 
 def signature(path: Path, prop: str, s: Settings) -> str | None:
-    """The failure signature of `path` under `prop`, or None when it does not fail that way.
-
-    Signatures name the kind of failure and the symbols involved (not addresses or
-    output bytes), so a reduction keeps *the same* failure, not just some failure.
-    """
-    if prop == "interp-mismatch":
-        return _interp_signature(path, s)
-    try:
-        reference = build_object(path, "none", s)
-    except EmberError:
-        return None  # the unsplit compile must work: a broken candidate is not interesting
-    try:
-        candidate = build_object(path, s.split, s)
-    except EmberError as exc:
-        return f"crash: {exc.message.split(':')[0]}" if prop in ("crash", "split-mismatch") else None
-    if prop == "crash":
-        return None
-    parts: list[str] = []
-    reference_symbols = symtab.read_symbols(reference)
-    want: runner.RunResult | None = None
-    if prop in ("split-mismatch", "symtab-mismatch"):
-        diff = symtab.diff_symbols(reference_symbols, symtab.read_symbols(candidate))
-        if not diff.clean:
-            kinds = []
-            if diff.leaked_locals:
-                kinds.append("leaked-local")
-            if diff.added:
-                kinds.append("added")
-            if diff.removed:
-                kinds.append("removed")
-            if diff.changed:
-                kinds.append("changed")
-            parts.append("symbols: " + ",".join(kinds))
-    if prop in ("split-mismatch", "output-mismatch") and not parts:
-        want = _run(reference, s)
-        got = _run(candidate, s)
-        if want is None:
-            return None
-        if got is None:
-            parts.append("output: link-failure")
-        elif (want.stdout, want.outcome) != (got.stdout, got.outcome):
-            parts.append("output: " + ("outcome" if want.outcome != got.outcome else "stdout"))
-    if parts and s.faults and not _fault_free_build_agrees(path, reference_symbols, want, s):
-        return None  # the difference is not the fault's (nondeterminism, undefined behaviour)
-    return "; ".join(parts) or None
-
-
-def _fault_free_build_agrees(
-    path: Path, reference_symbols: list[symtab.Symbol], want: runner.RunResult | None, s: Settings
-) -> bool:
-    """With deliberate faults, a candidate shows *the fault's* bug only if the same split
-    build without them agrees with the reference (symbols, and the reference run `want`
-    when the signature is about outputs); otherwise a reducer drifts to programs that
-    differ anyway, e.g. by printing an address."""
-    healthy = dataclasses.replace(s, faults=frozenset())
-    try:
-        control = build_object(path, s.split, healthy)
-    except EmberError:
-        return False
-    if not symtab.diff_symbols(reference_symbols, symtab.read_symbols(control)).clean:
-        return False
-    if want is None:
-        return True  # a symbol signature: nothing was run
-    got = _run(control, s)
-    return got is not None and (want.stdout, want.outcome) == (got.stdout, got.outcome)
-
-
-def _interp_signature(path: Path, s: Settings) -> str | None:
-    """Ember source only: the reference interpreter and the compiled program (split build) disagree."""
-    from oracle import interp
-
-    if driver.input_kind(str(path)) is not driver.InputKind.EMBER:
-        raise EmberError("interp-mismatch needs an Ember (.em) program", Location(str(path)))
-    source = path.read_text()
-    want = interp.run_source(source, str(path))
-    if want.exit_status == interp.EXIT_EXHAUSTED:
-        return None  # out of fuel: the interpreter has no verdict
-    try:
-        got = _run(build_object(path, s.split, s), s)
-    except EmberError as exc:
-        return f"crash: {exc.message.split(':')[0]}"
-    if got is None:
-        return "output: link-failure"
-    if got.timed_out:
-        return "output: hang"
-    if got.exit_status != want.exit_status:
-        return "output: exit status"
-    if got.stdout != want.stdout:
-        return "output: stdout"
-    return None
-
-
-def _run(obj: bytes, s: Settings) -> runner.RunResult | None:
-    try:
-        return runner.run_object(obj, with_runtime=True, limits=runner.Limits(timeout_s=s.timeout_s))
-    except EmberError:
-        return None
+    """The preserved failures of `path` under `prop` as one line, or None when it does not
+    fail that way (a reference that fails is not interesting either)."""
+    return judge(path, prop, s).text
 
 
 def script_says_interesting(

@@ -46,8 +46,9 @@ class FuzzCase:
 
     @property
     def runnable(self) -> bool:
-        """Linked and run (a corpus slice is judged on its symbols and on building at all)."""
-        return self.origin != "corpus"
+        """Linked and run (a corpus slice, or a `library` module with no `main`, is judged on
+        its symbols and on building at all)."""
+        return self.origin not in ("corpus", "library")
 
     @property
     def input_name(self) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from compiler.diagnostics import EmberError, Location
-from compiler.frontend import tast
+from compiler.frontend import DEEP_RECURSION_LOCK, tast
 from oracle.interp import semantics
 from oracle.interp.machine import CallDepthExceeded, Machine, OutOfFuel, run_main
 
@@ -109,17 +109,18 @@ def interpret(
         except BaseException as exc:  # re-raised in the caller
             box.append(exc)
 
-    old_limit = sys.getrecursionlimit()
-    old_stack = threading.stack_size()
-    sys.setrecursionlimit(max(old_limit, 60 * max_depth + 10_000))
-    try:
-        threading.stack_size(512 * 1024 * 1024)
-        thread = threading.Thread(target=target, name="ember-interp")
-        thread.start()
-    finally:
-        threading.stack_size(old_stack)
-    thread.join()
-    sys.setrecursionlimit(old_limit)
+    with DEEP_RECURSION_LOCK:  # the recursion limit is process-wide: a parallel run must not lower it mid-run
+        old_limit = sys.getrecursionlimit()
+        old_stack = threading.stack_size()
+        sys.setrecursionlimit(max(old_limit, 60 * max_depth + 10_000))
+        try:
+            threading.stack_size(512 * 1024 * 1024)
+            thread = threading.Thread(target=target, name="ember-interp")
+            thread.start()
+        finally:
+            threading.stack_size(old_stack)
+        thread.join()
+        sys.setrecursionlimit(old_limit)
     result = box[0]
     if isinstance(result, BaseException):
         raise result
