@@ -27,6 +27,17 @@ def int_list(text: str, what: str) -> tuple[int, ...]:
     return values
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got '{text}'")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """argparse type: a finite number of seconds above zero (`0`, `-1`, `nan`, `inf` are refused)."""
     try:

@@ -50,6 +50,15 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mutants(args: argparse.Namespace) -> int:
+    from fuzz.mutation import command
+
+    if args.list:
+        print(command.list_mutants())
+        return 0
+    return command.main(args.only, seed=args.seed, examples=args.examples, timeout_s=args.timeout, json_out=args.json)
+
+
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from fuzz import cli as fuzz_cli
 
@@ -119,3 +128,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare", help="compare a candidate compiler command with Ember's reference build of IN")
     fuzz_cli.add_compare_arguments(p)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("mutants", help="mutation analysis: realistic compiler mistakes, a fixed-seed campaign on each")
+    p.add_argument("--only", metavar="NAMES", help="comma-separated mutants (default: the whole suite)")
+    p.add_argument("--list", action="store_true", help="list the mutants and exit")
+    p.add_argument("--seed", type=int, default=1, help="campaign seed (default: 1)")
+    p.add_argument("--examples", type=cli.positive_int, default=300, help="programs per mutant (default: 300)")
+    p.add_argument("--timeout", type=cli.positive_seconds, default=1800.0, metavar="S",
+                   help="seconds one mutant's campaign may take (default: 1800)")
+    p.add_argument("--json", metavar="FILE", help="also write the outcomes here (after every mutant)")
+    p.set_defaults(func=cmd_mutants)

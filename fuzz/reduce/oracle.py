@@ -20,7 +20,7 @@ from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz import properties
 from fuzz.strategies import FuzzCase
 
-#: `--property` values: the check's failure classes, or `any` (the check fails at all)
+#: `--property` values: the check's failure classes, or `any` (the check fails; its headline class is kept)
 CLASSES: dict[str, tuple[str, ...] | None] = {
     "any": None,
     "crash": ("crash",),
@@ -99,7 +99,10 @@ def judge(path: Path, prop: str, s: Settings) -> Judgement:
     broken = next((f for f in report.failures if f.reference == "-"), None)
     if broken is not None:
         return Judgement(report, frozenset(), broken.summary)
-    sig = properties.signature(report, classes)
+    # `any`: the headline class, the one a finding is named by (crash, hang, wrong-output,
+    # symbol-difference, nondeterminism); a lesser difference that comes and goes with it
+    # (a symbol's size next to a wrong output) need not stay
+    sig = properties.signature(report, classes if classes is not None else (report.classification,))
     if sig and s.faults:
         control = properties.check(case, s.plan(), faults=frozenset(), limits=s.limits())
         if not control.ok:

@@ -1,0 +1,206 @@
+"""The mutant suite: realistic one-spot mistakes in the compiler, one row each.
+
+Not the deliberate faults of `fuzz/faults.py` (those are switches the harness was built
+to catch); these are the slips a developer makes while editing the back end, the front
+end or the midend: a comparison off by one, a flag swapped, a case forgotten. Each row
+is the exact text it replaces (which must occur exactly once, so the table cannot rot
+silently: `tests/test_mutation.py`) and the campaign strategy that should reach it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mistake: in `path`, `original` (exactly once) becomes `replacement`."""
+
+    name: str
+    path: str
+    original: str
+    replacement: str
+    mistake: str
+    strategy: str
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    # ---------------------------------------------------------------- MC link
+    Mutant(
+        "mclink-keeps-local-globl", "compiler/backend/mclink.py",
+        "if sym in local_names and not keep_linkage_directives:",
+        "if sym in local_names and keep_linkage_directives:",
+        "the condition that drops `.globl` of a formerly local symbol is inverted",
+        "callgraph",
+    ),
+    Mutant(
+        "mclink-except-tables-shared", "compiler/backend/mclink.py",
+        r'_LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")',
+        r'_LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*)")',
+        "one family of piece-local labels (exception tables) is not made unique per piece",
+        "linkage",
+    ),
+    Mutant(
+        "mclink-every-dw-ref", "compiler/backend/mclink.py",
+        "    if sym in seen:\n        return True",
+        "    if sym in seen:\n        return False",
+        "every piece keeps its `DW.ref.<personality>` definition (the fixed duplicate-symbol bug, back)",
+        "linkage",
+    ),
+    # ---------------------------------------------------------------- planner
+    Mutant(
+        "planner-export-default-visibility", "compiler/backend/planner.py",
+        'parts.append(irmodel.set_linkage(e, "external", "hidden"))',
+        'parts.append(irmodel.set_linkage(e, "external", "default"))',
+        "a local exported across subgraphs while compiling gets default visibility, not hidden",
+        "callgraph",
+    ),
+    Mutant(
+        "planner-private-set-from-internal", "compiler/backend/planner.py",
+        'private_names = {n for n in exported if by_name[n].linkage == "private"}',
+        'private_names = {n for n in exported if by_name[n].linkage == "internal"}',
+        "the names to turn back into `.L` temporaries are picked by the wrong linkage",
+        "linkage",
+    ),
+    Mutant(
+        "planner-constants-hidden-from-subgraphs", "compiler/backend/planner.py",
+        "constants_visible=True, imported=state.imported[k],",
+        "constants_visible=False, imported=state.imported[k],",
+        "constants owned by another subgraph are plain declarations (the optimiser can no longer fold them)",
+        "callgraph",
+    ),
+    Mutant(
+        "planner-constant-copy-visibility", "compiler/backend/planner.py",
+        'parts.append(irmodel.set_linkage(target, "available_externally", "hidden" if target.is_local else target.visibility))',
+        'parts.append(irmodel.set_linkage(target, "available_externally", target.visibility))',
+        "a local constant copied into another subgraph keeps default visibility",
+        "callgraph",
+    ),
+    Mutant(
+        "planner-metadata-refs-undeclared", "compiler/backend/planner.py",
+        "    for e in mod.by_kind(\"metadata\"):\n        for r in e.refs:\n            if r not in member_set and r not in needed:",
+        "    for e in mod.by_kind(\"metadata\"):\n        for r in e.refs:\n            if r not in member_set and r in needed:",
+        "functions that only metadata names (`!callees`) are not declared in the piece",
+        "callgraph",
+    ),
+    # ---------------------------------------------------------------- IR model
+    Mutant(
+        "irmodel-weak-declaration-strong", "compiler/backend/irmodel.py",
+        'linkage = "extern_weak" if entity.linkage == "extern_weak" else ""',
+        'linkage = ""',
+        "the declaration of an `extern_weak` function loses its weak linkage",
+        "linkage",
+    ),
+    Mutant(
+        "irmodel-private-not-local", "compiler/backend/irmodel.py",
+        'LOCAL_LINKAGES = frozenset({"private", "internal"})',
+        'LOCAL_LINKAGES = frozenset({"internal"})',
+        "`private` is forgotten among the local linkages",
+        "linkage",
+    ),
+    # ---------------------------------------------------------------- split orchestration
+    Mutant(
+        "split-imports-from-O2-only", "compiler/backend/split.py",
+        'import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,',
+        'import_cost=planner.IMPORT_COST if config.opt_level >= 2 and mode != "function" else 0,',
+        "callees are imported only from -O2 up (-O1 inlines too: the fixed libcall bug, back)",
+        "callgraph",
+    ),
+    Mutant(
+        "split-worker-codegen-default-level", "compiler/backend/split.py",
+        "return llvm_stage.target_machine(config.triple, config.opt_level)",
+        "return llvm_stage.target_machine(config.triple)",
+        "workers generate code at the target machine's default level, not the build's",
+        "callgraph",
+    ),
+    Mutant(
+        "split-linkonce-copies-all-kept", "compiler/backend/split.py",
+        "                if ident in shared_seen:\n                    continue",
+        "                if ident in shared_seen:\n                    pass",
+        "every subgraph's discardable linkonce copy is linked, not one",
+        "linkage",
+    ),
+    # ---------------------------------------------------------------- front end
+    Mutant(
+        "emit-floordiv-fixup-sign", "compiler/frontend/emit.py",
+        'differ = self.cmpi("slt", signs, zero, ty)',
+        'differ = self.cmpi("sgt", signs, zero, ty)',
+        "the floor-division fix-up tests the wrong sign of remainder xor divisor",
+        "ember",
+    ),
+    Mutant(
+        "emit-shift-amount-signed", "compiler/frontend/emit.py",
+        'inrange = self.cmpi("ult", n, width, ty)',
+        'inrange = self.cmpi("slt", n, width, ty)',
+        "the shift-amount range check is signed, so a negative amount counts as in range",
+        "ember",
+    ),
+    Mutant(
+        "emit-rshift-clamp-zero", "compiler/frontend/emit.py",
+        "amount = self.select(inrange, n, self.const(t.width - 1, t), ty)",
+        "amount = self.select(inrange, n, self.const(0, t), ty)",
+        "a signed right shift by the width or more shifts by 0, not by width - 1",
+        "ember",
+    ),
+    Mutant(
+        "emit-widen-sign-swapped", "compiler/frontend/emit.py",
+        'ext = "extsi" if t.signed else "extui"\n        return self.val(f"arith.{ext} {v} : i{t.width} to i64")',
+        'ext = "extui" if t.signed else "extsi"\n        return self.val(f"arith.{ext} {v} : i{t.width} to i64")',
+        "widening a narrow integer to 64 bits extends with the wrong signedness",
+        "ember",
+    ),
+    Mutant(
+        "emit-range-one-extra-iteration", "compiler/frontend/emit.py",
+        'more = self.cmpi("ugt", remaining, stride, t)',
+        'more = self.cmpi("uge", remaining, stride, t)',
+        "`for i in range(...)` runs one more iteration when exactly one stride is left",
+        "ember",
+    ),
+    Mutant(
+        "emit-float-mod-adjust", "compiler/frontend/emit.py",
+        'differ = self.val(f"arith.xori {b_neg}, {mod_neg} : i1")',
+        'differ = self.val(f"arith.andi {b_neg}, {mod_neg} : i1")',
+        "float `%` adjusts when both signs are negative instead of when they differ",
+        "ember",
+    ),
+    Mutant(
+        "emit-mod-minus-one-unguarded", "compiler/frontend/emit.py",
+        "            divisor = self.select(is_m1, self.const(1, t), b, ty)",
+        "            divisor = b",
+        "`x % -1` is computed with srem, which traps for the minimum integer",
+        "ember",
+    ),
+    # ---------------------------------------------------------------- midend
+    Mutant(
+        "rewrite-sub-const-sign", "compiler/midend/rewrites/table.py",
+        'Rewrite("sub-const", "subi(x, C) => addi(x, -C)"',
+        'Rewrite("sub-const", "subi(x, C) => addi(x, C)"',
+        "`x - C` is rewritten to `x + C` (the negation forgotten)",
+        "ember",
+    ),
+    Mutant(
+        "fold-branches-wrong-successor", "compiler/midend/passes/fold_branches.py",
+        "    dest = branch.operation.successors[0 if taken else 1]\n"
+        "    operands = list(branch.trueDestOperands if taken else branch.falseDestOperands)",
+        "    dest = branch.operation.successors[1 if taken else 0]\n"
+        "    operands = list(branch.falseDestOperands if taken else branch.trueDestOperands)",
+        "a constant conditional branch is folded to the edge it does not take",
+        "ember",
+    ),
+    Mutant(
+        "internalize-private-declarations", "compiler/midend/passes/internalize_private.py",
+        "        if len(op.operation.regions[0].blocks) == 0:  # a declaration stays external\n            continue\n",
+        "",
+        "private declarations (the runtime's functions) get internal linkage too",
+        "ember",
+    ),
+    Mutant(
+        "internalize-private-keeps-existing", "compiler/midend/passes/internalize_private.py",
+        "        if _LINKAGE not in attrs:\n            attrs[_LINKAGE] = internal",
+        "        if _LINKAGE in attrs:\n            attrs[_LINKAGE] = internal",
+        "the linkage is set only where one was already given (private helpers leak as global symbols)",
+        "ember",
+    ),
+)
+
+BY_NAME = {m.name: m for m in MUTANTS}
