@@ -277,16 +277,29 @@ def diff_full(
     """Every symbol (locals too) and relocation of B against A; `exact_code`: no IPO happened (-O0).
 
     Non-local symbols must agree in binding, type, visibility, section kind and size (not
-    a function's size). Split-build copies (`f.ember.N`) are legitimately extra: they
+    a function's size); no local symbol of B may be reached through the GOT unless A does. Split-build copies (`f.ember.N`) are legitimately extra: they
     must be LOCAL, of their home's type and section kind. With `exact_code` every local
     must also exist on both sides with the same attributes, and every named symbol A's
     relocations reference must still be referenced by one of B's.
     """
     lines = _copy_problems(b)
     lines += _attribute_problems(a, b, exact_code)
+    lines += _got_to_local_problems(b, ra, rb)
     if exact_code:
         lines += _relocation_problems(ra, rb)
     return lines
+
+
+def _got_to_local_problems(b: list[Symbol], ra: list[Relocation], rb: list[Relocation]) -> list[str]:
+    """B reaches one of its own local symbols through the GOT where A never does so.
+
+    A compiler always knows a local symbol is in reach (PC-relative); a GOT relocation
+    against one means a split piece saw it as a preemptible (default-visibility) symbol,
+    which costs a load per use and a relocation a static link must relax."""
+    local_b = {home_name(s.name) for s in b if s.is_local}
+    got_a = {r.target for r in ra if "GOT" in r.type}
+    bad = sorted({r for r in rb if "GOT" in r.type and r.target in local_b and r.target not in got_a})
+    return [f"! reloc {r.section} -> {r.target} {r.type}  (a local symbol reached through the GOT)" for r in bad]
 
 
 def _fields(s: Symbol, with_size: bool) -> tuple[object, ...]:

@@ -141,3 +141,27 @@ def test_shrinking_gives_a_one_fragment_linkage_module() -> None:
     )
     assert [f.feature.split(":")[0] for f in module.fragments] == ["tls"]
     assert len(module.render().splitlines()) < 40
+
+
+@pytest.mark.parametrize("size", ["large", "many-small"])
+def test_callgraph_programs_come_in_large_and_many_small_sizes(size: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Some programs have a few long functions, some many tiny ones; both build split and run like serial."""
+    from fuzz.strategies.callgraph import LARGE_OPS, MANY_SMALL, graph_features
+
+    if size == "large":
+        graph = find(call_graphs(), lambda g: max(len(f.ops) for f in g.functions) > LARGE_OPS // 2)
+        assert len(graph.functions) <= 3 and "large-functions" in graph_features(graph)
+    else:
+        graph = find(call_graphs(), lambda g: len(g.functions) >= MANY_SMALL[0])
+        assert all(len(f.ops) <= 1 for f in graph.functions) and "many-functions" in graph_features(graph)
+    tmp = tmp_path_factory.mktemp(size)
+    src = tmp / "m.ll"
+    src.write_text(graph.render())
+    outputs = []
+    for split in ("none", "two-level"):
+        obj = driver.build(str(src), driver.BuildOptions(opt_level=2, split=split, jobs=1, subgraph_cost=8, piece_cost=8)).output
+        assert isinstance(obj, bytes)
+        (tmp / f"{split}.o").write_bytes(obj)
+        exe = link_executable([tmp / f"{split}.o"], tmp / split)
+        outputs.append(runner.run_executable(exe, limits=runner.Limits(timeout_s=20)).stdout)
+    assert outputs[0] == outputs[1]

@@ -147,3 +147,31 @@ def test_full_comparison_ignores_function_sizes_and_locals_after_ipo() -> None:
     assert any(line.startswith("+ LOCAL OBJECT") and line.endswith("k  (local new)") for line in lines), lines
     assert not any("user" in line or "helper" in line for line in lines), lines
     assert _full(BASE, bigger, exact_code=False) == []
+
+
+GLOBAL_USED_TWICE = """@g = internal global i64 5
+define i64 @a() {
+  %v = load i64, ptr @g
+  ret i64 %v
+}
+define i64 @b() {
+  %v = load i64, ptr @g
+  %w = add i64 %v, 1
+  ret i64 %w
+}
+"""
+
+
+def test_a_local_reached_through_the_got_is_a_full_difference() -> None:
+    """A split piece that saw a local as default-visibility reaches it through the GOT;
+    the unsplit object never does (here: the same module with @g made preemptible, then
+    @g local again in the symbol table, as the MC link restores it)."""
+    ref = _obj(GLOBAL_USED_TWICE)
+    got = _obj(GLOBAL_USED_TWICE.replace("@g = internal global", "@g = global"))
+    ra, rb = symtab.read_relocations(ref), symtab.read_relocations(got)
+    assert any("GOT" in r.type and r.target == "g" for r in rb)
+    local_again = [s if s.name != "g" else symtab.Symbol("g", "LOCAL", s.type, "DEFAULT", s.section, s.size)
+                   for s in symtab.read_symbols(got)]
+    lines = symtab.diff_full(symtab.read_symbols(ref), local_again, ra, rb, exact_code=False)
+    assert any("reached through the GOT" in ln and "-> g " in ln for ln in lines), lines
+    assert not _full(GLOBAL_USED_TWICE, GLOBAL_USED_TWICE, exact_code=False)

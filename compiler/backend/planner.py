@@ -730,7 +730,9 @@ def _foldable_constant(e: Entity) -> bool:
 def _declare_alias(alias: Entity, mod: IRModule) -> str:
     """Declare an alias by the kind of its (base) aliasee: a function or a global."""
     base = next((mod.values[r] for r in alias.refs if r in mod.values), None)
-    vis = alias.visibility
+    # a local alias is exported hidden by its owner: seen as default here, every use in
+    # this piece would go through the GOT (a load and a GOT relocation the unsplit object never has)
+    vis = "hidden" if alias.is_local else alias.visibility
     if base is not None and base.kind in ("function", "declaration"):
         ret = re.match(r"@[^=]+= [^@]*?alias ([^,]+),", alias.text)
         fn_type = ret.group(1).strip() if ret else "void ()"

@@ -325,10 +325,20 @@ _CONSTS = st.one_of(st.integers(-8, 64), st.integers(-(2**63), 2**63 - 1))
 
 
 @functools.cache
-def _op_lists(in_loop: bool) -> st.SearchStrategy[list[Op]]:
+def _op_lists(in_loop: bool, max_ops: int = 6) -> st.SearchStrategy[list[Op]]:
     operands = ["c", "x", "d"] + (["i"] if in_loop else [])
     op = st.builds(Op, st.sampled_from(OP_KINDS), st.sampled_from(operands), _CONSTS)
-    return st.lists(op, max_size=6)
+    return st.lists(op, max_size=max_ops)
+
+
+#: Program sizes: most programs are a handful of small functions; some have a few large
+#: functions (register pressure, spills, long blocks: a level-2 piece of its own) and some
+#: many tiny ones (many pieces and symbols for the MC link). Shrinks towards `normal`.
+SIZES = ("normal", "normal", "normal", "normal", "large", "many-small")
+#: ops per function body in a `large` program, and how many such functions at most
+LARGE_OPS, LARGE_FUNCTIONS = 48, 3
+#: function count of a `many-small` program (each body at most one op)
+MANY_SMALL = (24, 48)
 
 
 @functools.cache
@@ -355,7 +365,7 @@ _BASES = st.integers(0, 255)
 
 
 @st.composite
-def functions(draw: st.DrawFn, max_functions: int, n_globals: int, table: bool) -> Function:
+def functions(draw: st.DrawFn, max_functions: int, n_globals: int, table: bool, max_ops: int = 6) -> Function:
     """One function; call targets and global indices are reduced modulo the final counts later."""
     loop_trip = draw(_LOOP_TRIPS)
     calls = draw(_call_lists(max_functions, table))
@@ -363,7 +373,7 @@ def functions(draw: st.DrawFn, max_functions: int, n_globals: int, table: bool) 
     return Function(
         index=0,
         linkage=draw(_LINKAGES),
-        ops=tuple(draw(_op_lists(bool(loop_trip)))),
+        ops=tuple(draw(_op_lists(bool(loop_trip), max_ops))),
         calls=tuple(calls),
         uses=tuple(uses),
         loop_trip=loop_trip,
@@ -383,10 +393,17 @@ def call_graphs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
     """
     max_functions = max(min_functions, max_functions)
     shape = draw(st.sampled_from(["random", "chain", "fanout"]), label="shape")
+    # a fixed function count (the throughput benchmark's 10) keeps the normal size
+    size = draw(st.sampled_from(SIZES), label="size") if min_functions < max_functions else "normal"
+    max_ops = 6
+    if size == "large":
+        max_ops, max_functions = LARGE_OPS, max(min_functions, min(max_functions, LARGE_FUNCTIONS))
+    elif size == "many-small":
+        max_ops, min_functions, max_functions = 1, max(min_functions, MANY_SMALL[0]), max(max_functions, MANY_SMALL[1])
     n_globals = draw(st.integers(0, 4), label="globals")
     table_size = draw(st.integers(0, 3), label="table size")
     drawn = draw(
-        st.lists(functions(max_functions, n_globals, bool(table_size)), min_size=min_functions, max_size=max_functions),
+        st.lists(functions(max_functions, n_globals, bool(table_size), max_ops), min_size=min_functions, max_size=max_functions),
         label="functions",
     )
     n = len(drawn)
@@ -458,4 +475,6 @@ def graph_features(graph: CallGraph) -> tuple[str, ...]:
     used |= {"globals"} if graph.globals else set()
     used |= {"table"} if graph.table and any(c.indirect for f in graph.functions for c in f.calls) else set()
     used |= {"ctor"} if graph.ctor else set()
+    used |= {"large-functions"} if any(len(f.ops) > 6 for f in graph.functions) else set()
+    used |= {"many-functions"} if len(graph.functions) >= MANY_SMALL[0] else set()
     return tuple(sorted(used))
