@@ -56,6 +56,9 @@ class Call:
     const_arg: int | None  # a constant first argument (IPO bait), else the accumulator
     indirect: bool = False
     combine: str = "xor"
+    #: an indirect call through a `select` of two table functions instead of a table load:
+    #: -O2's called-value propagation then names both in `!callees` metadata
+    via_select: bool = False
 
 
 @dataclass(frozen=True)
@@ -228,7 +231,14 @@ def _render_function(f: Function, graph: CallGraph) -> str:
             lines.append(f"  store i64 %gs{n}, ptr {g}")
     for n, call in enumerate(f.calls):
         arg = acc if call.const_arg is None else str(call.const_arg)
-        if call.indirect and graph.table:
+        if call.indirect and graph.table and call.via_select:
+            size = len(graph.table)
+            first = graph.functions[graph.table[call.callee % size]].name
+            second = graph.functions[graph.table[(call.callee + 1) % size]].name
+            lines.append(f"  %tb{n} = trunc i64 {acc} to i1")
+            lines.append(f"  %tf{n} = select i1 %tb{n}, ptr @{first}, ptr @{second}")
+            lines.append(f"  %c{n} = call i64 %tf{n}(i64 {arg}, i64 %d1)")
+        elif call.indirect and graph.table:
             size = len(graph.table)
             lines.append(f"  %ti{n} = urem i64 {acc}, {size}")
             lines.append(f"  %tp{n} = getelementptr [{size} x ptr], ptr @ftab, i64 0, i64 %ti{n}")
@@ -349,6 +359,7 @@ def _call_lists(max_functions: int, table: bool) -> st.SearchStrategy[list[Call]
         const_arg=st.none() | _CONSTS,
         indirect=st.booleans() if table else st.just(False),
         combine=st.sampled_from(["xor", "add", "mul"]),
+        via_select=st.booleans() if table else st.just(False),
     )
     return st.lists(call, max_size=3)
 
@@ -475,6 +486,7 @@ def graph_features(graph: CallGraph) -> tuple[str, ...]:
     used |= {"globals"} if graph.globals else set()
     used |= {"table"} if graph.table and any(c.indirect for f in graph.functions for c in f.calls) else set()
     used |= {"ctor"} if graph.ctor else set()
+    used |= {"select-call"} if graph.table and any(c.indirect and c.via_select for f in graph.functions for c in f.calls) else set()
     used |= {"large-functions"} if any(len(f.ops) > 6 for f in graph.functions) else set()
     used |= {"many-functions"} if len(graph.functions) >= MANY_SMALL[0] else set()
     return tuple(sorted(used))
