@@ -153,3 +153,44 @@ def test_imported_callee_brings_its_small_locals_and_never_exports_them() -> Non
     values = irmodel.parse_module(main.text).values
     assert values["a"].linkage == "available_externally"
     assert any(n.startswith(f"spec{planner.COPY_SUFFIX}") for n in main.members)
+
+
+ALWAYS_INLINE = "\n".join([
+    "@counter = internal global i64 0",
+    "define i64 @bump(i64 %x) #0 {",
+    "  %c = load i64, ptr @counter",
+    "  %n = add i64 %c, %x",
+    "  store i64 %n, ptr @counter",
+    "  ret i64 %n",
+    "}",
+    "define i64 @a(i64 %x) noinline {\n  %r = call i64 @bump(i64 %x)\n  ret i64 %r\n}",
+    "define i64 @b(i64 %x) noinline {\n  %r = call i64 @bump(i64 %x)\n  %s = add i64 %r, 1\n  ret i64 %s\n}",
+    "define i32 @main() {\n  %p = call i64 @a(i64 1)\n  %q = call i64 @b(i64 2)\n  ret i32 0\n}",
+    "attributes #0 = { alwaysinline }",
+])
+
+
+def test_an_always_inline_callee_is_imported_at_every_level() -> None:
+    """-O0 runs the always-inliner too: an exported `alwaysinline` callee comes into every
+    subgraph calling it (attribute group or not, naming a mutable local or not), as the
+    unsplit compile inlines it there."""
+    assert planner.always_inline_functions(irmodel.parse_module(ALWAYS_INLINE)) == {"bump"}
+    p = planner.plan(ALWAYS_INLINE, policy=planner.PlanPolicy(target_cost=1, import_always_inline=True))
+    for caller in ("a", "b"):
+        sg = next(sg for sg in p.subgraphs if caller in sg.members)
+        assert irmodel.parse_module(sg.text).values["bump"].linkage == "available_externally"
+    assert not planner.plan(ALWAYS_INLINE, policy=planner.PlanPolicy(target_cost=1)).work.imported
+
+
+@pytest.mark.parametrize("mode", ["subgraph", "two-level"])
+def test_at_O0_every_function_is_the_same_size_split(mode: str, tmp_path: Path) -> None:
+    """At -O0 nothing crosses functions but the always-inliner: each function's bytes, and so
+    its size, are what the unsplit compile gives (the full comparison checks that)."""
+    src = tmp_path / "m.ll"
+    src.write_text(ALWAYS_INLINE)
+    none = driver.build(str(src), driver.BuildOptions(split="none", opt_level=0)).output
+    split = driver.build(str(src), driver.BuildOptions(split=mode, jobs=1, subgraph_cost=1, opt_level=0)).output
+    assert isinstance(none, bytes) and isinstance(split, bytes)
+    lines = symtab.diff_full(symtab.read_symbols(none), symtab.read_symbols(split),
+                             symtab.read_relocations(none), symtab.read_relocations(split), exact_code=True)
+    assert not lines, lines

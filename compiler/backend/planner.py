@@ -247,6 +247,9 @@ class PlanPolicy:
     copy_closure: bool = False
     #: merge callers with the exported functions they call (fewer calls crossing subgraphs)
     merge_exported: bool = True
+    #: import exported `alwaysinline` callees whatever their size and budget: the unsplit
+    #: pipeline's always-inliner inlines them at every -O, -O0 included
+    import_always_inline: bool = False
 
 
 @dataclass
@@ -500,8 +503,20 @@ def copy_small_locals(state: PlanState) -> None:
                 stack.append(r)
 
 
+def always_inline_functions(mod: IRModule) -> set[str]:
+    """Functions marked `alwaysinline`, in their header or through an attribute group."""
+    groups = {e.name.split()[-1] for e in mod.by_kind("attributes") if "alwaysinline" in e.text}  # `attributes #2`
+    out = set()
+    for e in mod.by_kind("function"):
+        header = e.text.split("{", 1)[0]
+        if "alwaysinline" in header or any(g in header.split() for g in groups):
+            out.add(e.name)
+    return out
+
+
 def _importable(state: PlanState) -> set[str]:
-    """Exported functions small enough to import, alone in their atom, touching no owned thread-local."""
+    """Exported functions small enough to import (or `alwaysinline`, with that policy), alone in
+    their atom, touching no owned thread-local."""
 
     def touches_local_tls(e: Entity) -> bool:
         # a body touching an owned thread-local would change its TLS access model (and the
@@ -513,6 +528,7 @@ def _importable(state: PlanState) -> set[str]:
             for r in e.refs
         )
 
+    always = always_inline_functions(state.mod) if state.policy.import_always_inline else set()
     return {
         e.name
         for e in state.defs
@@ -520,7 +536,7 @@ def _importable(state: PlanState) -> set[str]:
         and e.linkage == "external"
         and e.comdat is None
         and not e.blockaddress_of
-        and e.cost <= state.policy.import_cost
+        and (e.cost <= state.policy.import_cost or e.name in always)
         and len(state.atom_members[state.atoms.find(e.name)]) == 1
         and not touches_local_tls(e)
     }
@@ -554,9 +570,10 @@ def import_small_callees(state: PlanState) -> None:
     any copy); one naming another local is not imported. Not transitive: an imported
     body's exported callees stay declarations.
     """
-    if state.policy.import_cost <= 0:
+    if state.policy.import_cost <= 0 and not state.policy.import_always_inline:
         return
     importable = _importable(state)
+    always = always_inline_functions(state.mod) if state.policy.import_always_inline else set()
     for k, members in enumerate(state.bucket_members):
         own_cost = sum(state.by_name[n].cost for n in members)
         budget = min(max(int(state.policy.import_share * own_cost), state.policy.import_cost), state.extra_left)
@@ -569,10 +586,15 @@ def import_small_callees(state: PlanState) -> None:
                     continue
                 along = _locals_to_copy_along(state, r, members)
                 if along is None:
-                    continue
+                    if r not in always or state.policy.import_cost > 0:
+                        continue
+                    # -O0 (no IPO to lose): the locals it names are exported by their owners
+                    along = []
                 cost = state.by_name[r].cost
                 extra = sum(state.by_name[n].cost for n in along)
-                if cost + extra > budget:
+                if r in always:  # inlined unsplit whatever it costs: not the budget's choice
+                    budget += cost + extra
+                elif cost + extra > budget:
                     continue
                 budget -= cost + extra
                 state.extra_left -= cost + extra

@@ -290,6 +290,7 @@ def compile_split(
     policy = planner.PlanPolicy(
         target_cost=target_cost,
         import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,
+        import_always_inline=mode != "function",
     )
     hooks = _hooks(config.faults)
     if hooks:

@@ -1,7 +1,7 @@
 // RUN: %ember-opt %s --midend 2 | %FileCheck %s --check-prefix=O2
 // RUN: %ember-opt %s --midend 0 | %FileCheck %s --check-prefix=O0
 
-// The -O2 midend (inline, canonicalize, cse, sccp, Ember rewrites, symbol-dce, ...)
+// The -O2 midend (inline, canonicalize, cse, Ember rewrites, symbol-dce, ...)
 // inlines the internal helper, folds its constant argument and deletes it; -O0 runs
 // nothing and leaves the module as written.
 // O2-NOT: @helper
