@@ -35,6 +35,7 @@ def test_generated_programs_type_check_and_the_interpreter_runs_them_to_exit_0(
         *(f.name for f in prog.graph.anchors),
         *(f"g{n}" for n in range(len(prog.graph.globals))),
         *(["ticks"] if uses_ticks(prog) else []),
+        "narrow",
         "checksum",
     ]
 
@@ -109,8 +110,11 @@ def test_shrinking_gives_a_small_readable_program() -> None:
         ),
     )
     text = prog.render()
-    assert len(prog.graph.functions) == 1, text
-    assert len(text.splitlines()) < 35, text
+    # one function doing both, or one writing the global and one calling through the
+    # table (shrinking deletes, it cannot merge two functions): which one depends on the
+    # first example found, i.e. on every draw the generator makes before it
+    assert len(prog.graph.functions) <= 2, text
+    assert len(text.splitlines()) < 45, text
     check_source(text, "small.em")
 
 

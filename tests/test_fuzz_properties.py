@@ -242,3 +242,40 @@ def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path, monk
     with pytest.raises(EmberError, match="assembler aborted: .*already defined"):
         driver.build(str(src), options)
     assert driver.build(str(src), driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1)).output
+
+
+EXPORTING = """@export
+@noinline
+def f0(x: Int) -> Int:
+    return x + 1
+
+@noinline
+@export
+def f1(x: Int) -> Int:
+    return f2(x) * 2
+
+def f2(x: Int) -> Int:
+    return x - 3
+
+def main() -> Int:
+    print(f0(1), f1(2))
+    return 0
+"""
+
+
+def test_an_ember_object_defines_exactly_its_exports_and_main() -> None:
+    """Both builds share the front end, so a leaked helper is invisible to split-vs-unsplit;
+    the program's own @export list is the reference for its non-local symbols."""
+    from oracle import symtab
+
+    assert properties.exported_names(EXPORTING) == {"f0", "f1"}
+    report = properties.check(FuzzCase(EXPORTING, None, "ember"), properties.CheckPlan(2, 1, (), opt_check=False))
+    assert report.ok, report.diff_text()
+    ref = report.builds["--split none -O2"]
+    assert ref.symbols is not None
+    leaked = [*ref.symbols, symtab.Symbol("ember.f2", "GLOBAL", "FUNC", "DEFAULT", ".text", 8)]
+    failures = properties.export_failures(EXPORTING, properties.BuildOutcome(ref.config, symbols=leaked))
+    assert [f.classification for f in failures] == ["symbol-difference"]
+    assert "+ ember.f2" in failures[0].summary
+    hidden = [s for s in ref.symbols if s.name != "f1"]
+    assert "- f1" in properties.export_failures(EXPORTING, properties.BuildOutcome(ref.config, symbols=hidden))[0].summary

@@ -169,6 +169,9 @@ def _render_edge_lane(fl: Flavour) -> list[str]:
             "nz: Float64 = -0.0 * Float64(acc & 1)",
             "acc = acc ^ Int(fz) ^ Int(fz != fz) * 2 ^ Int(fz < 1.5) * 4 ^ Int(1.0 / nz)",
             f"acc = acc + Int(Float32(fz) * Float32({c}.5)) + Int(min(fz, 2.5)) + Int(max(nz, fz))",
+            # float % and // with either sign on either side (the divisor is never 0: x & 7 - 3.5)
+            "fd: Float64 = Float64(x & 7) - 3.5",
+            "acc = acc ^ Int(Float64(acc % 2001 - 1000) % fd * 8.0) ^ Int(Float64(acc % 97 - 48) // fd)",
         ]
     if fl.lane == "Cond":  # `tick` counts its calls (printed by main): short-circuit order shows
         return [
@@ -286,6 +289,9 @@ def render(prog: EmberProgram) -> str:
         main += [f'    print("g{n}", g{n})', f"    chk = chk * 1000003 ^ g{n}"]
     if ticks:
         main += ['    print("ticks", ticks)', "    chk = chk * 1000003 ^ ticks"]
+    # the checksum at every width, printed as it is (a narrow value's sign or zero
+    # extension on the way to the runtime's 64-bit printer is code of its own)
+    main += ['    print("narrow", Int8(chk), Int32(chk), UInt64(Int8(chk)))']
     main += ['    print("checksum", chk)', "    return 0"]
     blocks.append("\n".join(main))
     return "\n\n\n".join(blocks) + "\n"
