@@ -182,12 +182,24 @@ def test_an_always_inline_callee_is_imported_at_every_level() -> None:
     assert not planner.plan(ALWAYS_INLINE, policy=planner.PlanPolicy(target_cost=1)).work.imported
 
 
+#: an internal `alwaysinline` helper well over the copy limit, called from two anchors
+BIG_ALWAYS_INLINE = "\n".join([
+    "define internal i64 @big(i64 %x) alwaysinline {",
+    *[f"  %v{i} = mul i64 {'%x' if i == 0 else f'%v{i - 1}'}, {i + 3}" for i in range(planner.COPY_COST + 20)],
+    f"  ret i64 %v{planner.COPY_COST + 19}",
+    "}",
+    "define i64 @c(i64 %x) noinline {\n  %r = call i64 @big(i64 %x)\n  ret i64 %r\n}",
+    "define i64 @e(i64 %x) noinline {\n  %r = call i64 @big(i64 %x)\n  %s = add i64 %r, 1\n  ret i64 %s\n}",
+])
+
+
 @pytest.mark.parametrize("mode", ["subgraph", "two-level"])
-def test_at_O0_every_function_is_the_same_size_split(mode: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("module", [ALWAYS_INLINE, BIG_ALWAYS_INLINE], ids=["exported", "internal-large"])
+def test_at_O0_every_function_is_the_same_size_split(mode: str, module: str, tmp_path: Path) -> None:
     """At -O0 nothing crosses functions but the always-inliner: each function's bytes, and so
     its size, are what the unsplit compile gives (the full comparison checks that)."""
     src = tmp_path / "m.ll"
-    src.write_text(ALWAYS_INLINE)
+    src.write_text(module)
     none = driver.build(str(src), driver.BuildOptions(split="none", opt_level=0)).output
     split = driver.build(str(src), driver.BuildOptions(split=mode, jobs=1, subgraph_cost=1, opt_level=0)).output
     assert isinstance(none, bytes) and isinstance(split, bytes)

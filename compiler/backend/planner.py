@@ -487,6 +487,8 @@ def copy_small_locals(state: PlanState) -> None:
     policy = state.policy
     floor = WORK_FLOOR if not policy.copy_closure else 1 << 62
     copy_left = max(int(policy.copy_share * state.module_cost), floor)
+    # an `alwaysinline` local is inlined unsplit whatever it costs (-O0 included): copied always
+    always = always_inline_functions(state.mod) if policy.import_always_inline else set()
     for members in state.bucket_members:
         stack = list(members)
         while stack:
@@ -494,7 +496,8 @@ def copy_small_locals(state: PlanState) -> None:
                 if r not in state.local_dup or r in members:
                     continue
                 cost = state.by_name[r].cost
-                if not policy.copy_closure and (cost > policy.copy_cost or cost > min(state.extra_left, copy_left)):
+                if (not policy.copy_closure and r not in always
+                        and (cost > policy.copy_cost or cost > min(state.extra_left, copy_left))):
                     continue
                 state.extra_left -= cost
                 copy_left -= cost
