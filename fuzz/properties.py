@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 from compiler import driver
 from compiler.diagnostics import EmberError
 from compiler.link import link_executable
+from compiler.offload import embed
 from fuzz import buildserver
 from fuzz import faults as _faults  # noqa: F401  (installs the harness's back-end hooks)
 from fuzz.strategies import FuzzCase
@@ -520,6 +521,8 @@ def export_failures(source: str, ref: BuildOutcome) -> list[Failure]:
         return []
     defined = {s.name for s in ref.symbols if not s.is_local and s.defined}
     wanted = exported_names(source) | {"main"}
+    if "@kernel" in source:  # the embedded PTX table the GPU runtime looks up (docs/offload.md)
+        wanted |= {embed.TABLE, embed.COUNT}
     if defined == wanted:
         return []
     extra, missing = sorted(defined - wanted), sorted(wanted - defined)

@@ -279,3 +279,9 @@ def test_an_ember_object_defines_exactly_its_exports_and_main() -> None:
     assert "+ ember.f2" in failures[0].summary
     hidden = [s for s in ref.symbols if s.name != "f1"]
     assert "- f1" in properties.export_failures(EXPORTING, properties.BuildOutcome(ref.config, symbols=hidden))[0].summary
+
+
+def test_a_kernel_programs_object_may_also_define_the_embedded_ptx_table() -> None:
+    source = (Path(__file__).resolve().parent.parent / "examples" / "gpu_kernels.em").read_text()
+    report = properties.check(FuzzCase(source, None, "ember"), properties.CheckPlan(2, 1, (), opt_check=False))
+    assert report.ok, report.diff_text()
