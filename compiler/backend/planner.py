@@ -511,8 +511,8 @@ def always_inline_functions(mod: IRModule) -> set[str]:
     groups = {e.name.split()[-1] for e in mod.by_kind("attributes") if "alwaysinline" in e.text}  # `attributes #2`
     out = set()
     for e in mod.by_kind("function"):
-        header = e.text.split("{", 1)[0]
-        if "alwaysinline" in header or any(g in header.split() for g in groups):
+        words = e.text.split("{", 1)[0].split()
+        if "alwaysinline" in words or any(g in words for g in groups):
             out.add(e.name)
     return out
 
