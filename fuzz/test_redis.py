@@ -80,7 +80,9 @@ def test_failure_found_by_one_worker_is_replayed_by_another(tmp_path: Path, redi
 
     a = _worker(tmp_path / "db-a", redis_url, tmp_path / "findings", "--seed", "7", "--examples", "100", "--shrink-seconds", "3")
     # the fault leaks locals (symbol-difference); a leaked private can also make the assembler exit (crash)
-    assert a["found"] and "symbol-difference" in a["classifications"], a
+    # (which of the two a campaign meets first depends on how far shrinking got in its time budget)
+    assert a["found"] and a["classifications"], a
+    assert set(a["classifications"]) <= {"symbol-difference", "crash"}, a
     keys = redis.Redis.from_url(redis_url).keys(b"ember-hypothesis:*")
     assert keys, "worker A stored nothing in the shared database"
 
