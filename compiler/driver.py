@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -147,6 +150,67 @@ def mlir_source_to_llvm_ir(text: str, path: str, options: BuildOptions, times: S
             return pipeline.translate_to_llvm_ir(module, path)
 
 
+#: Lowered LLVM IR of recent Ember/MLIR inputs (`cache_lowering`); None: off, as in `ember build`.
+_LOWERED: OrderedDict[tuple[object, ...], str] | None = None
+_LOWERED_SIZE = 0
+_LOWERED_LOCK = threading.Lock()
+
+
+def cache_lowering(entries: int) -> None:
+    """Remember the lowered LLVM IR of the last `entries` Ember/MLIR inputs (0: forget, off).
+
+    For long-lived processes that compile one program many ways (the fuzzing build server
+    builds each program in about six split configurations at one or two -O levels): the
+    front end and midend depend only on the text, the path and the options in the key,
+    so the program is lowered once per -O level instead of once per build.
+    """
+    global _LOWERED, _LOWERED_SIZE
+    with _LOWERED_LOCK:
+        _LOWERED = OrderedDict() if entries > 0 else None
+        _LOWERED_SIZE = entries
+
+
+def _lowering_key(kind: InputKind, text: str, path: str, options: BuildOptions) -> tuple[object, ...]:
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return (kind, digest, path, options.opt_level, options.embed_ptx, options.offload_flow, options.gpu_arch)
+
+
+def _lower_cached(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
+    """`_lower` through the `cache_lowering` cache (when it is on and the output is LLVM IR)."""
+    if _LOWERED is None or options.emit == "mlir":
+        return _lower(kind, text, path, options, times)
+    key = _lowering_key(kind, text, path, options)
+    with _LOWERED_LOCK:
+        hit = _LOWERED.get(key) if _LOWERED is not None else None
+        if hit is not None:
+            _LOWERED.move_to_end(key)
+    if hit is not None:
+        times.notes.append("front end and midend: reused this process's earlier lowering of the same input")
+        return hit
+    ir_text = _lower(kind, text, path, options, times)
+    with _LOWERED_LOCK:
+        if _LOWERED is not None:
+            _LOWERED[key] = ir_text
+            while len(_LOWERED) > _LOWERED_SIZE:
+                _LOWERED.popitem(last=False)
+    return ir_text
+
+
+def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
+    """Ember source or MLIR text -> LLVM IR text with the kernel table (MLIR text for --emit mlir)."""
+    if kind is InputKind.EMBER:
+        from compiler.frontend import emit_mlir_text
+
+        with times.stage("frontend"):
+            text = emit_mlir_text(text, path)
+    ir_text = mlir_source_to_llvm_ir(text, path, options, times)
+    if options.emit == "mlir":
+        return ir_text
+    if options.embed_ptx:
+        ir_text += _kernel_table(text, path, options, times)
+    return ir_text
+
+
 def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> llvm.ModuleRef | str:
     """Bring any input down to an unoptimised llvmlite module (or MLIR text for --emit mlir)."""
     kind = input_kind(path)
@@ -164,16 +228,9 @@ def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> llv
             raise UsageError("--emit mlir needs an .em or .mlir input")
         with times.stage("llvm parse"):
             return llvm_stage.parse_ir(text, path)
-    if kind is InputKind.EMBER:
-        from compiler.frontend import emit_mlir_text
-
-        with times.stage("frontend"):
-            text = emit_mlir_text(text, path)
-    ir_text = mlir_source_to_llvm_ir(text, path, options, times)
+    ir_text = _lower_cached(kind, text, path, options, times)
     if options.emit == "mlir":
         return ir_text
-    if options.embed_ptx:
-        ir_text += _kernel_table(text, path, options, times)
     with times.stage("llvm parse"):
         return llvm_stage.parse_ir(ir_text, path)
 

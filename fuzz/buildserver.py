@@ -6,7 +6,8 @@ duplicate symbol: `error: <inline asm>: symbol '.Lfunc_end0' is already defined`
 therefore sends every Ember build to this server: one request line (JSON) in, one
 response line out, the object written to the requested path. The server keeps LLVM
 initialised and the driver's worker pools warm, so a build costs what it costs in-process
-plus a few hundred microseconds. When the server dies, the build is a `crash` carrying
+plus a few hundred microseconds, and it lowers each Ember program once per -O level
+(`driver.cache_lowering`), not once per split configuration. When the server dies, the build is a `crash` carrying
 the tail of its stderr; when a build outlives its deadline, the whole process group
 (server and its workers) is killed and the build is a `hang`. The next build starts a
 fresh server.
@@ -233,8 +234,13 @@ def _exit_with_parent(poll_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+#: Ember programs lowered per server and kept (a check builds one program about six ways)
+LOWERING_CACHE_ENTRIES = 8
+
+
 def main() -> int:
     _exit_with_parent()
+    driver.cache_lowering(LOWERING_CACHE_ENTRIES)
     for line in sys.stdin:
         if not line.strip():
             continue

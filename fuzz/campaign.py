@@ -142,7 +142,9 @@ class Campaign:
         plan: properties.CheckPlan = data.draw(self.plans, label="builds")
         if self._first_failure is None and self.config.time_budget is not None and now - self._start > self.config.time_budget:
             return  # out of time: the remaining examples are not checked
-        stats.generation += time.perf_counter() - now
+        drawn = time.perf_counter() - now
+        stats.generation += drawn
+        stats.wall += drawn
         key = self._key(case, plan)
         report = self._failing.get(key)
         if report is None:

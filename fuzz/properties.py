@@ -18,18 +18,25 @@ split builds must also equal `--split none` at the symbol level.
 
 Builds run through `driver.build` in a long-lived build server (`fuzz.buildserver`:
 warm LLVM and worker pools, and a compiler that exits or hangs cannot take the harness
-down); runs are cached by the object's hash, so identical objects run once.
+down); runs are cached by the object's hash, so identical objects run once. A check's
+builds, links and runs go on in `lanes` threads at once (each thread on a build server
+of its own), while the main thread interprets and compares; the verdicts are the same
+as a sequential check's, since every comparison still happens in plan order.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
+import os
 import re
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +66,22 @@ EMBER_BUILD_TIMEOUT = 30.0
 #: Interpreter limits for generated Ember programs (they need a few thousand steps).
 INTERP_FUEL = 5_000_000
 INTERP_LABEL = "interpreter"
+#: Most builds one check has in flight (a plan has about six: more lanes would idle).
+MAX_LANES = 6
+
+
+def default_lanes() -> int:
+    """Concurrent builds per check: `$EMBER_CHECK_LANES`, else this process's share of the
+    CPUs (pytest-xdist's workers split them), between 1 and `MAX_LANES`."""
+    configured = os.environ.get("EMBER_CHECK_LANES", "").strip()
+    if configured:
+        try:
+            return max(1, int(configured))
+        except ValueError:
+            raise EmberError(f"EMBER_CHECK_LANES must be a whole number, not {configured!r}") from None
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    sharers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    return max(1, min(MAX_LANES, cpus // max(1, sharers)))
 
 
 @dataclass(frozen=True)
@@ -166,6 +189,8 @@ class Stats:
     compile: float = 0.0
     run: float = 0.0
     compare: float = 0.0
+    #: wall-clock seconds of generation and checking (the stages above overlap within a check)
+    wall: float = 0.0
     checks: int = 0
     examples: int = 0
     builds: int = 0
@@ -180,14 +205,14 @@ class Stats:
         return self.generation + self.compile + self.run + self.compare
 
     def render(self) -> str:
-        total = self.busy or 1e-9
+        busy = self.busy or 1e-9
         parts = [
-            f"{name} {getattr(self, name):.2f}s ({100 * getattr(self, name) / total:.0f}%)"
+            f"{name} {getattr(self, name):.2f}s ({100 * getattr(self, name) / busy:.0f}%)"
             for name in ("generation", "compile", "run", "compare")
         ]
         return (
             f"{self.examples} examples, {self.checks} checks, {self.builds} builds, {self.runs} runs; "
-            f"{self.checks / total:.1f} checks/s; " + ", ".join(parts)
+            f"{self.checks / (self.wall or busy):.1f} checks/s; busy time " + ", ".join(parts)
         )
 
 
@@ -333,7 +358,12 @@ def failure_exception(report: Report, finding: Path | None = None) -> Differenti
 
 
 class Checker:
-    """Builds, runs and compares configurations of one module in a scratch directory."""
+    """Builds, runs and compares configurations of one module in a scratch directory.
+
+    `prefetch` starts builds (and the links and runs of what they produce) in up to
+    `lanes` threads; `build` and `execute` then wait for those results, or do the work
+    themselves. Call `close` before the scratch directory goes.
+    """
 
     def __init__(
         self,
@@ -343,6 +373,7 @@ class Checker:
         faults: frozenset[str] = frozenset(),
         stats: Stats | None = None,
         limits: runner.Limits = RUN_LIMITS,
+        lanes: int = 1,
     ) -> None:
         self.case = case
         self.workdir = workdir
@@ -353,25 +384,68 @@ class Checker:
         self.input.write_text(case.module)
         self.support_obj: Path | None = None
         self.builds: dict[BuildConfig, BuildOutcome] = {}
-        self._runs: dict[str, tuple[runner.RunResult | None, str | None]] = {}
+        self._runs: dict[str, Future[tuple[runner.RunResult | None, str | None]]] = {}
+        self._pending: dict[BuildConfig, Future[BuildOutcome]] = {}
+        self._tables: dict[str, tuple[list[symtab.Symbol], list[symtab.Relocation]]] = {}
+        self._executor = ThreadPoolExecutor(lanes, thread_name_prefix="ember-check") if lanes > 1 else None
+        self._lock = threading.Lock()  # stats, the output counter and the run table
+        self._support_lock = threading.Lock()
+        self._outputs = 0
+
+    def close(self) -> None:
+        """Wait for builds in flight and drop those not started (a check that stopped early)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def _count(self, stage: str, amount: float, counter: str | None = None) -> None:
+        """Add to a stage (or counter) of the shared stats; threads of a check call this."""
+        with self._lock:
+            setattr(self.stats, stage, getattr(self.stats, stage) + amount)
+            if counter is not None:
+                setattr(self.stats, counter, getattr(self.stats, counter) + 1)
 
     def _support(self) -> Path | None:
         if self.case.support is None:
             return None
-        if self.support_obj is None:
-            src = self.workdir / "support.ll"
-            src.write_text(self.case.support)
-            out = self.workdir / "support.o"
-            result = buildserver.build(src, driver.BuildOptions(split="none"), out, timeout=WORKER_TIMEOUT)
-            if not result.ok:
-                raise EmberError(f"support module does not build: {result.error}")
-            self.support_obj = out
-        return self.support_obj
+        with self._support_lock:
+            if self.support_obj is None:
+                src = self.workdir / "support.ll"
+                src.write_text(self.case.support)
+                out = self.workdir / "support.o"
+                result = buildserver.build(src, driver.BuildOptions(split="none"), out, timeout=WORKER_TIMEOUT)
+                if not result.ok:
+                    raise EmberError(f"support module does not build: {result.error}")
+                self.support_obj = out
+            return self.support_obj
+
+    def prefetch(self, configs: Iterable[BuildConfig]) -> None:
+        """Start building `configs` (and, for a runnable case, linking and running them) in the background."""
+        if self._executor is None:
+            return
+        for config in configs:
+            if config in self.builds or config in self._pending:
+                continue
+            self._pending[config] = self._executor.submit(self._build_and_run, config)
+
+    def _build_and_run(self, config: BuildConfig) -> BuildOutcome:
+        outcome = self._build(config)
+        if self.case.runnable and outcome.obj is not None:
+            # a harness error here is raised again where `execute` asks for this run
+            with contextlib.suppress(Exception):
+                self._run_object(outcome.obj)
+        return outcome
 
     def build(self, config: BuildConfig) -> BuildOutcome:
         """Compile (once per configuration); failures are recorded, never raised."""
         if config in self.builds:
             return self.builds[config]
+        pending = self._pending.pop(config, None)
+        outcome = pending.result() if pending is not None else self._build(config)
+        self.builds[config] = outcome
+        return outcome
+
+    def _build(self, config: BuildConfig) -> BuildOutcome:
         outcome = BuildOutcome(config)
         start = time.perf_counter()
         try:
@@ -381,7 +455,9 @@ class Checker:
                 result = CandidateCommand(config.candidate).compile(self.input, workdir=self.workdir)
                 outcome.obj, outcome.error, outcome.hang = result.obj, result.error, result.timed_out
             else:
-                out = self.workdir / f"build-{len(self.builds)}.o"
+                with self._lock:
+                    out = self.workdir / f"build-{self._outputs}.o"
+                    self._outputs += 1
                 timeout = EMBER_BUILD_TIMEOUT if self.case.is_ember else BUILD_TIMEOUT
                 built = buildserver.build(self.input, config.options(self.faults), out, timeout=timeout)
                 if built.ok:
@@ -391,42 +467,57 @@ class Checker:
         except Exception as exc:  # a bug in the harness's own plumbing: still a crash finding, never lost
             outcome.error = f"internal error: {type(exc).__name__}: {exc}\n{traceback.format_exc()}"
         outcome.seconds = time.perf_counter() - start
-        self.stats.compile += outcome.seconds
-        self.stats.builds += 1
+        self._count("compile", outcome.seconds, "builds")
         if outcome.obj is not None:
             start = time.perf_counter()
+            digest = hashlib.sha256(outcome.obj).hexdigest()
             try:
-                outcome.symbols = symtab.read_symbols(outcome.obj)
-                outcome.relocations = symtab.read_relocations(outcome.obj)
+                with self._lock:
+                    tables = self._tables.get(digest)
+                if tables is None:  # identical objects (a -j pair, usually) are read once
+                    tables = symtab.read_symbols(outcome.obj), symtab.read_relocations(outcome.obj)
+                    with self._lock:
+                        self._tables[digest] = tables
+                outcome.symbols, outcome.relocations = tables
             except EmberError as exc:
                 outcome.error = f"unreadable object: {exc.render()}"
                 outcome.obj = None
-            self.stats.compare += time.perf_counter() - start
-        self.builds[config] = outcome
+            self._count("compare", time.perf_counter() - start)
         return outcome
 
     def execute(self, outcome: BuildOutcome) -> None:
         """Link (with the support object) and run, once per distinct object."""
         if outcome.obj is None or outcome.run is not None or outcome.run_error is not None:
             return
-        digest = hashlib.sha256(outcome.obj).hexdigest()
-        if digest not in self._runs:
-            start = time.perf_counter()
+        outcome.run, outcome.run_error = self._run_object(outcome.obj)
+
+    def _run_object(self, obj: bytes) -> tuple[runner.RunResult | None, str | None]:
+        """The run of one object; a second thread asking for the same bytes waits for the first."""
+        digest = hashlib.sha256(obj).hexdigest()
+        mine: Future[tuple[runner.RunResult | None, str | None]] = Future()
+        with self._lock:
+            first = self._runs.setdefault(digest, mine)
+        if first is not mine:
+            return first.result()
+        start = time.perf_counter()
+        try:
             with tempfile.TemporaryDirectory(prefix="run-", dir=self.workdir) as tmp:
-                obj = Path(tmp) / "prog.o"
-                obj.write_bytes(outcome.obj)
-                objects: list[Path] = [obj]
+                path = Path(tmp) / "prog.o"
+                path.write_bytes(obj)
+                objects: list[Path] = [path]
                 support = self._support()
                 if support is not None:
                     objects.append(support)
-                try:
-                    exe = link_executable(objects, Path(tmp) / "prog", with_runtime=self.case.is_ember)
-                    self._runs[digest] = (runner.run_executable(exe, limits=self.limits), None)
-                except EmberError as exc:
-                    self._runs[digest] = (None, exc.message)
-            self.stats.run += time.perf_counter() - start
-            self.stats.runs += 1
-        outcome.run, outcome.run_error = self._runs[digest]
+                exe = link_executable(objects, Path(tmp) / "prog", with_runtime=self.case.is_ember)
+                result: tuple[runner.RunResult | None, str | None] = (runner.run_executable(exe, limits=self.limits), None)
+        except EmberError as exc:
+            result = (None, exc.message)
+        except BaseException as exc:  # never leave another thread waiting on this run
+            mine.set_exception(exc)
+            raise
+        mine.set_result(result)
+        self._count("run", time.perf_counter() - start, "runs")
+        return result
 
     def interpret(self) -> BuildOutcome:
         """The reference interpreter's run of an Ember program, as a pseudo-build."""
@@ -441,14 +532,13 @@ class Checker:
                 outcome.error, outcome.hang = r.stderr.decode(errors="replace").strip(), True
             else:
                 outcome.run = runner.RunResult(r.stdout, r.stderr, r.exit_status)
-        self.stats.run += time.perf_counter() - start
-        self.stats.runs += 1
+        self._count("run", time.perf_counter() - start, "runs")
         self.builds[outcome.config] = outcome
         return outcome
 
     def compare(self, ref: BuildOutcome, cand: BuildOutcome, *, symbols: bool) -> list[Failure]:
         """Behaviour (and, with `symbols`, the symbol normal form) of `cand` against `ref`."""
-        self.stats.checks += 1
+        self._count("checks", 1)
         r, c = ref.config.label, cand.config.label
         if cand.error is not None:
             return [Failure("hang" if cand.hang else "crash", r, c, f"{c}: build failed", cand.error, error_cause(cand.error))]
@@ -478,11 +568,11 @@ class Checker:
             failures[:0] = _behaviour(ref, cand)
             return failures
         finally:
-            self.stats.compare += time.perf_counter() - start
+            self._count("compare", time.perf_counter() - start)
 
     def same_bytes(self, a: BuildOutcome, b: BuildOutcome) -> list[Failure]:
         """Objects of the same configuration at different -j must be byte-identical."""
-        self.stats.checks += 1
+        self._count("checks", 1)
         if a.obj is None or b.obj is None or a.obj == b.obj:
             return []
         detail = ""
@@ -584,23 +674,33 @@ def check(
     faults: frozenset[str] = frozenset(),
     stats: Stats | None = None,
     limits: runner.Limits = RUN_LIMITS,
+    lanes: int | None = None,
 ) -> Report:
-    """Run every check of `plan` on `case` and classify what disagreed (never raises on a finding)."""
+    """Run every check of `plan` on `case` and classify what disagreed (never raises on a finding).
+
+    `lanes`: builds in flight at once (default `default_lanes()`; 1 is strictly sequential).
+    """
     stats = stats if stats is not None else Stats()
     stats.examples += 1
     report = Report(case, plan, faults)
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ember-check-") as tmp:
-        checker = Checker(case, Path(tmp), faults=faults, stats=stats, limits=limits)
+        checker = Checker(case, Path(tmp), faults=faults, stats=stats, limits=limits, lanes=lanes or default_lanes())
         checks_before = stats.checks
         try:
             _run_plan(checker, plan, report)
         finally:
+            checker.close()
             report.builds = {c.label: o for c, o in checker.builds.items()}
             report.checks = stats.checks - checks_before
+    stats.wall += time.perf_counter() - start
     return report
 
 
 def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
+    opt_check = plan.opt_check and checker.case.runnable
+    other_level = BuildConfig(opt=0 if plan.opt != 0 else 2)
+    checker.prefetch([BuildConfig(opt=plan.opt), *plan.configs, *([other_level] if opt_check else [])])
     oracle: BuildOutcome | None = None
     if checker.case.is_ember:
         oracle = checker.interpret()
@@ -635,10 +735,9 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
     for outcomes in groups.values():
         for other in outcomes[1:]:
             report.failures += checker.same_bytes(outcomes[0], other)
-    if plan.opt_check and checker.case.runnable:
-        other_level = 0 if plan.opt != 0 else 2
+    if opt_check:
         baseline = oracle if oracle is not None else ref
-        report.failures += checker.compare(baseline, checker.build(BuildConfig(opt=other_level)), symbols=False)
+        report.failures += checker.compare(baseline, checker.build(other_level), symbols=False)
 
 
 # ------------------------------------------------------------------ plan strategies

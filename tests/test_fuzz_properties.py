@@ -285,3 +285,52 @@ def test_a_kernel_programs_object_may_also_define_the_embedded_ptx_table() -> No
     source = (Path(__file__).resolve().parent.parent / "examples" / "gpu_kernels.em").read_text()
     report = properties.check(FuzzCase(source, None, "ember"), properties.CheckPlan(2, 1, (), opt_check=False))
     assert report.ok, report.diff_text()
+
+
+def _verdicts(report: Report) -> list[tuple[str, str, str, str]]:
+    return [(f.classification, f.reference, f.candidate, f.summary) for f in report.failures]
+
+
+@pytest.mark.parametrize("fault", ["skip-linkage-restore", "duplicate-internal-global", "drop-ctors"])
+def test_concurrent_lanes_give_the_sequential_verdicts(fault: str) -> None:
+    """Builds in flight at once change only the timing: the same failures in the same order."""
+    module = (Path(__file__).parent / "data" / "split_semantics.ll").read_text()
+    # one -j per mode: no determinism pairs, whose verdicts depend on the compiler, not on the lanes
+    configs = tuple(BuildConfig(mode, 1, 0, cost, piece_cost=1) for mode in properties.SPLIT_MODES for cost in (1, 50))
+    plan = CheckPlan(0, 1, configs, opt_check=True)
+    reports = [properties.check(FuzzCase(module), plan, faults=frozenset({fault}), lanes=n) for n in (1, 3)]
+    assert not reports[0].ok, "the fault should be caught"
+    assert _verdicts(reports[1]) == _verdicts(reports[0])
+    assert list(reports[1].builds) == list(reports[0].builds)  # the report lists builds in plan order
+
+
+def test_a_harness_error_in_a_lane_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken link step in a background lane is raised from `check`, not lost or waited on forever."""
+
+    def broken_link(*args: object, **kwargs: object) -> Path:
+        raise RuntimeError("linker plumbing broke")
+
+    monkeypatch.setattr(properties, "link_executable", broken_link)
+    plan = CheckPlan(2, 1, (BuildConfig("two-level", 1, 2, 1), BuildConfig("subgraph", 2, 2, 1)), opt_check=True)
+    with pytest.raises(RuntimeError, match="linker plumbing broke"):
+        properties.check(FuzzCase(PRINTS_42), plan, lanes=3)
+
+
+@pytest.mark.parametrize(
+    ("env", "cpus", "expected"),
+    [({}, 2, 2), ({}, 64, properties.MAX_LANES), ({"PYTEST_XDIST_WORKER_COUNT": "2"}, 2, 1),
+     ({"PYTEST_XDIST_WORKER_COUNT": "4"}, 16, 4), ({"EMBER_CHECK_LANES": "5"}, 2, 5)],
+)
+def test_default_lanes_share_the_cpus(env: dict[str, str], cpus: int, expected: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("EMBER_CHECK_LANES", "PYTEST_XDIST_WORKER_COUNT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(properties.os, "sched_getaffinity", lambda pid: set(range(cpus)))
+    assert properties.default_lanes() == expected
+
+
+def test_a_bad_lane_count_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBER_CHECK_LANES", "two")
+    with pytest.raises(properties.EmberError, match="EMBER_CHECK_LANES must be a whole number"):
+        properties.default_lanes()
