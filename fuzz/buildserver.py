@@ -234,13 +234,15 @@ def _exit_with_parent(poll_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-#: Ember programs lowered per server and kept (a check builds one program about six ways)
+#: Ember programs lowered per server and kept (a check builds one program about six ways);
+#: `$EMBER_LOWERING_CACHE` overrides it (0: off, what the throughput benchmark compares with)
 LOWERING_CACHE_ENTRIES = 8
 
 
 def main() -> int:
     _exit_with_parent()
-    driver.cache_lowering(LOWERING_CACHE_ENTRIES)
+    entries = os.environ.get("EMBER_LOWERING_CACHE", "").strip()
+    driver.cache_lowering(int(entries) if entries.isdigit() else LOWERING_CACHE_ENTRIES)
     for line in sys.stdin:
         if not line.strip():
             continue

@@ -55,11 +55,13 @@ class CampaignConfig:
     shrink_seconds: float | None = 30.0
     time_budget: float | None = None
     report_known: bool = False
+    #: builds of one program in flight at once (None: properties.default_lanes())
+    lanes: int | None = None
 
     def digest(self) -> str:
         """Database key part: campaigns that check different things keep separate examples."""
         fields = asdict(self)
-        for volatile in ("save_findings", "findings_root", "shrink_seconds", "time_budget", "report_known"):
+        for volatile in ("save_findings", "findings_root", "shrink_seconds", "time_budget", "report_known", "lanes"):
             fields.pop(volatile)
         fields["faults"] = sorted(self.faults)
         return hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -150,7 +152,7 @@ class Campaign:
         if report is None:
             if self._shrink_budget_spent():
                 return  # shrinking has had its time: only already-known failures still fail
-            report = properties.check(case, plan, faults=self.config.faults, stats=stats)
+            report = properties.check(case, plan, faults=self.config.faults, stats=stats, lanes=self.config.lanes)
             for feature in case.features:
                 self.result.coverage[feature] = self.result.coverage.get(feature, 0) + 1
             self._tick()

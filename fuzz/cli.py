@@ -48,6 +48,10 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-seconds", type=positive_seconds, default=75.0, help="stop generating after this long (default: %(default)s)")
     p.add_argument("--shrink-seconds", type=positive_seconds, default=30.0, help="time allowed to shrink a failure (default: %(default)s)")
     p.add_argument("-j", "--jobs", default="1,2", help="job counts the split builds use, e.g. 1,2 (default: %(default)s)")
+    p.add_argument(
+        "--lanes", type=int, default=None,
+        help="builds of one program in flight at once (default: $EMBER_CHECK_LANES, else the CPU count, at most 6)",
+    )
     p.add_argument("--modes", default="subgraph,function,two-level", help="split modes to compare with --split none")
     p.add_argument("--candidate", metavar="TEMPLATE", help="also compare this compiler command ({in} -> {out})")
     p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
@@ -81,6 +85,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.examples < 1:
         raise UsageError("--examples must be at least 1")
+    if args.lanes is not None and args.lanes < 1:
+        raise UsageError("--lanes must be at least 1")
     if args.strategy == "corpus":  # say so before any work, not from inside a draw
         from compiler.diagnostics import EmberError
         from fuzz.strategies import corpus_slices
@@ -109,6 +115,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         shrink_seconds=args.shrink_seconds,
         time_budget=args.max_seconds,
         report_known=args.report_known,
+        lanes=args.lanes,
     )
     print(
         f"ember fuzz: seed {seed}, {args.examples} programs ({args.strategy}) at most {args.max_seconds:g}s, "
