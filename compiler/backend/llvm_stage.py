@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import weakref
 
 import llvmlite.binding as llvm
 
@@ -120,14 +121,31 @@ def optimise(module: llvm.ModuleRef, tm: llvm.TargetMachine, level: int) -> None
         pb.close()
 
 
+#: Target machines that have generated code for a module. One must not generate code for a
+#: second: LLVM's ELF object-file lowering (`TargetLoweringObjectFileELF::Used`) records the
+#: `llvm.used`/`llvm.compiler.used` globals of every module it prints, by address, and never
+#: forgets them, so a later module's global allocated where a freed one was is emitted as if
+#: used (its own `.text.<name>` section, SHF_GNU_RETAIN): bytes then depend on the heap.
+_PRINTED: weakref.WeakSet[llvm.TargetMachine] = weakref.WeakSet()
+
+
+def _first_codegen(tm: llvm.TargetMachine) -> llvm.TargetMachine:
+    """`tm`, after checking it never generated code before (see `_PRINTED`); target machines
+    are cheap (`target_machine` takes microseconds): make one per module."""
+    if tm in _PRINTED:
+        raise ValueError("a target machine generates code for one module only (LLVM keeps per-module state in it)")
+    _PRINTED.add(tm)
+    return tm
+
+
 def emit_object(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> bytes:
-    """Codegen to an ELF relocatable object."""
-    return bytes(tm.emit_object(module))
+    """Codegen to an ELF relocatable object (with a target machine that has generated no code yet)."""
+    return bytes(_first_codegen(tm).emit_object(module))
 
 
 def emit_assembly(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> str:
-    """Codegen to assembly text."""
-    return str(tm.emit_assembly(module))
+    """Codegen to assembly text (with a target machine that has generated no code yet)."""
+    return str(_first_codegen(tm).emit_assembly(module))
 
 
 def assemble(asm: str, tm: llvm.TargetMachine, path: str = "<asm>") -> bytes:

@@ -166,9 +166,12 @@ def optimise_task(
     pieces, local, private = planner.split_functions(str(module), set(known), k, per_function=level2, piece_cost=config.piece_cost)
     out = []
     for members, piece, shared in pieces:
+        # a target machine per piece: one that printed a module holding `llvm.used` would
+        # emit a later piece's function as used (retained, own section) if it reuses the address
+        piece_tm = _worker_tm(config)
         piece_module = llvm_stage.parse_ir(piece, f"<subgraph {k} piece>")
-        llvm_stage.prepare(piece_module, tm, force_triple=config.force_triple)
-        out.append((members, llvm_stage.emit_assembly(piece_module, tm), shared))
+        llvm_stage.prepare(piece_module, piece_tm, force_triple=config.force_triple)
+        out.append((members, llvm_stage.emit_assembly(piece_module, piece_tm), shared))
     cpu["codegen"] = time.process_time() - start
     return out, local, private, cpu
 

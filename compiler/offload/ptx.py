@@ -9,7 +9,6 @@ target then writes PTX for each requested `sm_XX`.
 
 from __future__ import annotations
 
-import functools
 import re
 
 import llvmlite.binding as llvm
@@ -37,8 +36,8 @@ def device_llvm_ir(device_mlir: str, opt_level: int, path: str = "<device>") -> 
         return pipeline.translate_to_llvm_ir(module, path)
 
 
-@functools.cache
 def _target_machine(arch: str, opt_level: int) -> llvm.TargetMachine:
+    """A fresh NVPTX target machine: one generates code for one module only (see llvm_stage.emit_assembly)."""
     llvm_stage.target_machine(None, opt_level)  # initialises every target
     target = llvm.Target.from_triple(NVPTX_TRIPLE)
     return target.create_target_machine(cpu=arch, opt=opt_level)
