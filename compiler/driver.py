@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
+import tempfile
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -154,6 +157,8 @@ def mlir_source_to_llvm_ir(text: str, path: str, options: BuildOptions, times: S
 _LOWERED: OrderedDict[tuple[object, ...], str] | None = None
 _LOWERED_SIZE = 0
 _LOWERED_LOCK = threading.Lock()
+#: A folder processes share lowerings through (`lowerings_shared_in`); None: this process only.
+_LOWERED_DIR: ContextVar[Path | None] = ContextVar("ember_lowered_dir", default=None)
 
 
 def cache_lowering(entries: int) -> None:
@@ -168,6 +173,25 @@ def cache_lowering(entries: int) -> None:
     with _LOWERED_LOCK:
         _LOWERED = OrderedDict() if entries > 0 else None
         _LOWERED_SIZE = entries
+
+
+@contextmanager
+def lowerings_shared_in(directory: str | Path | None) -> Iterator[None]:
+    """While the cache is on (`cache_lowering`), also keep lowerings as files in `directory`
+    and reuse those other processes left there: the fuzzing harness's build servers, which
+    build one program at once, each lower it once between them, not once each."""
+    token = _LOWERED_DIR.set(Path(directory) if directory is not None else None)
+    try:
+        yield
+    finally:
+        _LOWERED_DIR.reset(token)
+
+
+def _shared_lowering_file(key: tuple[object, ...]) -> Path | None:
+    directory = _LOWERED_DIR.get()
+    if directory is None:
+        return None
+    return directory / f".ember-lowered-{hashlib.sha256(repr(key).encode()).hexdigest()[:32]}.ll"
 
 
 def _lowering_key(kind: InputKind, text: str, path: str, options: BuildOptions) -> tuple[object, ...]:
@@ -187,13 +211,37 @@ def _lower_cached(kind: InputKind, text: str, path: str, options: BuildOptions, 
     if hit is not None:
         times.notes.append("front end and midend: reused this process's earlier lowering of the same input")
         return hit
-    ir_text = _lower(kind, text, path, options, times)
+    shared = _shared_lowering_file(key)
+    if shared is not None and shared.is_file():
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            hit = shared.read_text()
+    if hit is not None:
+        times.notes.append(f"front end and midend: reused the lowering of the same input in {shared}")
+        ir_text = hit
+    else:
+        ir_text = _lower(kind, text, path, options, times)
+        if shared is not None:
+            _write_shared(shared, ir_text)
     with _LOWERED_LOCK:
         if _LOWERED is not None:
             _LOWERED[key] = ir_text
             while len(_LOWERED) > _LOWERED_SIZE:
                 _LOWERED.popitem(last=False)
     return ir_text
+
+
+def _write_shared(path: Path, text: str) -> None:
+    """Whole or not at all (another process may be reading it): a temporary file, then rename."""
+    temporary: str | None = None
+    try:
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".ember-lowering-", delete=False) as f:
+            temporary = f.name
+            f.write(text)
+        os.replace(temporary, path)
+    except OSError:  # a read-only or vanished folder: the cache is an optimisation only
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:

@@ -68,12 +68,20 @@ class BuildServer:
         )
         return self.proc
 
-    def build(self, path: Path, options: driver.BuildOptions, out: Path, *, timeout: float) -> BuildResult:
-        """Compile `path` to `out` with `options`; never raises for a compiler failure."""
+    def build(
+        self, path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None
+    ) -> BuildResult:
+        """Compile `path` to `out` with `options`; never raises for a compiler failure.
+
+        `share_lowering`: a folder where the servers building this program leave and reuse
+        its lowering (`driver.lowerings_shared_in`).
+        """
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None and self._stderr is not None
         err_start = self._stderr.seek(0, os.SEEK_END)
         request = asdict(options) | {"faults": sorted(options.faults), "input": str(path), "output": str(out)}
+        if share_lowering is not None:
+            request["share_lowering"] = str(share_lowering)
         try:
             proc.stdin.write(json.dumps(request).encode() + b"\n")
             proc.stdin.flush()
@@ -169,10 +177,12 @@ def lease() -> Iterator[BuildServer]:
             _IDLE.append(srv)
 
 
-def build(path: Path, options: driver.BuildOptions, out: Path, *, timeout: float) -> BuildResult:
+def build(
+    path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None
+) -> BuildResult:
     """`BuildServer.build` on a leased server (see `lease`)."""
     with lease() as srv:
-        return srv.build(path, options, out, timeout=timeout)
+        return srv.build(path, options, out, timeout=timeout, share_lowering=share_lowering)
 
 
 def stop_all() -> None:
@@ -196,10 +206,12 @@ def _serve_one(request: dict[str, Any]) -> dict[str, object]:
     from compiler.diagnostics import EmberError
 
     inp, out = request.pop("input"), request.pop("output")
+    shared = request.pop("share_lowering", None)
     request["faults"] = frozenset(request.get("faults", ()))
     options = driver.BuildOptions(**request)
     try:
-        result = driver.build(inp, options).output
+        with driver.lowerings_shared_in(shared):
+            result = driver.build(inp, options).output
     except EmberError as exc:
         return {"ok": False, "error": exc.render(), "hang": "timed out" in exc.message}
     except Exception as exc:  # an internal error of the compiler

@@ -459,7 +459,8 @@ class Checker:
                     out = self.workdir / f"build-{self._outputs}.o"
                     self._outputs += 1
                 timeout = EMBER_BUILD_TIMEOUT if self.case.is_ember else BUILD_TIMEOUT
-                built = buildserver.build(self.input, config.options(self.faults), out, timeout=timeout)
+                shared = self.workdir if self.case.is_ember else None  # one lowering per -O for all lanes
+                built = buildserver.build(self.input, config.options(self.faults), out, timeout=timeout, share_lowering=shared)
                 if built.ok:
                     outcome.obj = out.read_bytes()
                 else:

@@ -78,3 +78,28 @@ def test_the_cache_keeps_only_the_most_recent_entries(tmp_path: Path) -> None:
         assert _build(a)[1]
     finally:
         driver.cache_lowering(0)
+
+
+def test_processes_share_lowerings_through_a_folder(tmp_path: Path, cache: None) -> None:
+    """A second process (here: the same one with its memory cleared) reuses the file the
+    first left, and builds the same bytes as without any cache."""
+    src = Path(shutil.copy(ROOT / "examples" / "bank.em", tmp_path / "bank.em"))
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    with driver.lowerings_shared_in(shared):
+        first, reused = _build(src, split="two-level", jobs=1)
+        assert not reused and len(list(shared.glob(".ember-lowered-*.ll"))) == 1
+        driver.cache_lowering(4)  # a fresh process: nothing in memory
+        result = driver.build(str(src), driver.BuildOptions(split="function", jobs=1))
+    assert any(f"in {shared}" in note for note in result.times.notes)
+    driver.cache_lowering(0)
+    assert result.output == _build(src, split="function", jobs=1)[0]
+    assert first == _build(src, split="two-level", jobs=1)[0]
+
+
+def test_an_unwritable_shared_folder_only_costs_the_reuse(tmp_path: Path, cache: None) -> None:
+    src = Path(shutil.copy(ROOT / "examples" / "primes.em", tmp_path / "p.em"))
+    with driver.lowerings_shared_in(tmp_path / "does-not-exist"):
+        obj, _ = _build(src)
+    driver.cache_lowering(0)
+    assert obj == _build(src)[0]
