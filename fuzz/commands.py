@@ -56,7 +56,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     if args.list:
         print(command.list_mutants())
         return 0
-    return command.main(args.only, seed=args.seed, examples=args.examples, timeout_s=args.timeout, json_out=args.json)
+    return command.main(args.only, seed=args.seed, examples=args.examples, timeout_s=args.timeout, json_out=args.json,
+                        control=args.control)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -137,4 +138,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--timeout", type=cli.positive_seconds, default=1800.0, metavar="S",
                    help="seconds one mutant's campaign may take (default: 1800)")
     p.add_argument("--json", metavar="FILE", help="also write the outcomes here (after every mutant)")
+    p.add_argument("--control", action="store_true",
+                   help="first run each strategy's campaign on an unmodified copy and report what it finds")
     p.set_defaults(func=cmd_mutants)

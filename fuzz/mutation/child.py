@@ -1,5 +1,8 @@
 """The campaign one mutant gets, run inside the mutated copy: prints one JSON line.
 
+The line holds the verdict and every failure with its saved finding directory (the
+parent replays those against the unmutated project before it counts a kill).
+
     python -m fuzz.mutation.child --strategy S --seed N --examples E --findings DIR
 """
 
@@ -10,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from fuzz import findings, properties
 from fuzz.campaign import Campaign, CampaignConfig
 
 
@@ -25,13 +29,26 @@ def main(argv: list[str] | None = None) -> int:
         examples=args.examples, database=None, shrink=False
     )
     classes = sorted({f.report.classification for f in result.failures})
+    failures = []
+    order = properties.CLASSIFICATIONS
+    for f in sorted(result.failures, key=lambda f: order.index(f.report.classification) if f.report.classification in order else len(order)):
+        # every failure as a finding directory, so the parent can replay it elsewhere
+        path = f.finding or findings.save(f.report, root=args.findings, seed=args.seed, test="mutant")
+        failures.append({"classification": f.report.classification, "summary": _one_line(f.report.summary()),
+                         "finding": str(path)})
     print(json.dumps({
-        "killed": result.found,
+        "found": result.found,
         "programs": result.examples_to_failure if result.found else result.stats.examples,
         "classification": ",".join(classes) or None,
         "seconds": round(result.seconds, 1),
+        "failures": failures,
     }), flush=True)
     return 0
+
+
+def _one_line(text: str, width: int = 200) -> str:
+    line = (text.strip().splitlines() or [""])[0]
+    return line if len(line) <= width else line[: width - 3] + "..."
 
 
 if __name__ == "__main__":
