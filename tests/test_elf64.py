@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,10 @@ def _pyelftools_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(elf64, "Elf64", unsupported)
 
 
-def _both_ways(obj: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+Tables = tuple[list[symtab.Symbol], list[symtab.Relocation]]
+
+
+def _both_ways(obj: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
     elf64.Elf64(obj)  # the fast reader knows this object (no silent fallback in this test)
     fast = (symtab.read_symbols(obj), symtab.read_relocations(obj))
     with monkeypatch.context() as m:
@@ -75,11 +79,11 @@ def test_system_compiler_objects_read_the_same_both_ways(tmp_path: Path, monkeyp
     (tmp_path / "b.cc").write_text(CXX_SOURCE)
     subprocess.run(["cc", "-O1", "-fcommon", "-c", "a.c", "-o", "a.o"], cwd=tmp_path, check=True)
     subprocess.run(["c++", "-std=c++17", "-O1", "-c", "b.cc", "-o", "b.o"], cwd=tmp_path, check=True)
-    kinds = set()
+    kinds: set[tuple[str, str, str]] = set()
     for name in ("a.o", "b.o"):
         fast, slow = _both_ways((tmp_path / name).read_bytes(), monkeypatch)
         assert fast == slow, name
-        kinds |= {(s.binding, s.type, s.section) for s in fast[0]}  # type: ignore[attr-defined]
+        kinds |= {(s.binding, s.type, s.section) for s in fast[0]}
     types = {t for _, t, _ in kinds}
     bindings = {b for b, _, _ in kinds}
     assert {"IFUNC", "TLS", "FUNC", "OBJECT"} <= types, kinds
@@ -92,7 +96,7 @@ def test_system_compiler_objects_read_the_same_both_ways(tmp_path: Path, monkeyp
     [lambda b: b[:100], lambda b: b[:-40], lambda b: b[:4] + bytes([1]) + b[5:], lambda b: b"\x7fELF" + b"\0" * 60, lambda b: b"not an object"],
     ids=["truncated-header-area", "truncated-tail", "elf32-class", "empty-headers", "garbage"],
 )
-def test_damaged_objects_get_pyelftools_verdict(damage, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_damaged_objects_get_pyelftools_verdict(damage: Callable[[bytes], bytes], monkeypatch: pytest.MonkeyPatch) -> None:
     good = driver.build(str(INPUTS[0]), driver.BuildOptions(opt_level=0)).output
     assert isinstance(good, bytes)
     bad = damage(good)
