@@ -2,8 +2,8 @@
 
     python -m fuzz.throughput_bench [--strategies mixed,ember,callgraph] [--examples 100] [--rounds 2]
 
-Runs the default `ember fuzz` campaign (every split mode, a -j pair, the -O check) on
-the same seed twice per round: *sequential* (one build in flight per check, every
+Runs the default `ember fuzz` campaign (every split mode, a -j pair, the -O check), each
+in a fresh process, on the same seed twice per round: *sequential* (one build in flight per check, every
 build lowers its Ember program itself: how campaigns ran before lanes) and *default*
 (`properties.default_lanes()` builds in flight, the build server's lowering cache on).
 The two alternate, so load from elsewhere falls on both alike. Prints checks per
@@ -15,40 +15,51 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from fuzz import buildserver, properties
-from fuzz.campaign import Campaign, CampaignConfig
+from fuzz import properties
 from fuzz.strategies import STRATEGIES
 
-VARIANTS = {"sequential": (1, "0"), "default": (None, "")}
+VARIANTS = {"sequential": ("1", "0"), "default": (None, None)}
+_STATS = re.compile(r"(\d+) examples, (\d+) checks, (\d+) builds")
 
 
 def run_once(strategy: str, examples: int, seed: int, variant: str, findings_root: Path) -> dict[str, object]:
-    """One campaign of `examples` programs under `variant`; fresh build servers for each."""
+    """One `ember fuzz` campaign of `examples` programs under `variant`, in a fresh process
+    (as a user runs it: a long-lived parent forks more slowly as its heap grows)."""
     lanes, cache = VARIANTS[variant]
-    buildserver.stop_all()
-    os.environ["EMBER_LOWERING_CACHE"] = cache  # read by build servers as they start
-    config = CampaignConfig(strategy=strategy, findings_root=findings_root, shrink_seconds=0.0, lanes=lanes)
+    env = dict(os.environ)
+    for name, value in (("EMBER_CHECK_LANES", lanes), ("EMBER_LOWERING_CACHE", cache)):
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    cmd = [sys.executable, "-c", "import sys; from compiler.launcher import ember; sys.argv[0] = 'ember'; sys.exit(ember())",
+           "fuzz", "--strategy", strategy, "--seed", str(seed), "--examples", str(examples), "--max-seconds", "3600",
+           "--shrink-seconds", "0", "--no-database", "--findings", str(findings_root)]
     start = time.perf_counter()
-    result = Campaign(config, seed=seed, name=f"bench:throughput:{strategy}").run(examples=examples, database=None, shrink=False)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
-    buildserver.stop_all()
-    s = result.stats
+    m = _STATS.search(proc.stdout)
+    if m is None or proc.returncode not in (0, 1):
+        raise SystemExit(f"throughput_bench: the campaign did not run (exit {proc.returncode}): {proc.stderr.strip()[-500:]}")
+    checks = int(m.group(2))
     return {
         "strategy": strategy,
         "variant": variant,
-        "lanes": lanes or properties.default_lanes(),
-        "examples": s.examples,
-        "checks": s.checks,
-        "builds": s.builds,
+        "lanes": int(lanes) if lanes else properties.default_lanes(),
+        "examples": int(m.group(1)),
+        "checks": checks,
+        "builds": int(m.group(3)),
         "wall_s": round(wall, 2),
-        "checks_per_s": round(s.checks / wall, 2),
-        "found": result.found,
+        "checks_per_s": round(checks / wall, 2),
+        "found": proc.returncode == 1,
     }
 
 

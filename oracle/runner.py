@@ -6,7 +6,9 @@ takes the caller down.
 
 from __future__ import annotations
 
+import os
 import resource
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -65,6 +67,38 @@ def _limit(limits: Limits) -> Callable[[], None]:
     return apply
 
 
+#: util-linux's `prlimit` sets the limits and execs the program, so the child starts with
+#: no `preexec_fn` and Python can vfork it instead of copying the caller's page tables
+#: (a fork costs 12 ms at 300 MB of heap and 33 ms at 1 GB; the fuzzing harness runs a
+#: few programs per check). Parent death is covered by `children.GroupGuard` either way.
+#: Without prlimit the limits are set in a `preexec_fn`, as before.
+PRLIMIT = shutil.which("prlimit")
+
+
+def _prlimit_argv(limits: Limits) -> list[str]:
+    assert PRLIMIT is not None
+    out = limits.output_mb * 1024 * 1024
+    argv = [PRLIMIT, f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}", f"--fsize={out}:{out}", "--core=0:0"]
+    if limits.memory_mb is not None:
+        mem = limits.memory_mb * 1024 * 1024
+        argv.append(f"--as={mem}:{mem}")
+    return [*argv, "--"]
+
+
+def _runnable(program: str) -> bool:
+    """Would exec find `program`? (If not, Popen itself must raise, as it always has.)"""
+    if os.sep in program:
+        return os.access(program, os.X_OK) and os.path.isfile(program)
+    return shutil.which(program) is not None
+
+
+def _resolved(program: str, cwd: str | Path | None) -> str:
+    """A relative path with a directory part is relative to the child's working directory."""
+    if cwd is not None and os.sep in program and not os.path.isabs(program):
+        return os.path.join(cwd, program)
+    return program
+
+
 def run_executable(
     exe: str | Path, args: Sequence[str] = (), *, stdin: bytes = b"", limits: Limits | None = None
 ) -> RunResult:
@@ -82,13 +116,14 @@ def run_command(
         inp.seek(0)
         guard = children.GroupGuard()
         token = children.new_token()
+        fast = PRLIMIT is not None and bool(cmd) and _runnable(_resolved(str(cmd[0]), cwd))
         proc = subprocess.Popen(
-            list(cmd),
+            [*_prlimit_argv(limits), *cmd] if fast else list(cmd),
             stdin=inp,
             stdout=out,
             stderr=err,
             start_new_session=True,
-            preexec_fn=children.child_setup(_limit(limits)),
+            preexec_fn=None if fast else children.child_setup(_limit(limits)),
             cwd=cwd,
             env=children.sandbox_env(token),
         )

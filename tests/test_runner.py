@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import signal
+from pathlib import Path
+
+import pytest
 
 from compiler.backend import llvm_stage
 from oracle import runner
+
+
+@pytest.fixture(autouse=True, params=["prlimit", "preexec_fn"])
+def spawn(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs both ways limits can be set: through util-linux prlimit (no fork of
+    this process) and in a preexec_fn (where prlimit is missing)."""
+    if request.param == "prlimit" and runner.PRLIMIT is None:
+        pytest.skip("util-linux prlimit is not installed")
+    if request.param == "preexec_fn":
+        monkeypatch.setattr(runner, "PRLIMIT", None)
+    return str(request.param)
 
 
 def _object(ir: str) -> bytes:
@@ -66,3 +80,21 @@ def test_trap_runtime_is_linked() -> None:
     result = runner.run_object(obj)
     assert result.exit_status == 3
     assert b"division by zero" in result.stderr
+
+
+def test_the_program_runs_under_its_limits() -> None:
+    result = runner.run_command(
+        ["/bin/sh", "-c", "ulimit -t; ulimit -c; ulimit -v"], limits=runner.Limits(cpu_s=7, memory_mb=512)
+    )
+    cpu, core, memory = result.stdout.decode().split()
+    assert (cpu, core, memory) == ("7", "0", str(512 * 1024)), result
+
+
+def test_cpu_limit_stops_a_spinner() -> None:
+    result = runner.run_command(["/bin/sh", "-c", "while :; do :; done"], limits=runner.Limits(cpu_s=1, timeout_s=20))
+    assert result.signal in (signal.SIGXCPU, signal.SIGKILL) and not result.timed_out, result
+
+
+def test_a_missing_program_is_still_an_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        runner.run_command([str(tmp_path / "no-such-program")])
