@@ -25,7 +25,7 @@ PARAMS = [
     if path in OPEN and level in OPEN[path].levels
     else pytest.param(path, level, id=f"{level}-{path.stem}")
     for path in REPRODUCERS
-    for level in (0, 2)
+    for level in (0, 1, 2)
 ]
 
 
