@@ -196,7 +196,7 @@ def _shared_lowering_file(key: tuple[object, ...]) -> Path | None:
 
 def _lowering_key(kind: InputKind, text: str, path: str, options: BuildOptions) -> tuple[object, ...]:
     digest = hashlib.sha256(text.encode()).hexdigest()
-    return (kind, digest, path, options.opt_level, options.embed_ptx, options.offload_flow, options.gpu_arch)
+    return (kind, digest, path, options.opt_level, options.target, options.embed_ptx, options.offload_flow, options.gpu_arch)
 
 
 def _lower_cached(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
