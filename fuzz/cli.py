@@ -87,6 +87,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise UsageError("--examples must be at least 1")
     if args.lanes is not None and args.lanes < 1:
         raise UsageError("--lanes must be at least 1")
+    if args.lanes is None:
+        from fuzz import properties
+
+        properties.default_lanes()  # a bad $EMBER_CHECK_LANES is said before any work
     if args.strategy == "corpus":  # say so before any work, not from inside a draw
         from compiler.diagnostics import EmberError
         from fuzz.strategies import corpus_slices

@@ -75,10 +75,9 @@ def default_lanes() -> int:
     CPUs (pytest-xdist's workers split them), between 1 and `MAX_LANES`."""
     configured = os.environ.get("EMBER_CHECK_LANES", "").strip()
     if configured:
-        try:
-            return max(1, int(configured))
-        except ValueError:
-            raise EmberError(f"EMBER_CHECK_LANES must be a whole number, not {configured!r}") from None
+        if not configured.isdigit() or int(configured) < 1:
+            raise EmberError(f"EMBER_CHECK_LANES must be a whole number of at least 1, not {configured!r}")
+        return int(configured)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     sharers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
     return max(1, min(MAX_LANES, cpus // max(1, sharers)))

@@ -330,7 +330,8 @@ def test_default_lanes_share_the_cpus(env: dict[str, str], cpus: int, expected: 
     assert properties.default_lanes() == expected
 
 
-def test_a_bad_lane_count_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EMBER_CHECK_LANES", "two")
-    with pytest.raises(properties.EmberError, match="EMBER_CHECK_LANES must be a whole number"):
+@pytest.mark.parametrize("bad", ["two", "0", "-3", "1.5"])
+def test_a_bad_lane_count_is_a_clear_error(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBER_CHECK_LANES", bad)
+    with pytest.raises(properties.EmberError, match="EMBER_CHECK_LANES must be a whole number of at least 1"):
         properties.default_lanes()

@@ -182,6 +182,8 @@ def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace, argv: lis
     ["build", "{ll}", "--save-pieces", "{ll}", "-o", "{dir}/o.o"],
     ["bench", "--sizes", "99999999999999999999"],
     ["fuzz", "--max-seconds", "nan"],
+    ["fuzz", "--lanes", "0"],
+    ["fuzz", "--lanes", "many"],
     ["findings", "list", "--root", "{ll}"],
     ["verify", "--timeout", "-5"],
 ], ids=_argv_id)
@@ -192,6 +194,13 @@ def test_bad_usage_exits_2_with_one_line(files: SimpleNamespace, argv: list[str]
     r = ember_subprocess(*(a.format(**vars(files)) for a in argv))
     assert r.returncode == 2, (argv, r.stderr)
     assert "error" in _one_line(r.stderr)
+
+
+def test_a_bad_lanes_variable_is_one_line_before_any_work(ember, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBER_CHECK_LANES", "lots")
+    r = ember("fuzz", "--examples", "1", "--no-database")
+    assert r.status == 1 and "seed" not in r.stdout  # said before the campaign starts
+    assert _one_line(r.stderr) == "ember: error: EMBER_CHECK_LANES must be a whole number of at least 1, not 'lots'"
 
 
 @pytest.mark.parametrize("suffix", [".ll", ".mlir", ".em"])
