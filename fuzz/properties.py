@@ -475,7 +475,7 @@ class Checker:
                 with self._lock:
                     tables = self._tables.get(digest)
                 if tables is None:  # identical objects (a -j pair, usually) are read once
-                    tables = symtab.read_symbols(outcome.obj), symtab.read_relocations(outcome.obj)
+                    tables = symtab.read_tables(outcome.obj)
                     with self._lock:
                         self._tables[digest] = tables
                 outcome.symbols, outcome.relocations = tables

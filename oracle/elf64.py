@@ -139,6 +139,14 @@ class Elf64:
             raise Unsupported(str(exc)) from None
         return out
 
+    def section_name(self, shndx: int | str) -> str:
+        """The name of the section a symbol is in ('' for UND/ABS/COMMON, as names, not indices)."""
+        if not isinstance(shndx, int):
+            return ""
+        if shndx >= len(self.sections):
+            raise Unsupported("symbol in a section that does not exist")
+        return self.sections[shndx].name
+
     def relocations(self) -> list[Reloc]:
         """Every entry of every SHT_RELA/SHT_REL section."""
         out = []

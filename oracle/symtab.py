@@ -90,7 +90,8 @@ def read_symbols(source: str | bytes) -> list[Symbol]:
     except OSError as exc:
         raise EmberError(f"cannot read object: {exc.strerror}", Location(path)) from None
     try:
-        return _sorted_symbols(_fast_symbols(elf64.Elf64(data)))
+        elf_fast = elf64.Elf64(data)
+        return _sorted_symbols(_fast_symbols(elf_fast, elf_fast.symbols()))
     except elf64.Unsupported:
         pass  # pyelftools reads it (or says what is wrong with it)
     try:
@@ -112,18 +113,12 @@ def _sorted_symbols(symbols: list[Symbol]) -> list[Symbol]:
     return sorted(symbols, key=lambda s: (s.is_local, s.name, s.binding, s.section))
 
 
-def _fast_symbols(elf: elf64.Elf64) -> list[Symbol]:
-    out = []
-    for sym in elf.symbols():
-        if _ignored(sym.name, sym.type):
-            continue
-        if isinstance(sym.shndx, int) and sym.shndx >= len(elf.sections):
-            raise elf64.Unsupported("symbol in a section that does not exist")
-        name_of = elf.sections[sym.shndx].name if isinstance(sym.shndx, int) else ""
-        symbol = _symbol(sym.name, sym.bind, sym.type, sym.visibility, sym.shndx, name_of, sym.size)
-        if symbol is not None:
-            out.append(symbol)
-    return out
+def _fast_symbols(elf: elf64.Elf64, raw: list[elf64.Sym]) -> list[Symbol]:
+    return [
+        _symbol(s.name, s.bind, s.type, s.visibility, s.shndx, elf.section_name(s.shndx), s.size)
+        for s in raw
+        if not _ignored(s.name, s.type)
+    ]
 
 
 def _ignored(name: str, stype: str | int) -> bool:
@@ -141,10 +136,8 @@ def _normalise(elf: ELFFile, sym: Any) -> Symbol | None:
 
 def _symbol(
     name: str, bind: str | int, stype: str | int, visibility: str | int, shndx: str | int, section_name: str, size: int
-) -> Symbol | None:
-    """The normal form of one symbol, fields named as pyelftools names them (either reader)."""
-    if _ignored(name, stype):
-        return None
+) -> Symbol:
+    """The normal form of one symbol not `_ignored`, fields named as pyelftools names them (either reader)."""
     if shndx == "SHN_UNDEF":
         section = "UND"
     elif shndx == "SHN_ABS":
@@ -277,7 +270,8 @@ def read_relocations(source: str | bytes) -> list[Relocation]:
     try:
         data = source if isinstance(source, bytes) else Path(source).read_bytes()
         try:
-            return sorted(_fast_relocations(elf64.Elf64(data)))
+            elf_fast = elf64.Elf64(data)
+            return sorted(_fast_relocations(elf_fast, elf_fast.symbols()))
         except elf64.Unsupported:
             pass  # pyelftools reads it (or says what is wrong with it)
         elf = ELFFile(io.BytesIO(data))
@@ -305,8 +299,7 @@ def _relocations(elf: ELFFile) -> list[Relocation]:
     return out
 
 
-def _fast_relocations(elf: elf64.Elf64) -> list[Relocation]:
-    symbols = elf.symbols()
+def _fast_relocations(elf: elf64.Elf64, symbols: list[elf64.Sym]) -> list[Relocation]:
     out = []
     for rel in elf.relocations():
         target = "[none]"
@@ -314,12 +307,20 @@ def _fast_relocations(elf: elf64.Elf64) -> list[Relocation]:
             if rel.sym >= len(symbols):
                 raise elf64.Unsupported("relocation against a symbol that does not exist")
             sym = symbols[rel.sym]
-            if isinstance(sym.shndx, int) and sym.shndx >= len(elf.sections):
-                raise elf64.Unsupported("symbol in a section that does not exist")
-            section = elf.sections[sym.shndx].name if isinstance(sym.shndx, int) else ""
-            target = _target_name(sym.name, sym.type, sym.shndx, section)
+            target = _target_name(sym.name, sym.type, sym.shndx, elf.section_name(sym.shndx))
         out.append(Relocation(section_kind(rel.patched.name), target, rel.type))
     return out
+
+
+def read_tables(obj: bytes) -> tuple[list[Symbol], list[Relocation]]:
+    """`read_symbols` and `read_relocations` of one object, parsed once (the fuzzing harness
+    reads every build); errors and unusual layouts as the two give them."""
+    try:
+        elf = elf64.Elf64(obj)
+        raw = elf.symbols()
+        return _sorted_symbols(_fast_symbols(elf, raw)), sorted(_fast_relocations(elf, raw))
+    except elf64.Unsupported:
+        return read_symbols(obj), read_relocations(obj)
 
 
 def _reloc_target(elf: ELFFile, sym: Any) -> str:

@@ -56,6 +56,7 @@ Tables = tuple[list[symtab.Symbol], list[symtab.Relocation]]
 def _both_ways(obj: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
     elf64.Elf64(obj)  # the fast reader knows this object (no silent fallback in this test)
     fast = (symtab.read_symbols(obj), symtab.read_relocations(obj))
+    assert symtab.read_tables(obj) == fast  # the harness's one-parse reader
     with monkeypatch.context() as m:
         _pyelftools_only(m)
         slow = (symtab.read_symbols(obj), symtab.read_relocations(obj))
