@@ -90,7 +90,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.lanes is None:
         from fuzz import properties
 
-        properties.default_lanes()  # a bad $EMBER_CHECK_LANES is said before any work
+        args.lanes = properties.default_lanes()  # once, and a bad $EMBER_CHECK_LANES is said before any work
     if args.strategy == "corpus":  # say so before any work, not from inside a draw
         from compiler.diagnostics import EmberError
         from fuzz.strategies import corpus_slices
