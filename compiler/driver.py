@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-import llvmlite.binding as llvm
-
-from compiler.backend import llvm_stage
+from compiler.backend import engine, llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
@@ -259,8 +257,8 @@ def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: 
     return ir_text
 
 
-def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> llvm.ModuleRef | str:
-    """Bring any input down to an unoptimised llvmlite module (or MLIR text for --emit mlir)."""
+def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> engine.Module | str:
+    """Bring any input down to an unoptimised native module (or MLIR text for --emit mlir)."""
     kind = input_kind(path)
     if kind is InputKind.BITCODE:
         if options.emit == "mlir":
@@ -268,19 +266,19 @@ def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> llv
         data = read_input(path, binary=True)
         assert isinstance(data, bytes)
         with times.stage("llvm parse"):
-            return llvm_stage.parse_bitcode(data, path)
+            return llvm_stage.native(data, path)
     text = read_input(path)
     assert isinstance(text, str)
     if kind is InputKind.LLVM_IR:
         if options.emit == "mlir":
             raise UsageError("--emit mlir needs an .em or .mlir input")
         with times.stage("llvm parse"):
-            return llvm_stage.parse_ir(text, path)
+            return llvm_stage.native(text, path)
     ir_text = _lower_cached(kind, text, path, options, times)
     if options.emit == "mlir":
         return ir_text
     with times.stage("llvm parse"):
-        return llvm_stage.parse_ir(ir_text, path)
+        return llvm_stage.native(ir_text, path)
 
 
 def _kernel_table(mlir_text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -327,30 +325,38 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     loaded = load_llvm_module(path, options, times)
     if isinstance(loaded, str):
         return BuildResult(loaded, times)
-    module = loaded
+    with loaded as module:
+        return _build_module(module, path, options, times, split_build)
+
+
+def _build_module(
+    module: engine.Module, path: str, options: BuildOptions, times: StageTimes, split_build: bool
+) -> BuildResult:
+    """Optimise and generate code for a parsed module: serially here, or split."""
     triple = options.target or module.triple or None  # a module's own triple is the target, not the host
     if options.target is None and module.triple:
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build)
-    tm = llvm_stage.target_machine(triple, options.opt_level)
-    llvm_stage.prepare(module, tm, force_triple=options.target is not None)
+    target = llvm_stage.native_target(triple, options.opt_level)
+    module.prepare(target, force_triple=options.target is not None)
     if split_build:
-        text = str(module)
+        text = module.text()
+        triple = module.triple
+        module.close()  # the workers parse their own pieces: free the whole module first
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
-            _codegen_isolated(text, module, path, options, opt_level=0)
-        return _build_split(module, tm, options, times, text)
+            _codegen_isolated(text, triple, path, options, opt_level=0)
+        return _build_split(triple, options, times, text)
     with times.stage("optimise"):
-        llvm_stage.optimise(module, tm, options.opt_level)
+        llvm_stage.optimise(module, target, options.opt_level)
     if options.emit == "llvm":
-        return BuildResult(str(module), times)
-    text = str(module)
+        return BuildResult(module.text(), times)
+    text = module.text()
     if llvm_stage.has_inline_asm(text):  # LLVM ends the process on a bad asm line: codegen in a worker
         with times.stage("codegen"):
-            return BuildResult(_codegen_isolated(text, module, path, options), times)
-    if options.emit == "asm":
-        with times.stage("codegen"):
-            return BuildResult(llvm_stage.emit_assembly(module, tm), times)
+            return BuildResult(_codegen_isolated(text, module.triple, path, options), times)
     with times.stage("codegen"):
-        return BuildResult(llvm_stage.emit_object(module, tm), times)
+        if options.emit == "asm":
+            return BuildResult(llvm_stage.emit_assembly(module, target), times)
+        return BuildResult(llvm_stage.emit_object(module, target), times)
 
 
 #: what starts a function definition, per input kind (an upper bound on the split's pieces)
@@ -367,13 +373,13 @@ def _most_pieces(path: str) -> int | None:
         return None  # the build itself reports it, located
 
 
-def _codegen_isolated(text: str, module: llvm.ModuleRef, path: str, options: BuildOptions, opt_level: int | None = None) -> bytes | str:
+def _codegen_isolated(text: str, triple: str, path: str, options: BuildOptions, opt_level: int | None = None) -> bytes | str:
     """Object or assembly of a module holding asm, generated in a worker (a bad asm line is
     then `PATH: error: inline asm: ...`)."""
     from compiler.backend import split
 
     level = options.opt_level if opt_level is None else opt_level
-    config = split.BackendConfig(opt_level=level, triple=str(module.triple) or None, force_triple=options.target is not None)
+    config = split.BackendConfig(opt_level=level, triple=triple or None, force_triple=options.target is not None)
     return split.codegen_isolated(text, options.emit, options.job_count, config, path, options.worker_timeout)
 
 
@@ -401,22 +407,20 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
     return ptxlink.link_ptx([(f"{name} ({options.gpu_arch})", by_arch[options.gpu_arch]) for name, by_arch in result.ptx.items()])
 
 
-def _build_split(
-    module: llvm.ModuleRef, tm: llvm.TargetMachine, options: BuildOptions, times: StageTimes, text: str | None = None
-) -> BuildResult:
+def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: str) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
     from compiler.backend import split
 
     config = split.BackendConfig(
         opt_level=options.opt_level,
-        triple=str(module.triple) or None,
+        triple=triple or None,
         force_triple=options.target is not None,
         faults=options.faults,
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)
     result = split.compile_split(
-        str(module) if text is None else text,
+        text,
         options.split,
         options.job_count,
         config,

@@ -23,10 +23,10 @@ def spawn(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> st
 
 
 def _object(ir: str) -> bytes:
-    tm = llvm_stage.target_machine(None, 0)
-    module = llvm_stage.parse_ir(ir, "t.ll")
-    llvm_stage.prepare(module, tm, force_triple=False)
-    return llvm_stage.emit_object(module, tm)
+    target = llvm_stage.native_target(None, 0)
+    with llvm_stage.native(ir, "t.ll") as module:
+        module.prepare(target, force_triple=False)
+        return llvm_stage.emit_object(module, target)
 
 
 def test_exit_status_and_stdout() -> None:

@@ -22,10 +22,10 @@ define i32 @user() { %v = call i32 @ext()
 
 
 def _obj(ir: str) -> bytes:
-    tm = llvm_stage.target_machine(None, 0)
-    module = llvm_stage.parse_ir(ir, "t.ll")
-    llvm_stage.prepare(module, tm, force_triple=False)
-    return llvm_stage.emit_object(module, tm)
+    target = llvm_stage.native_target(None, 0)
+    with llvm_stage.native(ir, "t.ll") as module:
+        module.prepare(target, force_triple=False)
+        return llvm_stage.emit_object(module, target)
 
 
 def test_identical_objects_agree() -> None:

@@ -1,17 +1,19 @@
 """The LLVM stage: parse IR/bitcode, optimise with the new pass manager, emit code.
 
 Each function is individually callable so the split back end can run the same stages
-on pieces of a module inside worker processes.
+on pieces of a module inside worker processes. Optimisation and code generation run on the
+native engine (`engine.py`, the tools wheel's libLLVM); llvmlite parses for located
+diagnostics and checks targets.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import weakref
 
 import llvmlite.binding as llvm
 
+from compiler.backend import engine
 from compiler.diagnostics import EmberError, Location, UsageError, error_from_llvm
 
 
@@ -101,70 +103,61 @@ def target_machine(triple: str | None = None, opt: int = 2) -> llvm.TargetMachin
     return target.create_target_machine(cpu=cpu, opt=opt, codemodel="small", reloc="pic")
 
 
-def prepare(module: llvm.ModuleRef, tm: llvm.TargetMachine, *, force_triple: bool) -> None:
-    """Set the module's triple and data layout for `tm` (keep a module's own triple unless forced)."""
-    if force_triple or not module.triple:
-        module.triple = tm.triple
-    if module.triple == tm.triple:
-        module.data_layout = str(tm.target_data)
+def native(data: str | bytes, path: str) -> engine.Module:
+    """Parse and verify textual IR or bitcode with the native engine (the hot path's LLVM);
+    a module it refuses gets the located diagnostic llvmlite's parser gives."""
+    try:
+        return engine.Module(data, path, verify=True)
+    except engine.EngineError as exc:
+        if isinstance(data, bytes):
+            parse_bitcode(data, path)
+        else:
+            parse_ir(data, path)
+        raise error_from_llvm(exc, path) from None
 
 
-def optimise(module: llvm.ModuleRef, tm: llvm.TargetMachine, level: int) -> None:
-    """Run LLVM's default `O<level>` module pipeline in place."""
+def native_target(triple: str | None, opt: int = 2) -> engine.Target:
+    """The engine's target for `triple` (the host when None): PIC, small code model."""
+    _init_targets()
+    return engine.Target.for_triple(triple or host_triple(), opt)
+
+
+def optimise(module: engine.Module, target: engine.Target, level: int) -> None:
+    """Run LLVM's default `O<level>` module pipeline in place (what `opt -O<level>` runs)."""
     if level not in (0, 1, 2, 3):
         raise UsageError(f"invalid optimisation level {level}")
-    pto = llvm.create_pipeline_tuning_options(speed_level=level)
-    pb = llvm.create_pass_builder(tm, pto)
-    try:
-        pb.getModulePassManager().run(module, pb)
-    finally:
-        pb.close()
+    module.optimise(target, level)
 
 
-#: Target machines that have generated code for a module. One must not generate code for a
-#: second: LLVM's ELF object-file lowering (`TargetLoweringObjectFileELF::Used`) records the
-#: `llvm.used`/`llvm.compiler.used` globals of every module it prints, by address, and never
-#: forgets them, so a later module's global allocated where a freed one was is emitted as if
-#: used (its own `.text.<name>` section, SHF_GNU_RETAIN): bytes then depend on the heap.
-_PRINTED: weakref.WeakSet[llvm.TargetMachine] = weakref.WeakSet()
+def emit_object(module: engine.Module, target: engine.Target) -> bytes:
+    """Codegen to an ELF relocatable object (each call makes its own target machine: LLVM's
+    ELF lowering keeps the `llvm.used` globals of every module it printed, by address)."""
+    return module.emit(target, "obj")
 
 
-def _first_codegen(tm: llvm.TargetMachine) -> llvm.TargetMachine:
-    """`tm`, after checking it never generated code before (see `_PRINTED`); target machines
-    are cheap (`target_machine` takes microseconds): make one per module."""
-    if tm in _PRINTED:
-        raise ValueError("a target machine generates code for one module only (LLVM keeps per-module state in it)")
-    _PRINTED.add(tm)
-    return tm
+def emit_assembly(module: engine.Module, target: engine.Target) -> str:
+    """Codegen to assembly text."""
+    return module.emit(target, "asm").decode("utf-8", "replace")
 
 
-def emit_object(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> bytes:
-    """Codegen to an ELF relocatable object (with a target machine that has generated no code yet)."""
-    return bytes(_first_codegen(tm).emit_object(module))
-
-
-def emit_assembly(module: llvm.ModuleRef, tm: llvm.TargetMachine) -> str:
-    """Codegen to assembly text (with a target machine that has generated no code yet)."""
-    return str(_first_codegen(tm).emit_assembly(module))
-
-
-def assemble(asm: str, tm: llvm.TargetMachine, path: str = "<asm>") -> bytes:
+def assemble(asm: str, target: engine.Target, path: str = "<asm>") -> bytes:
     """Assemble a whole `.s` text into one object with the integrated assembler.
 
-    A module whose only content is `module asm` lines is given to `emit_object`.
+    A module whose only content is `module asm` lines is given to the code generator.
     """
     escaped = "\n".join(
         'module asm "' + _escape_asm(line) + '"' for line in asm.splitlines()
     )
-    ir_text = f'target triple = "{tm.triple}"\n{escaped}\n'
+    ir_text = f'target triple = "{target.triple}"\n{escaped}\n'
     try:
-        module = llvm.parse_assembly(ir_text)
-    except RuntimeError as exc:
+        module = engine.Module(ir_text, path)
+    except engine.EngineError as exc:
         raise EmberError(f"cannot wrap assembly: {str(exc).strip()}", Location(path)) from None
-    try:
-        return emit_object(module, tm)
-    except RuntimeError as exc:
-        raise EmberError(f"assembler error: {str(exc).strip()}", Location(path)) from None
+    with module:
+        try:
+            return emit_object(module, target)
+        except engine.EngineError as exc:
+            raise EmberError(f"assembler error: {str(exc).strip()}", Location(path)) from None
 
 
 def _escape_asm(line: str) -> str:

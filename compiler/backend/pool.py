@@ -28,10 +28,11 @@ from compiler.diagnostics import EmberError, Location
 
 
 def warm_up() -> bool:
-    """Import LLVM and initialise targets in a fresh worker (overlaps the parent's parsing)."""
-    from compiler.backend import llvm_stage
+    """Load LLVM and initialise targets in a fresh worker (overlaps the parent's parsing)."""
+    from compiler.backend import engine, llvm_stage
 
-    llvm_stage.target_machine(None, 2)
+    engine.load()
+    llvm_stage.host_triple()
     return True
 
 

@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
-from compiler.backend import mclink, planner, pool
+from compiler.backend import engine, llvm_stage, mclink, planner, pool
 from compiler.diagnostics import EmberError, Location
 
 SPLIT_MODES = ("subgraph", "function", "two-level")
@@ -101,10 +101,8 @@ class SplitResult:
 # ------------------------------------------------------------------ worker side
 
 
-def _worker_tm(config: BackendConfig) -> Any:
-    from compiler.backend import llvm_stage
-
-    return llvm_stage.target_machine(config.triple, config.opt_level)
+def _worker_target(config: BackendConfig) -> engine.Target:
+    return llvm_stage.native_target(config.triple, config.opt_level)
 
 
 def _run_worker_hooks(text: str, config: BackendConfig) -> None:
@@ -114,6 +112,11 @@ def _run_worker_hooks(text: str, config: BackendConfig) -> None:
     for path in config.worker_hooks:
         module, _, function = path.partition(":")
         getattr(importlib.import_module(module), function)(text)
+
+
+#: linkages of definitions that may be dropped where unused (a link keeps one copy)
+_DISCARDABLE = frozenset({engine.LINKONCE_ANY, engine.LINKONCE_ODR, engine.AVAILABLE_EXTERNALLY})
+_LOCAL = frozenset({engine.INTERNAL, engine.PRIVATE})
 
 
 def optimise_task(
@@ -130,48 +133,43 @@ def optimise_task(
     """
     import time
 
-    import llvmlite.binding as llvm
-
-    from compiler.backend import llvm_stage
-
     _run_worker_hooks(text, config)
     cpu: dict[str, float] = {}
     start = time.process_time()
-    tm = _worker_tm(config)
-    module = llvm_stage.parse_ir(text, f"<subgraph {k}>")
-    llvm_stage.prepare(module, tm, force_triple=config.force_triple)
-    llvm_stage.optimise(module, tm, config.opt_level)
-    cpu["optimise"] = time.process_time() - start
-    start = time.process_time()
-    discardable = {llvm.Linkage.linkonce_any, llvm.Linkage.linkonce_odr, llvm.Linkage.available_externally}
-    values = [*module.functions, *module.global_variables]
-    has_shared = any(not v.is_declaration and v.linkage in discardable for v in values)
-    if not level2 and not has_shared:
-        known_set = set(known)
-        local_kinds = {llvm.Linkage.internal, llvm.Linkage.private}
-        local: set[str] = set()
-        unnamed = 0
-        for v in values:
-            if v.is_declaration or v.linkage not in local_kinds:
-                continue
-            if not v.name:
-                v.name = f"__ember_unnamed_{k}_{unnamed}"
-                unnamed += 1
-            elif v.name not in known_set and planner.COPY_SUFFIX not in v.name:
-                v.name = f"{v.name}{planner.COPY_SUFFIX}{k}"
-            local.add(v.name)
-        asm = llvm_stage.emit_assembly(module, tm)
-        cpu["codegen"] = time.process_time() - start
-        return [(list(known), asm, False)], local, set(), cpu
-    pieces, local, private = planner.split_functions(str(module), set(known), k, per_function=level2, piece_cost=config.piece_cost)
+    target = _worker_target(config)
+    with llvm_stage.native(text, f"<subgraph {k}>") as module:
+        module.prepare(target, force_triple=config.force_triple)
+        llvm_stage.optimise(module, target, config.opt_level)
+        cpu["optimise"] = time.process_time() - start
+        start = time.process_time()
+        values = list(module.definitions())
+        has_shared = any(v.linkage in _DISCARDABLE for v in values)
+        if not level2 and not has_shared:
+            known_set = set(known)
+            local: set[str] = set()
+            unnamed = 0
+            for v in values:
+                if v.linkage not in _LOCAL:
+                    continue
+                name = v.name
+                if not name:
+                    name = f"__ember_unnamed_{k}_{unnamed}"
+                    unnamed += 1
+                    v.rename(name)
+                elif name not in known_set and planner.COPY_SUFFIX not in name:
+                    name = f"{name}{planner.COPY_SUFFIX}{k}"
+                    v.rename(name)
+                local.add(name)
+            asm = llvm_stage.emit_assembly(module, target)
+            cpu["codegen"] = time.process_time() - start
+            return [(list(known), asm, False)], local, set(), cpu
+        optimised = module.text()
+    pieces, local, private = planner.split_functions(optimised, set(known), k, per_function=level2, piece_cost=config.piece_cost)
     out = []
     for members, piece, shared in pieces:
-        # a target machine per piece: one that printed a module holding `llvm.used` would
-        # emit a later piece's function as used (retained, own section) if it reuses the address
-        piece_tm = _worker_tm(config)
-        piece_module = llvm_stage.parse_ir(piece, f"<subgraph {k} piece>")
-        llvm_stage.prepare(piece_module, piece_tm, force_triple=config.force_triple)
-        out.append((members, llvm_stage.emit_assembly(piece_module, piece_tm), shared))
+        with llvm_stage.native(piece, f"<subgraph {k} piece>") as piece_module:
+            piece_module.prepare(target, force_triple=config.force_triple)
+            out.append((members, llvm_stage.emit_assembly(piece_module, target), shared))
     cpu["codegen"] = time.process_time() - start
     return out, local, private, cpu
 
@@ -179,22 +177,18 @@ def optimise_task(
 def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = None) -> bytes:
     """The MC-linked module's assembly to one object (in a worker); LLVM's own error
     output goes to `stderr_path`, so the parent can quote it if the assembler aborts."""
-    from compiler.backend import llvm_stage
-
     with _stderr_to(stderr_path):
-        return llvm_stage.assemble(asm, _worker_tm(config))
+        return llvm_stage.assemble(asm, _worker_target(config))
 
 
 def codegen_task(text: str, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
     """Codegen an (optimised) module in a worker, LLVM's error output in `stderr_path`: LLVM
     exits the whole process on a bad inline or module asm line."""
-    from compiler.backend import llvm_stage
-
     with _stderr_to(stderr_path):
-        tm = _worker_tm(config)
-        module = llvm_stage.parse_ir(text, "<input>")
-        llvm_stage.prepare(module, tm, force_triple=config.force_triple)
-        return llvm_stage.emit_object(module, tm) if emit == "obj" else llvm_stage.emit_assembly(module, tm)
+        target = _worker_target(config)
+        with llvm_stage.native(text, "<input>") as module:
+            module.prepare(target, force_triple=config.force_triple)
+            return llvm_stage.emit_object(module, target) if emit == "obj" else llvm_stage.emit_assembly(module, target)
 
 
 @contextmanager

@@ -3,18 +3,17 @@
 The device module goes through the same midend and lowering as the host (so a kernel
 computes exactly what the CPU emulator computes), then every `llvm.func` that carries
 `ember.kernel` gets the upstream `nvvm.kernel` attribute, which MLIR's NVVM translation
-turns into LLVM's `ptx_kernel` calling convention (a PTX `.entry`). llvmlite's NVPTX
-target then writes PTX for each requested `sm_XX`.
+turns into LLVM's `ptx_kernel` calling convention (a PTX `.entry`). LLVM's NVPTX
+target (the native engine) then writes PTX for each requested `sm_XX`.
 """
 
 from __future__ import annotations
 
 import re
 
-import llvmlite.binding as llvm
 from mlir import ir
 
-from compiler.backend import llvm_stage
+from compiler.backend import engine, llvm_stage
 from compiler.midend import pipeline
 from compiler.offload.slice import KERNEL_ATTR
 
@@ -36,20 +35,13 @@ def device_llvm_ir(device_mlir: str, opt_level: int, path: str = "<device>") -> 
         return pipeline.translate_to_llvm_ir(module, path)
 
 
-def _target_machine(arch: str, opt_level: int) -> llvm.TargetMachine:
-    """A fresh NVPTX target machine: one generates code for one module only (see llvm_stage.emit_assembly)."""
-    llvm_stage.target_machine(None, opt_level)  # initialises every target
-    target = llvm.Target.from_triple(NVPTX_TRIPLE)
-    return target.create_target_machine(cpu=arch, opt=opt_level)
-
-
 def ptx_from_llvm_ir(ir_text: str, arch: str, opt_level: int, path: str = "<device>") -> str:
     """Optimise device LLVM IR with LLVM's O<n> pipeline for `arch` and emit PTX text."""
-    tm = _target_machine(arch, opt_level)
-    module = llvm_stage.parse_ir(ir_text, path)
-    llvm_stage.prepare(module, tm, force_triple=True)
-    llvm_stage.optimise(module, tm, opt_level)
-    return _CALLSEQ.sub("", llvm_stage.emit_assembly(module, tm))
+    target = engine.Target.for_triple(NVPTX_TRIPLE, opt_level, arch)
+    with llvm_stage.native(ir_text, path) as module:
+        module.prepare(target, force_triple=True)
+        llvm_stage.optimise(module, target, opt_level)
+        return _CALLSEQ.sub("", llvm_stage.emit_assembly(module, target))
 
 
 #: NVPTX numbers call sequences with a counter that lives as long as the process, so the

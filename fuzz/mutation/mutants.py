@@ -121,8 +121,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "split-worker-codegen-default-level", "compiler/backend/split.py",
-        "return llvm_stage.target_machine(config.triple, config.opt_level)",
-        "return llvm_stage.target_machine(config.triple)",
+        "return llvm_stage.native_target(config.triple, config.opt_level)",
+        "return llvm_stage.native_target(config.triple)",
         "workers generate code at the target machine's default level, not the build's",
         "callgraph",
     ),

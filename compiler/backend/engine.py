@@ -1,0 +1,290 @@
+"""The native LLVM engine: LLVM's C API in the tools wheel's `libLLVM.so`, through ctypes.
+
+The same `default<On>` pipeline runs 1.2-1.4x faster here than through llvmlite's own LLVM
+(docs/performance.md, "The engine"), and it is the very library the wheel's `opt` and `llc`
+link, so Ember's serial build can be held to their output. Every stage that optimises or
+generates code (the serial build, the split back end's workers, the final assembly) goes
+through this module; llvmlite stays where it serves (parsing with located diagnostics,
+target checks).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from ctypes import POINTER, byref, c_char_p, c_int, c_size_t, c_void_p
+from dataclasses import dataclass
+from pathlib import Path
+
+#: LLVMCodeGenFileType
+_ASSEMBLY, _OBJECT = 0, 1
+#: LLVMRelocMode / LLVMCodeModel / LLVMVerifierFailureAction
+_RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
+#: LLVMLinkage values the split back end asks about
+AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE = 1, 2, 3, 8, 9
+#: the targets Ember initialises (architecture prefix in `libLLVM.so` symbol names)
+_TARGETS = ("X86", "AArch64", "NVPTX", "AMDGPU")
+
+
+class EngineError(RuntimeError):
+    """LLVM refused something (a parse, the verifier, a pipeline, codegen): its message."""
+
+
+def library_path() -> Path:
+    """The tools wheel's `libLLVM.so` (the one its `opt` and `llc` link)."""
+    import llvm
+
+    return Path(llvm.__file__).parent / "lib" / "libLLVM.so"
+
+
+def _declare(lib: ctypes.CDLL, name: str, restype: object, *argtypes: object) -> None:
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+
+
+def load() -> None:
+    """Load the library and initialise its targets now (a worker's warm-up)."""
+    _lib()
+
+
+@functools.cache
+def _lib() -> ctypes.CDLL:
+    """Load `libLLVM.so`, declare the C API calls used here and initialise the targets."""
+    lib = ctypes.CDLL(str(library_path()))
+    vp, cp = c_void_p, c_char_p
+    for name, res, args in (
+        ("LLVMContextCreate", vp, ()),
+        ("LLVMContextDispose", None, (vp,)),
+        ("LLVMCreateMemoryBufferWithMemoryRangeCopy", vp, (cp, c_size_t, cp)),
+        ("LLVMDisposeMemoryBuffer", None, (vp,)),
+        ("LLVMGetBufferStart", c_void_p, (vp,)),
+        ("LLVMGetBufferSize", c_size_t, (vp,)),
+        ("LLVMParseIRInContext", c_int, (vp, vp, POINTER(vp), POINTER(c_void_p))),
+        ("LLVMDisposeModule", None, (vp,)),
+        ("LLVMDisposeMessage", None, (c_void_p,)),
+        ("LLVMVerifyModule", c_int, (vp, c_int, POINTER(c_void_p))),
+        ("LLVMPrintModuleToString", c_void_p, (vp,)),
+        ("LLVMWriteBitcodeToMemoryBuffer", vp, (vp,)),
+        ("LLVMGetTarget", cp, (vp,)),
+        ("LLVMSetTarget", None, (vp, cp)),
+        ("LLVMSetModuleDataLayout", None, (vp, vp)),
+        ("LLVMCreateTargetDataLayout", vp, (vp,)),
+        ("LLVMDisposeTargetData", None, (vp,)),
+        ("LLVMGetTargetFromTriple", c_int, (cp, POINTER(vp), POINTER(c_void_p))),
+        ("LLVMCreateTargetMachine", vp, (vp, cp, cp, cp, c_int, c_int, c_int)),
+        ("LLVMDisposeTargetMachine", None, (vp,)),
+        ("LLVMTargetMachineEmitToMemoryBuffer", c_int, (vp, vp, c_int, POINTER(c_void_p), POINTER(vp))),
+        ("LLVMCreatePassBuilderOptions", vp, ()),
+        ("LLVMDisposePassBuilderOptions", None, (vp,)),
+        ("LLVMRunPasses", vp, (vp, cp, vp, vp)),
+        ("LLVMGetErrorMessage", c_void_p, (vp,)),
+        ("LLVMDisposeErrorMessage", None, (c_void_p,)),
+        ("LLVMGetFirstFunction", vp, (vp,)),
+        ("LLVMGetNextFunction", vp, (vp,)),
+        ("LLVMGetFirstGlobal", vp, (vp,)),
+        ("LLVMGetNextGlobal", vp, (vp,)),
+        ("LLVMIsDeclaration", c_int, (vp,)),
+        ("LLVMGetLinkage", c_int, (vp,)),
+        ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
+        ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
+    ):
+        _declare(lib, name, res, *args)
+    for arch in _TARGETS:
+        for part in ("TargetInfo", "Target", "TargetMC", "AsmPrinter", "AsmParser"):
+            init = getattr(lib, f"LLVMInitialize{arch}{part}", None)
+            if init is not None:
+                init()
+    return lib
+
+
+def _message(lib: ctypes.CDLL, raw: int | None, dispose: str = "LLVMDisposeMessage") -> str:
+    """A C string LLVM allocated, copied out and freed."""
+    if not raw:
+        return ""
+    text = ctypes.string_at(raw).decode("utf-8", "replace")
+    getattr(lib, dispose)(raw)
+    return text
+
+
+def _buffer_bytes(lib: ctypes.CDLL, buffer: int) -> bytes:
+    try:
+        return ctypes.string_at(lib.LLVMGetBufferStart(buffer), lib.LLVMGetBufferSize(buffer))
+    finally:
+        lib.LLVMDisposeMemoryBuffer(buffer)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a target machine is made from: Ember's objects are PIC with the small code model."""
+
+    triple: str
+    opt_level: int = 2
+    cpu: str = ""
+    features: str = ""
+    #: LLVMRelocMode and LLVMCodeModel (GPU targets take LLVM's defaults, 0 and 0)
+    reloc: int = _RELOC_PIC
+    code_model: int = _CODE_MODEL_SMALL
+
+    @staticmethod
+    def for_triple(triple: str, opt_level: int, cpu: str | None = None) -> Target:
+        """The target Ember compiles `triple` for (NVPTX: `cpu` or sm_80, LLVM's default
+        relocation and code model, as `--gpu-arch` defaults)."""
+        if triple.startswith("nvptx"):
+            return Target(triple, opt_level, cpu or "sm_80", reloc=0, code_model=0)
+        return Target(triple, opt_level, cpu or "")
+
+
+@contextmanager
+def _machine(target: Target) -> Iterator[int]:
+    """A fresh target machine: LLVM's ELF lowering keeps per-module state in one, so every
+    module gets its own (they cost microseconds)."""
+    lib = _lib()
+    handle, err = c_void_p(), c_void_p()
+    if lib.LLVMGetTargetFromTriple(target.triple.encode(), byref(handle), byref(err)):
+        raise EngineError(f"unknown target triple '{target.triple}': {_message(lib, err.value).strip()}")
+    level = max(0, min(3, target.opt_level))
+    tm = lib.LLVMCreateTargetMachine(
+        handle, target.triple.encode(), target.cpu.encode(), target.features.encode(), level, target.reloc, target.code_model
+    )
+    if not tm:
+        raise EngineError(f"LLVM cannot make a target machine for '{target.triple}'")
+    try:
+        yield tm
+    finally:
+        lib.LLVMDisposeTargetMachine(tm)
+
+
+class Module:
+    """One LLVM module in its own context; `close` (or `with`) frees both."""
+
+    def __init__(self, data: bytes | str, name: str = "<module>", *, verify: bool = False) -> None:
+        lib = _lib()
+        raw = data.encode() if isinstance(data, str) else data
+        self._ctx = lib.LLVMContextCreate()
+        buffer = lib.LLVMCreateMemoryBufferWithMemoryRangeCopy(raw, len(raw), name.encode())
+        handle, err = c_void_p(), c_void_p()
+        if lib.LLVMParseIRInContext(self._ctx, buffer, byref(handle), byref(err)):  # takes the buffer
+            lib.LLVMContextDispose(self._ctx)
+            raise EngineError(_message(lib, err.value).strip() or f"{name}: cannot parse")
+        self._ref: int | None = handle.value
+        if verify:
+            self.verify()
+
+    def __enter__(self) -> Module:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Free the module and its context."""
+        if self._ref is not None:
+            lib = _lib()
+            lib.LLVMDisposeModule(self._ref)
+            lib.LLVMContextDispose(self._ctx)
+            self._ref = None
+
+    @property
+    def ref(self) -> int:
+        if self._ref is None:
+            raise ValueError("module already closed")
+        return self._ref
+
+    @property
+    def triple(self) -> str:
+        return (_lib().LLVMGetTarget(self.ref) or b"").decode()
+
+    def verify(self) -> None:
+        """Run LLVM's verifier; EngineError with its report when the module is broken."""
+        lib, msg = _lib(), c_void_p()
+        broken = lib.LLVMVerifyModule(self.ref, _RETURN_STATUS, byref(msg))
+        report = _message(lib, msg.value)
+        if broken:
+            raise EngineError(report.strip() or "the module does not verify")
+
+    def prepare(self, target: Target, *, force_triple: bool) -> None:
+        """Set the triple (a module's own one is kept unless forced) and the data layout."""
+        lib = _lib()
+        if force_triple or not self.triple:
+            lib.LLVMSetTarget(self.ref, target.triple.encode())
+        if self.triple == target.triple:
+            with _machine(target) as tm:
+                layout = lib.LLVMCreateTargetDataLayout(tm)
+                lib.LLVMSetModuleDataLayout(self.ref, layout)
+                lib.LLVMDisposeTargetData(layout)
+
+    def optimise(self, target: Target, level: int) -> None:
+        """Run LLVM's `default<O<level>>` module pipeline in place (what `opt -O<level>` runs)."""
+        if level not in (0, 1, 2, 3):
+            raise ValueError(f"invalid optimisation level {level}")
+        self.run_passes(f"default<O{level}>", target)
+
+    def run_passes(self, pipeline: str, target: Target) -> None:
+        """Run a textual new-pass-manager pipeline (`opt -passes=...` syntax) in place."""
+        lib = _lib()
+        options = lib.LLVMCreatePassBuilderOptions()
+        try:
+            with _machine(target) as tm:
+                error = lib.LLVMRunPasses(self.ref, pipeline.encode(), tm, options)
+        finally:
+            lib.LLVMDisposePassBuilderOptions(options)
+        if error:
+            raise EngineError(_message(lib, lib.LLVMGetErrorMessage(error), "LLVMDisposeErrorMessage"))
+
+    def emit(self, target: Target, kind: str) -> bytes:
+        """Codegen to an ELF object (`obj`) or assembly text (`asm`), with a fresh target machine."""
+        lib, err, out = _lib(), c_void_p(), c_void_p()
+        file_type = _OBJECT if kind == "obj" else _ASSEMBLY
+        with _machine(target) as tm:
+            if lib.LLVMTargetMachineEmitToMemoryBuffer(tm, self.ref, file_type, byref(err), byref(out)):
+                raise EngineError(_message(lib, err.value).strip() or "code generation failed")
+        if not out.value:
+            raise EngineError("code generation produced no output")
+        return _buffer_bytes(lib, out.value)
+
+    def text(self) -> str:
+        """The module as textual IR."""
+        lib = _lib()
+        return _message(lib, lib.LLVMPrintModuleToString(self.ref))
+
+    def bitcode(self) -> bytes:
+        lib = _lib()
+        return _buffer_bytes(lib, lib.LLVMWriteBitcodeToMemoryBuffer(self.ref))
+
+    def definitions(self) -> Iterator[Value]:
+        """Functions and global variables defined here (not declarations)."""
+        lib = _lib()
+        for first, step in (
+            (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
+            (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
+        ):
+            value = first(self.ref)
+            while value:
+                if not lib.LLVMIsDeclaration(value):
+                    yield Value(value)
+                value = step(value)
+
+
+@dataclass(frozen=True)
+class Value:
+    """A function or global variable of a live `Module`."""
+
+    ref: int
+
+    @property
+    def linkage(self) -> int:
+        return int(_lib().LLVMGetLinkage(self.ref))
+
+    @property
+    def name(self) -> str:
+        size = c_size_t()
+        raw = _lib().LLVMGetValueName2(self.ref, byref(size))
+        return ctypes.string_at(raw, size.value).decode("utf-8", "replace") if raw else ""
+
+    def rename(self, name: str) -> None:
+        data = name.encode()
+        _lib().LLVMSetValueName2(self.ref, data, len(data))
+
