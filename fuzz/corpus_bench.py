@@ -111,10 +111,14 @@ def configurations(src: Path, jobs: Sequence[int], tmp: Path) -> list[Config]:
                 for j in jobs]
     configs.append(Config(BASELINE, [[[str(tool / "opt"), "-O2", str(src), "-o", str(tmp / "ref.bc")]],
                                      [llc(tmp / "ref.bc", tmp / "ref.o")]], [tmp / "ref.o"]))
-    exported = response_file([f"--exported-symbol={s}" for s in exported_symbols(src)], tmp / "exported.rsp")
+    try:
+        exported, no_symbols = response_file([f"--exported-symbol={s}" for s in exported_symbols(src)], tmp / "x.rsp"), ""
+    except subprocess.CalledProcessError as exc:
+        exported, no_symbols = "", f"llvm-nm could not list the exported symbols: {exc.stderr.strip()[-300:]}"
     lto_out = [tmp / "lto.o"] if top == 1 else [tmp / f"lto.o.{i}" for i in range(top)]
     configs.append(Config(f"llvm-lto -O2 -j{top}", [[[str(tool / "llvm-lto"), "-O2", f"-j={top}", "--relocation-model=pic",
-                                                      exported, str(src), "-o", str(tmp / "lto.o")]]], lto_out, BASELINE))
+                                                      exported, str(src), "-o", str(tmp / "lto.o")]]], lto_out, BASELINE,
+                          skip=no_symbols))
     parts = [tmp / f"part{i}" for i in range(top)]
     configs.append(Config(
         f"opt -O2 + llvm-split -j{top} + llc x{top} + ld -r",
@@ -170,6 +174,7 @@ def _best_run(program: corpus.Program, obj: Path, exe: Path, runs: int) -> float
 
 
 def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs: int = 1, repeats: int = 1) -> ProgramRow:
+    """Every column on one program (`repeats` builds each, interleaved), then the symbol and workload checks."""
     src = corpus.module_path(program)
     configs = configurations(src, jobs, tmp)
     env = bench.ember_env()
@@ -190,11 +195,11 @@ def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs:
             if c.ember:
                 col.llvm_wall = statistics.median(_llvm_seconds(r.stderr) for r in runs_of)
         row.columns.append(col)
-    by_label = {c.label: c for c in configs}
+    config_of = {c.label: c for c in configs}
+    column_of = {col.label: col for col in row.columns}
     for c, col in zip(configs, row.columns, strict=True):
-        base = by_label.get(c.compare_with)
-        other = row.columns[configs.index(base)] if base else None
-        if base and other and not col.failed and not other.failed:
+        base = config_of.get(c.compare_with)
+        if base and not col.failed and not column_of[base.label].failed:
             try:
                 diff = symdiff_summary(_one_object(base.objects, tmp, "a"), _one_object(c.objects, tmp, "b"))
             except (OSError, subprocess.CalledProcessError) as exc:  # no ld to join llvm-lto's partitions

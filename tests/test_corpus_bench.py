@@ -117,3 +117,10 @@ def test_bench_program_on_cjson_fills_every_column(tmp_path: Path) -> None:
     assert serial.run_cpu is not None and split.run_cpu is not None
     assert row.columns[3].symdiff or row.columns[3].failed  # llvm-lto: compared with opt + llc, or why not
     assert row.functions > 100 and row.work_ratio > 0
+
+
+def test_run_steps_stops_at_the_first_failing_step(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    steps = [[["true"]], [["sh", "-c", "echo no such module >&2; exit 1"], ["true"]], [["touch", str(marker)]]]
+    result = cb._run_steps(steps, {})
+    assert "no such module" in result.failed and not marker.exists()
