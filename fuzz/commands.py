@@ -26,7 +26,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise UsageError(f"unknown corpus program '{unknown[0]}' (choose from {', '.join(corpus.BY_NAME)})")
         if args.runs < 1:
             raise UsageError("--runs must be at least 1")
-        return corpus_bench.main(names, jobs or [1, 2], runs=args.runs)
+        if args.repeats < 1:
+            raise UsageError("--repeats must be at least 1")
+        return corpus_bench.main(names, jobs or [1, 2], runs=args.runs, repeats=args.repeats, json_path=args.json)
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
     return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
@@ -80,7 +82,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the harness's subcommands to `ember`."""
-    p = sub.add_parser("bench", help="serial vs split back end vs opt+llc, side by side")
+    p = sub.add_parser("bench", help="serial vs split back end vs LLVM's tools (opt+llc; --corpus: llvm-lto, llvm-split), side by side")
     p.add_argument("inputs", nargs="*", help=".ll/.bc modules to measure besides generated ones")
     p.add_argument("--sizes", default="1000,3000", help="generated module sizes (functions), comma separated")
     p.add_argument("--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
@@ -89,6 +91,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", nargs="?", const="all", default=None, metavar="NAMES",
                    help="benchmark the real-world corpus instead (comma-separated names, default all; ci/fetch_corpus.sh)")
     p.add_argument("--runs", type=int, default=3, help="--corpus: workload runs per build (best counts)")
+    p.add_argument("--repeats", type=int, default=1, help="--corpus: builds per column (the median counts)")
+    p.add_argument("--json", metavar="FILE", help="--corpus: also write the raw rows here (after every program)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("reduce", help="shrink a .em program or .ll/.bc module that shows a split-linkage failure")

@@ -1,45 +1,165 @@
-"""`ember bench --corpus`: the split back end on the real-world corpus, side by side in one run.
+"""`ember bench --corpus`: Ember against LLVM's own tools on the real-world corpus, side by side in one run.
 
-Per program: `--split none`, two-level at each `-j`, and `opt -O2 + llc -O2`, each as a
-fresh `ember build` child (what a user sees); the plan's total-work ratio, worker CPU
-against the serial build's, the run time of the workload built both ways (best of N),
-and a projection for 16 workers from the measured critical path (everything the parent
-does, plus the largest task or an even share of all worker CPU, whichever is longer).
+Per program, every column a fresh child process (what a user sees), median of `--repeats`:
+Ember `--split none`; Ember `--split two-level` at each `-j`; `opt -O2 + llc -O2` (serial,
+the baseline of every ratio); `llvm-lto -O2 -j N` (regular LTO: serial optimisation, then
+`splitCodeGen` into N objects, every defined non-local symbol exported); and `opt -O2`,
+`llvm-split -j N`, N `llc -O2` in parallel and `ld -r` joining the parts (N: the largest
+`-j`). Wall time is the whole process (start-up and parsing included), CPU is user + system
+of the child and its descendants, peak is the largest single process's max RSS (os.wait4:
+Ember's and llvm-split's concurrent processes are not summed; llvm-lto's threads share one
+process). Besides: the heavy workload's run CPU (best of `--runs`) and instruction count
+(valgrind, optional) for Ember serial and two-level at the largest -j, and `ember symdiff`
+of each parallel object against its serial one (Ember's against `--split none`, LLVM's
+against `opt + llc`).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import platform
 import re
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fuzz import corpus
 from fuzz import split_bench as bench
 
 PROJECTED_WORKERS = 16
+BASELINE = "opt -O2 + llc -O2"
+
+#: commands started together; a configuration is a list of steps run one after another
+Step = Sequence[Sequence[str]]
 
 
 @dataclass
-class CorpusRow:
-    """One program's figures."""
+class Column:
+    """One configuration on one program: medians over the repeats, or why it has no figures."""
+
+    label: str
+    wall: float | None = None  # whole process(es), s
+    cpu: float | None = None  # user + system, descendants included, s
+    peak_mb: float | None = None  # largest single process's max RSS, MiB
+    llvm_wall: float | None = None  # Ember: the LLVM stages of its --time-report
+    symdiff: str = ""  # the object's symbol table against the serial one ("" where not compared)
+    run_cpu: float | None = None  # the heavy workload's best CPU s (Ember serial and two-level at the largest -j)
+    instructions: int | None = None  # ... and its instruction count (valgrind)
+    failed: str = ""  # why there are no figures
+
+
+@dataclass
+class ProgramRow:
+    """One program: its columns in table order, and what Ember's plan at the largest -j reported."""
 
     name: str
     functions: int
-    serial: bench.Measurement
-    split: dict[int, bench.Measurement]
-    reference: bench.Measurement
-    work_ratio: float
-    serial_cpu: float  # CPU of the whole serial build
-    split_cpu: float  # CPU of the whole split build at the largest -j, driver and workers
-    worker_cpu: float  # optimise + codegen summed over workers (at the largest -j)
-    projected: float  # LLVM seconds with PROJECTED_WORKERS workers
-    run_serial: float
-    run_split: float
-    instructions_serial: int | None = None  # the heavy workload's instruction count (valgrind)
-    instructions_split: int | None = None
+    columns: list[Column] = field(default_factory=list)
+    work_ratio: float = 0.0  # the plan's instructions over the module's
+    projected: float = 0.0  # LLVM seconds with PROJECTED_WORKERS workers, from the measured critical path
+
+
+@dataclass
+class Config:
+    """How to build one column: its steps, the object(s) it leaves, what to compare them with."""
+
+    label: str
+    steps: list[Step]
+    objects: list[Path]
+    compare_with: str = ""  # label of the serial configuration whose object the symbol table is diffed against
+    skip: str = ""  # why this configuration cannot run here
+    ember: bool = False
+
+
+def exported_symbols(bitcode: Path) -> list[str]:
+    """Every defined non-local symbol of a bitcode module (what regular LTO must keep)."""
+    out = subprocess.run(
+        [str(corpus.LLVM_BIN / "llvm-nm"), "--defined-only", "--extern-only", "--format=just-symbols", str(bitcode)],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    return sorted({line.strip() for line in out.splitlines() if line.strip()})
+
+
+def response_file(flags: Sequence[str], path: Path) -> str:
+    """Write flags one a line, quoted for LLVM's @file expansion; returns the `@path` argument."""
+    path.write_text("".join('"' + f.replace("\\", "\\\\").replace('"', '\\"') + '"\n' for f in flags))
+    return f"@{path}"
+
+
+def configurations(src: Path, jobs: Sequence[int], tmp: Path) -> list[Config]:
+    """The columns, in table order."""
+    tool = corpus.LLVM_BIN
+    top = max(jobs)
+
+    def ember(split: str, j: int, out: Path) -> list[Step]:
+        return [[[*bench.ember_command(), "build", str(src), "-O2", "--split", split, "-j", str(j), "--time-report",
+                  "-o", str(out)]]]
+
+    def llc(bc: Path, obj: Path) -> list[str]:
+        return [str(tool / "llc"), "-O2", "--relocation-model=pic", "-filetype=obj", str(bc), "-o", str(obj)]
+
+    serial = "ember --split none"
+    configs = [Config(serial, ember("none", 1, tmp / "none.o"), [tmp / "none.o"], ember=True)]
+    configs += [Config(f"ember two-level -j{j}", ember("two-level", j, tmp / f"j{j}.o"), [tmp / f"j{j}.o"], serial, ember=True)
+                for j in jobs]
+    configs.append(Config(BASELINE, [[[str(tool / "opt"), "-O2", str(src), "-o", str(tmp / "ref.bc")]],
+                                     [llc(tmp / "ref.bc", tmp / "ref.o")]], [tmp / "ref.o"]))
+    try:
+        exported, no_symbols = response_file([f"--exported-symbol={s}" for s in exported_symbols(src)], tmp / "x.rsp"), ""
+    except subprocess.CalledProcessError as exc:
+        exported, no_symbols = "", f"llvm-nm could not list the exported symbols: {exc.stderr.strip()[-300:]}"
+    lto_out = [tmp / "lto.o"] if top == 1 else [tmp / f"lto.o.{i}" for i in range(top)]
+    configs.append(Config(f"llvm-lto -O2 -j{top}", [[[str(tool / "llvm-lto"), "-O2", f"-j={top}", "--relocation-model=pic",
+                                                      exported, str(src), "-o", str(tmp / "lto.o")]]], lto_out, BASELINE,
+                          skip=no_symbols))
+    parts = [tmp / f"part{i}" for i in range(top)]
+    configs.append(Config(
+        f"opt -O2 + llvm-split -j{top} + llc x{top} + ld -r",
+        [[[str(tool / "opt"), "-O2", str(src), "-o", str(tmp / "split-in.bc")]],
+         [[str(tool / "llvm-split"), f"-j={top}", "-o", str(tmp / "part"), str(tmp / "split-in.bc")]],
+         [llc(p, p.with_suffix(".o")) for p in parts],
+         [["ld", "-r", *(str(p.with_suffix(".o")) for p in parts), "-o", str(tmp / "split.o")]]],
+        [tmp / "split.o"], BASELINE, skip="" if shutil.which("ld") else "ld (binutils) not found",
+    ))
+    return configs
+
+
+def _run_steps(steps: Sequence[Step], env: dict[str, str]) -> bench.Children:
+    """The steps one after another; stops at the first failing one."""
+    total = bench.Children(0.0, 0.0, 0.0)
+    for cmds in steps:
+        c = bench.run_children(cmds, env)
+        total = bench.Children(total.wall + c.wall, total.cpu + c.cpu, max(total.peak_mb, c.peak_mb),
+                               total.stderr + c.stderr, c.failed)
+        if c.failed:
+            break
+    return total
+
+
+def _one_object(objects: Sequence[Path], tmp: Path, name: str) -> Path:
+    """The configuration's object; several (llvm-lto's partitions) are joined with `ld -r`, untimed."""
+    if len(objects) == 1:
+        return objects[0]
+    joined = tmp / f"{name}-joined.o"
+    subprocess.run(["ld", "-r", *map(str, objects), "-o", str(joined)], check=True, capture_output=True)
+    return joined
+
+
+def symdiff_summary(a: Path, b: Path) -> str:
+    """`ember symdiff A B` in a few words: clean, or how many symbols differ and how."""
+    from oracle import symtab
+
+    d = symtab.diff_symbols(symtab.read_symbols(str(a)), symtab.read_symbols(str(b)))
+    counts = [(len(d.leaked_locals), "leaked locals"), (len(d.added), "added"), (len(d.removed), "removed"),
+              (len(d.changed), "changed")]
+    return "clean" if d.clean else ", ".join(f"{n} {what}" for n, what in counts if n)
 
 
 def _report_number(report: str, pattern: str) -> float:
@@ -48,37 +168,72 @@ def _report_number(report: str, pattern: str) -> float:
 
 
 def _best_run(program: corpus.Program, obj: Path, exe: Path, runs: int) -> float:
-    """Best CPU time (user + system) of the workload over `runs` runs."""
+    """Best CPU time (user + system) of the heavy workload over `runs` runs."""
     corpus.link(obj.read_bytes(), exe)
     return min(corpus.run_workload(program, exe, heavy=True).cpu_seconds for _ in range(runs))
 
 
-def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs: int) -> CorpusRow:
+def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs: int = 1, repeats: int = 1) -> ProgramRow:
+    """Every column on one program (`repeats` builds each, interleaved), then the symbol and workload checks."""
     src = corpus.module_path(program)
-    serial = bench.measure_ember(src, "none", 1, tmp / "none.o")
-    split = {j: bench.measure_ember(src, "two-level", j, tmp / f"j{j}.o") for j in jobs}
-    reference = bench.measure_reference(src, tmp)
-    top = max(jobs)
-    report = split[top].report
+    configs = configurations(src, jobs, tmp)
+    env = bench.ember_env()
+    results: dict[str, list[bench.Children]] = {c.label: [] for c in configs}
+    for _ in range(repeats):  # interleaved, so a busy spell on the machine spreads over the columns
+        for c in configs:
+            if not c.skip and not any(r.failed for r in results[c.label]):
+                results[c.label].append(_run_steps(c.steps, env))
+    row = ProgramRow(program.name, _function_count(src))
+    for c in configs:
+        runs_of = results[c.label]
+        failed = c.skip or next((r.failed for r in runs_of if r.failed), "")
+        col = Column(c.label, failed=failed)
+        if not failed:
+            col.wall = statistics.median(r.wall for r in runs_of)
+            col.cpu = statistics.median(r.cpu for r in runs_of)
+            col.peak_mb = max(r.peak_mb for r in runs_of)
+            if c.ember:
+                col.llvm_wall = statistics.median(_llvm_seconds(r.stderr) for r in runs_of)
+        row.columns.append(col)
+    config_of = {c.label: c for c in configs}
+    column_of = {col.label: col for col in row.columns}
+    for c, col in zip(configs, row.columns, strict=True):
+        base = config_of.get(c.compare_with)
+        if base and not col.failed and not column_of[base.label].failed:
+            try:
+                diff = symdiff_summary(_one_object(base.objects, tmp, "a"), _one_object(c.objects, tmp, "b"))
+            except (OSError, subprocess.CalledProcessError) as exc:  # no ld to join llvm-lto's partitions
+                diff = f"not compared ({exc})"
+            col.symdiff = f"{diff} vs {'serial' if base.ember else BASELINE}"
+    _workload(program, row, configs, tmp, runs, max(jobs))
+    _plan_figures(row, results[f"ember two-level -j{max(jobs)}"])
+    return row
+
+
+def _llvm_seconds(report: str) -> float:
+    return sum(bench.stage_seconds(report, s) for s in ("split", "optimise", "optimise+codegen", "codegen", "link", "assemble"))
+
+
+def _workload(program: corpus.Program, row: ProgramRow, configs: list[Config], tmp: Path, runs: int, top: int) -> None:
+    """Run CPU and instruction count of the heavy workload built by Ember serial and two-level at -j`top`."""
+    for i, c in enumerate(configs):
+        col = row.columns[i]
+        if c.label in ("ember --split none", f"ember two-level -j{top}") and not col.failed:
+            exe = tmp / f"exe-{i}"
+            col.run_cpu = _best_run(program, c.objects[0], exe, runs)
+            col.instructions = corpus.count_instructions(program, exe)
+
+
+def _plan_figures(row: ProgramRow, runs_of: list[bench.Children]) -> None:
+    """Work ratio and the 16-worker projection from the two-level build's --time-report at the largest -j."""
+    if not runs_of or runs_of[-1].failed:
+        return
+    report = runs_of[-1].stderr
     parent = sum(bench.stage_seconds(report, s) for s in ("split", "link", "assemble"))
     worker_cpu = _report_number(report, r"optimise ([0-9.]+)s") + _report_number(report, r"codegen ([0-9.]+)s")
     largest = _report_number(report, r"largest task ([0-9.]+)s")
-    return CorpusRow(
-        program.name,
-        _function_count(src),
-        serial,
-        split,
-        reference,
-        _report_number(report, r"\(([0-9.]+)x; copies"),
-        serial.cpu,
-        split[top].cpu,
-        worker_cpu,
-        parent + max(largest, worker_cpu / PROJECTED_WORKERS),
-        _best_run(program, tmp / "none.o", tmp / "serial-exe", runs),
-        _best_run(program, tmp / f"j{top}.o", tmp / "split-exe", runs),
-        corpus.count_instructions(program, tmp / "serial-exe"),
-        corpus.count_instructions(program, tmp / "split-exe"),
-    )
+    row.work_ratio = _report_number(report, r"\(([0-9.]+)x; copies")
+    row.projected = parent + max(largest, worker_cpu / PROJECTED_WORKERS)
 
 
 def _function_count(src: Path) -> int:
@@ -88,45 +243,92 @@ def _function_count(src: Path) -> int:
     return sum(1 for f in module.functions if not f.is_declaration)
 
 
-def render(rows: list[CorpusRow], jobs: Sequence[int]) -> str:
-    """A markdown table, one row per program (LLVM-stage seconds; speed-ups against serial)."""
-    head = ["program", "functions", "serial s"]
-    head += [f"two-level -j{j} s" for j in jobs]
-    head += [f"speed-up -j{max(jobs)}", "opt+llc s", "work ratio", "build CPU split/serial", "run serial CPU s",
-             "run split CPU s", "run instructions split/serial", f"projected -j{PROJECTED_WORKERS} s (speed-up)"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+def versus(x: float | None, base: float | None) -> str:
+    """Wall time against the baseline's, in words: `1.52x faster` / `1.10x slower`."""
+    if not x or not base:
+        return "?"
+    return f"{base / x:.2f}x faster" if x <= base else f"{x / base:.2f}x slower"
+
+
+def _workload_cell(col: Column, serial: Column) -> str:
+    if col.run_cpu is None:
+        return ""
+    instr = "instructions n/a (no valgrind)" if col.instructions is None else f"{col.instructions:,} instr"
+    if col is not serial and serial.run_cpu:
+        change = f" ({col.run_cpu / serial.run_cpu - 1:+.1%})"
+        if col.instructions is not None and serial.instructions:
+            instr = f"{col.instructions / serial.instructions - 1:+.2%} instr"
+        return f"{col.run_cpu:.3f} s{change}, {instr}"
+    return f"{col.run_cpu:.3f} s, {instr}"
+
+
+def _clean(text: str, limit: int = 140) -> str:
+    text = " ".join(text.split()).replace("|", "/")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def render(rows: list[ProgramRow]) -> str:
+    """One markdown table: a line per program and configuration, ratios against `opt -O2 + llc -O2`."""
+    head = ["program", "configuration", "wall s", f"wall vs {BASELINE}", "Ember's LLVM stages s", "CPU s", "CPU / baseline's", "peak MiB",
+            "workload: run CPU, instructions", "symbols (symdiff)"]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * 6 + "---|---|"]
     for r in rows:
-        base = r.serial.llvm_wall
-        cells = [r.name, f"{r.functions:,}", f"{base:.2f}"]
-        cells += [f"{r.split[j].llvm_wall:.2f}" for j in jobs]
-        cells += [
-            f"{base / r.split[max(jobs)].llvm_wall:.2f}x",
-            f"{r.reference.llvm_wall:.2f}",
-            f"{r.work_ratio:.2f}x",
-            f"{r.split_cpu / r.serial_cpu:.2f}x" if r.serial_cpu else "?",
-            f"{r.run_serial:.3f}",
-            f"{r.run_split:.3f} ({r.run_split / r.run_serial - 1:+.1%})" if r.run_serial else "?",
-            f"{r.instructions_split / r.instructions_serial - 1:+.2%}" if r.instructions_serial and r.instructions_split else "?",
-            f"{r.projected:.2f} ({base / r.projected:.1f}x)" if r.projected else "?",
-        ]
-        lines.append("| " + " | ".join(cells) + " |")
+        base = next((c for c in r.columns if c.label == BASELINE), None)
+        serial = r.columns[0]
+        for i, c in enumerate(r.columns):
+            name = f"{r.name} ({r.functions:,} fn)" if i == 0 else ""
+            if c.failed:
+                cells = [name, c.label, f"failed: {_clean(c.failed)}", "", "", "", "", "", "", ""]
+            else:
+                assert c.wall is not None and c.cpu is not None and c.peak_mb is not None
+                ok = base is not None and not base.failed
+                cells = [name, c.label, f"{c.wall:.2f}",
+                         "baseline" if c is base else versus(c.wall, base.wall) if ok and base else "?",
+                         "" if c.llvm_wall is None else f"{c.llvm_wall:.2f}",
+                         f"{c.cpu:.2f}", f"{c.cpu / base.cpu:.2f}x" if ok and base and base.cpu else "?",
+                         f"{c.peak_mb:.0f}", _workload_cell(c, serial), c.symdiff]
+            lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def main(names: Sequence[str], jobs: Sequence[int], runs: int = 3) -> int:
+def machine() -> str:
+    """CPU model, cores, load, date and LLVM version: the line above the table."""
+    model = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    version = subprocess.run([str(corpus.LLVM_BIN / "llc"), "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"LLVM version (\S+)", version)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"{model}, {os.cpu_count()} cores (load average {load}); {time.strftime('%Y-%m-%d %H:%M %Z')}; "
+            f"LLVM {m.group(1) if m else '?'}")
+
+
+def main(names: Sequence[str], jobs: Sequence[int], runs: int = 3, repeats: int = 1, json_path: str | None = None) -> int:
     """Benchmark the named programs (all when empty); a missing one is reported and skipped."""
     programs = [corpus.BY_NAME[n] for n in names] if names else list(corpus.PROGRAMS)
-    rows = []
+    rows: list[ProgramRow] = []
+    header = ""
     for program in programs:
         reason = corpus.missing(program)
         if reason:
             print(f"{program.name}: skipped ({reason})", flush=True)
             continue
+        header = header or machine()
         with tempfile.TemporaryDirectory(prefix=f"ember-bench-{program.name}-") as tmp:
-            rows.append(bench_program(program, jobs, Path(tmp), runs))
-        print(render(rows[-1:], jobs).splitlines()[-1], flush=True)
+            rows.append(bench_program(program, jobs, Path(tmp), runs, repeats))
+        print("\n".join(render(rows[-1:]).splitlines()[2:]), flush=True)
+        if json_path:
+            Path(json_path).write_text(json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs,
+                                                   "programs": [asdict(r) for r in rows]}, indent=2))
     if not rows:
         print("ember: error: no corpus program could be built here (bash ci/fetch_corpus.sh; clang-19)", file=sys.stderr)
         return 1
-    print(render(rows, jobs))
+    print(f"\nmachine: {header}\nwall and CPU: median of {repeats} repeat(s); peak MiB: the largest single process "
+          f"(not a sum of concurrent workers; llvm-lto's threads share one process); workload: best of {runs} run(s)\n")
+    print(render(rows))
     return 0

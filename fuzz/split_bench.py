@@ -6,9 +6,9 @@ the figures are what a user sees. LLVM-stage wall time excludes parsing the inpu
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -37,16 +37,76 @@ class Measurement:
     report: str = ""  # the child's --time-report
 
 
+@dataclass
+class Children:
+    """What one step (one or more child processes started together) cost."""
+
+    wall: float
+    cpu: float  # user + system of every child and their waited-for descendants
+    peak_mb: float  # the largest single process's max RSS, not a sum over concurrent children
+    stderr: str = ""
+    failed: str = ""  # why a child exited non-zero (its command and stderr); "" when all succeeded
+
+
+#: Runs argv[2:], then writes `start end cpu maxrss_kib` (monotonic clock) to argv[1]; exits with its status.
+#: A small process in between because Linux's ru_maxrss counts the forking parent's memory at exec:
+#: a child forked straight from this (large) Python process would report at least this process's RSS.
+_MEASURE = (
+    "import os,sys,time\n"
+    "t=time.monotonic();p=os.posix_spawnp(sys.argv[2],sys.argv[2:],os.environ)\n"
+    "_,s,u=os.wait4(p,0);e=time.monotonic()\n"
+    "open(sys.argv[1],'w').write(f'{t} {e} {u.ru_utime+u.ru_stime} {u.ru_maxrss}')\n"
+    "sys.exit(os.waitstatus_to_exitcode(s) & 255)\n"
+)
+
+
+def run_children(cmds: Sequence[Sequence[str]], env: dict[str, str] | None = None) -> Children:
+    """Run the commands concurrently (each under a small measuring process); wall runs from the first
+    child's start to the last one's end, CPU is the children's sum, peak the largest child's."""
+    starts, ends, cpu, peak, failed, texts = [], [], 0.0, 0.0, "", []
+    with tempfile.TemporaryDirectory(prefix="ember-measure-") as tmp, contextlib.ExitStack() as stack:
+        logs = [stack.enter_context(open(Path(tmp) / f"{i}.err", "w+b")) for i in range(len(cmds))]
+        stats = [Path(tmp) / f"{i}.stat" for i in range(len(cmds))]
+        procs = [
+            subprocess.Popen([sys.executable, "-S", "-c", _MEASURE, str(stats[i]), *cmd], stdout=subprocess.DEVNULL,
+                             stderr=logs[i], env=env)
+            for i, cmd in enumerate(cmds)
+        ]
+        for i, (cmd, proc) in enumerate(zip(cmds, procs, strict=True)):
+            proc.wait()
+            logs[i].seek(0)
+            texts.append(logs[i].read().decode(errors="replace"))
+            if proc.returncode != 0 and not failed:
+                failed = f"{Path(cmd[0]).name} exited {proc.returncode}: {texts[-1].strip()[-400:]}"
+            if stats[i].exists():
+                t0, t1, used, rss = (float(x) for x in stats[i].read_text().split())
+                starts.append(t0)
+                ends.append(t1)
+                cpu += used
+                peak = max(peak, rss / 1024)  # KiB on Linux
+            elif not failed:
+                failed = f"{Path(cmd[0]).name} could not be started: {texts[-1].strip()[-400:]}"
+    wall = max(ends) - min(starts) if starts else 0.0
+    return Children(wall, cpu, peak, "".join(texts), failed)
+
+
 def _run(cmd: list[str]) -> tuple[float, float, str]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {proc.stderr.strip()[:400]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, proc.stderr
+    step = run_children([cmd], ember_env())
+    if step.failed:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {step.failed}")
+    return step.wall, step.cpu, step.stderr
+
+
+def ember_command() -> list[str]:
+    """`ember` as this tree's code: the current interpreter, `-m compiler.cli` (with `ember_env()`)."""
+    return [sys.executable, "-m", "compiler.cli"]
+
+
+def ember_env() -> dict[str, str]:
+    """The environment with this tree first on PYTHONPATH (the console script may load another checkout)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{path}" if path else root}
 
 
 def stage_seconds(report: str, name: str) -> float:
@@ -55,19 +115,20 @@ def stage_seconds(report: str, name: str) -> float:
 
 
 def measure_ember(src: Path, split: str, jobs: int, out: Path) -> Measurement:
-    ember = str(Path(sys.executable).with_name("ember"))
-    cmd = [ember, "build", str(src), "-O2", "--split", split, "-j", str(jobs), "--time-report", "-o", str(out)]
-    wall, cpu, report = _run(cmd)
+    cmd = [*ember_command(), "build", str(src), "-O2", "--split", split, "-j", str(jobs), "--time-report", "-o", str(out)]
+    step = run_children([cmd], ember_env())
+    if step.failed:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {step.failed}")
+    report = step.stderr
     llvm_stages = ["split", "optimise", "optimise+codegen", "codegen", "link", "assemble"]
     llvm_wall = sum(stage_seconds(report, s) for s in llvm_stages)
-    peak = [float(x) for x in re.findall(r"peak (?:worker )?memory: ([0-9.]+) MiB", report)]
     link = stage_seconds(report, "link") + stage_seconds(report, "assemble")
     return Measurement(
         f"{split} -j{jobs}" if split != "none" else "serial (--split none)",
-        wall,
+        step.wall,
         llvm_wall,
-        cpu,
-        max(peak) if peak else 0.0,
+        step.cpu,
+        step.peak_mb,
         link / llvm_wall if llvm_wall else 0.0,
         report,
     )
@@ -133,7 +194,7 @@ def runtime_compare(tmp: Path, runs: int = 3) -> str:
     """Run time of split-built vs unsplit-built compute-heavy programs (best of `runs`)."""
     from oracle import runner
 
-    ember = str(Path(sys.executable).with_name("ember"))
+    ember = ember_command()
     lines = [f"== generated code: run time of the built program (best of {runs})"]
     lines.append(f"{'program':<34}{'-O':>3}{'serial s':>10}{'two-level s':>13}{'slowdown':>10}")
     for seed, shape in ((3, ModuleShape(functions=400, main_repeat=2_000_000)), (9, ModuleShape(functions=1000, main_repeat=300_000))):
@@ -143,7 +204,7 @@ def runtime_compare(tmp: Path, runs: int = 3) -> str:
             best = {}
             for split in ("none", "two-level"):
                 obj = tmp / f"heavy{seed}-{split}-O{level}.o"
-                _run([ember, "build", str(src), f"-O{level}", "--split", split, "-o", str(obj)])
+                _run([*ember, "build", str(src), f"-O{level}", "--split", split, "-o", str(obj)])
                 exe = link_executable([obj], tmp / f"heavy{seed}-{split}-O{level}", with_runtime=False)
                 times = []
                 for _ in range(runs):

@@ -181,6 +181,7 @@ def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace, argv: lis
     ["reduce", "{ll}", "-o", "{dir}/r.ll", "--test", "{script}", "--time-budget", "-1"],
     ["build", "{ll}", "--save-pieces", "{ll}", "-o", "{dir}/o.o"],
     ["bench", "--sizes", "99999999999999999999"],
+    ["bench", "--corpus", "cjson", "--repeats", "0"],
     ["fuzz", "--max-seconds", "nan"],
     ["fuzz", "--lanes", "0"],
     ["fuzz", "--lanes", "many"],
