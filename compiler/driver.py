@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, llvm_stage
+from compiler.backend import engine, llvm_stage, policy
 from compiler.diagnostics import EmberError, Location, UsageError
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
 OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
-SPLIT_MODES = ("none", "subgraph", "function", "two-level")
-DEFAULT_SPLIT = "two-level"
+SPLIT_MODES = ("none", "subgraph", "function", "two-level", policy.AUTO)
+#: `ember build`'s default: split when it pays (compiler/backend/policy.py)
+DEFAULT_SPLIT = policy.AUTO
 
 
 class InputKind(Enum):
@@ -314,9 +315,10 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     if options.emit == "ptx":
         return BuildResult(_build_ptx(path, options, times), times)
     split_build = options.split != "none" and options.emit in ("obj", "asm")
+    auto = options.split == policy.AUTO
     if options.target is not None:
-        llvm_stage.check_target(options.target, emit=options.emit, split=split_build)
-    if split_build:
+        llvm_stage.check_target(options.target, emit=options.emit, split=split_build and not auto)
+    if split_build and (not auto or _probably_splits(path, options)):
         from compiler.backend import pool
 
         # worker start-up overlaps parsing and planning; a tiny module starts no more
@@ -334,29 +336,51 @@ def _build_module(
 ) -> BuildResult:
     """Optimise and generate code for a parsed module: serially here, or split."""
     triple = options.target or module.triple or None  # a module's own triple is the target, not the host
+    auto = options.split == policy.AUTO
     if options.target is None and module.triple:
-        llvm_stage.check_target(module.triple, emit=options.emit, split=split_build)
+        llvm_stage.check_target(module.triple, emit=options.emit, split=split_build and not auto)
     target = llvm_stage.native_target(triple, options.opt_level)
     module.prepare(target, force_triple=options.target is not None)
+    text = module.text() if split_build else None
+    if text is not None and auto:
+        choice = policy.choose(
+            opt_level=options.opt_level,
+            jobs=options.job_count,
+            cost=policy.module_cost(text),
+            splittable=llvm_stage.splittable(target.triple),
+            target=target.triple,
+        )
+        times.notes.append(choice.render())
+        options = dataclasses.replace(options, split=choice.mode)
+        split_build = choice.mode != "none"
     if split_build:
-        text = module.text()
+        assert text is not None
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
             _codegen_isolated(text, triple, path, options, opt_level=0)
         return _build_split(triple, options, times, text)
+    # the optimiser adds no asm: the unoptimised text (already printed when `auto` chose) tells
+    has_asm = options.emit != "llvm" and llvm_stage.has_inline_asm(module.text() if text is None else text)
+    text = None
     with times.stage("optimise"):
         llvm_stage.optimise(module, target, options.opt_level)
     if options.emit == "llvm":
         return BuildResult(module.text(), times)
-    text = module.text()
-    if llvm_stage.has_inline_asm(text):  # LLVM ends the process on a bad asm line: codegen in a worker
+    if has_asm:  # LLVM ends the process on a bad asm line: codegen in a worker
         with times.stage("codegen"):
-            return BuildResult(_codegen_isolated(text, module.triple, path, options), times)
+            return BuildResult(_codegen_isolated(module.text(), module.triple, path, options), times)
     with times.stage("codegen"):
         if options.emit == "asm":
             return BuildResult(llvm_stage.emit_assembly(module, target), times)
         return BuildResult(llvm_stage.emit_object(module, target), times)
+
+
+def _probably_splits(path: str, options: BuildOptions) -> bool:
+    """Whether `--split auto` will probably split `path` (decides whether workers start early)."""
+    cost = policy.estimated_cost(path)
+    choice = policy.choose(opt_level=options.opt_level, jobs=options.job_count, cost=cost or 0, splittable=True)
+    return cost is not None and choice.mode != "none"
 
 
 #: what starts a function definition, per input kind (an upper bound on the split's pieces)

@@ -100,7 +100,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         except corpus_slices.CorpusUnavailable as exc:
             raise EmberError(str(exc)) from None
     modes = tuple(m for m in args.modes.split(",") if m)
-    bad = [m for m in modes if m not in driver.SPLIT_MODES or m == "none"]
+    bad = [m for m in modes if m not in driver.SPLIT_MODES or m in ("none", "auto")]
     if bad:
         raise UsageError(f"unknown split mode(s) {', '.join(bad)} (choose from subgraph, function, two-level)")
     if args.candidate is not None:

@@ -54,7 +54,7 @@ from oracle import interp, runner, symtab
 
 #: In the order a report's headline picks them.
 CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism")
-SPLIT_MODES = tuple(m for m in driver.SPLIT_MODES if m != "none")
+SPLIT_MODES = tuple(m for m in driver.SPLIT_MODES if m not in ("none", "auto"))
 #: Generated programs finish in milliseconds: anything near this is a hang.
 RUN_LIMITS = runner.Limits(timeout_s=10.0, memory_mb=1024, cpu_s=20, output_mb=16)
 WORKER_TIMEOUT = 120.0

@@ -43,7 +43,7 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
     unknown to LLVM, a GPU outside `--emit ptx`, or a split build for anything but x86 ELF."""
     _init_targets()
     try:
-        target = llvm.Target.from_triple(triple)
+        llvm.Target.from_triple(triple)
     except RuntimeError:
         raise UsageError(f"unknown target triple '{triple}' (LLVM has no target for it)") from None
     if emit not in ("obj", "asm"):
@@ -52,9 +52,20 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
     gpu = parts[0].startswith(GPU_ARCHS)
     if gpu and emit == "obj":
         raise UsageError(f"target '{triple}' is a GPU: no objects for it (--emit asm prints its assembly, --emit ptx a program's kernels)")
-    x86_elf = target.name in ("x86-64", "x86") and not any(p.startswith(NON_ELF) for p in parts[1:])
-    if split and not x86_elf and not (gpu and target.name.startswith("nvptx")):
+    if split and not splittable(triple):
         raise UsageError(f"the split back end links x86 ELF code only; use --split none for target '{triple}'")
+
+
+def splittable(triple: str) -> bool:
+    """Whether the split back end can build for `triple` (x86 ELF objects, NVPTX assembly)."""
+    _init_targets()
+    try:
+        name = llvm.Target.from_triple(triple).name
+    except RuntimeError:
+        return False
+    parts = triple.lower().split("-")
+    x86_elf = name in ("x86-64", "x86") and not any(p.startswith(NON_ELF) for p in parts[1:])
+    return x86_elf or name.startswith("nvptx")
 
 
 _INLINE_ASM = re.compile(r'^module asm "|\basm (?:sideeffect |alignstack |inteldialect |unwind )*"', re.M)

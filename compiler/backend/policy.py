@@ -1,0 +1,65 @@
+"""`--split auto`, the default: whether splitting pays for this build, from the module's size.
+
+A split build pays fixed costs a serial one does not (worker start-up, printing and planning
+the module, the MC link, assembling the linked text: about 0.3-0.6 s on 2 cores) and gains
+at most the LLVM time the extra workers take over. At -O0, with one job, or on a small
+module the fixed costs win, so the default builds serially there; otherwise it splits.
+The thresholds come from `ember bench --corpus` (docs/performance.md, "The default").
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+AUTO = "auto"
+#: the split mode `auto` uses when splitting pays
+SPLIT_MODE = "two-level"
+#: IR instructions below which a -O2/-O3 split build cannot win back its fixed costs
+MIN_SPLIT_COST = 20_000
+#: -O1 runs a lighter pipeline: the same fixed costs need a bigger module
+MIN_SPLIT_COST_O1 = 40_000
+#: bytes per IR instruction of an input file (bitcode about 10, text about 40; measured on the corpus)
+_BYTES_PER_INSTRUCTION = {".bc": 10, ".ll": 40}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The mode a build runs in and why (printed by `--time-report`)."""
+
+    mode: str
+    reason: str
+
+    def render(self) -> str:
+        return f"split auto: {self.mode} ({self.reason})"
+
+
+def choose(*, opt_level: int, jobs: int, cost: int, splittable: bool, target: str = "") -> Choice:
+    """Serial or split for a module of `cost` IR instructions built at `opt_level` with `jobs` workers."""
+    if not splittable:
+        return Choice("none", f"the split back end links x86 ELF only, not '{target}'")
+    if opt_level == 0:
+        return Choice("none", "-O0: code generation alone is too cheap to split")
+    if jobs < 2:
+        return Choice("none", "one job: splitting only adds work")
+    least = MIN_SPLIT_COST_O1 if opt_level == 1 else MIN_SPLIT_COST
+    if cost < least:
+        return Choice("none", f"{cost} instructions < {least}: the fixed costs of splitting would not pay")
+    return Choice(SPLIT_MODE, f"{cost} instructions, -O{opt_level}, -j{jobs}")
+
+
+def module_cost(text: str) -> int:
+    """IR instructions of printed LLVM IR (instruction lines are indented by two spaces)."""
+    return text.count("\n  ")
+
+
+def estimated_cost(path: str) -> int | None:
+    """A guess of a `.ll`/`.bc` input's instructions from its size, before parsing (None: unknown),
+    so worker start-up can overlap parsing when the build will probably split."""
+    ratio = _BYTES_PER_INSTRUCTION.get(os.path.splitext(path)[1])
+    if ratio is None:
+        return None
+    try:
+        return os.path.getsize(path) // ratio
+    except OSError:
+        return None
