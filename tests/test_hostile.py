@@ -351,7 +351,7 @@ def test_absurd_job_counts_are_capped(ember, files: SimpleNamespace) -> None:
 
 def test_a_small_build_starts_no_more_workers_than_pieces(ember, files: SimpleNamespace) -> None:
     pool.shutdown()  # a fresh pool for the largest -j, as in a new `ember build`
-    r = ember("build", str(files.ll), "-j", str(pool.MAX_JOBS), "-o", str(files.dir / "o.o"))
+    r = ember("build", str(files.ll), "--split", "two-level", "-j", str(pool.MAX_JOBS), "-o", str(files.dir / "o.o"))
     assert r.status == 0, r.stderr
     # one function: one subgraph, then the final assembly, one after the other
     assert 1 <= len(pool.worker_pids(pool.MAX_JOBS)) <= 2

@@ -1,0 +1,73 @@
+"""`--split auto`, the default: serial where splitting cannot pay, split where it can, and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.backend import policy, pool
+from fuzz import genmodule
+from tests.conftest import DATA
+
+SMALL = DATA / "linkages.ll"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "mode", "why"),
+    [
+        ({"opt_level": 0, "jobs": 2, "cost": 10**6}, "none", "-O0"),
+        ({"opt_level": 2, "jobs": 1, "cost": 10**6}, "none", "one job"),
+        ({"opt_level": 2, "jobs": 2, "cost": policy.MIN_SPLIT_COST - 1}, "none", "would not pay"),
+        ({"opt_level": 1, "jobs": 2, "cost": policy.MIN_SPLIT_COST}, "none", "would not pay"),
+        ({"opt_level": 2, "jobs": 2, "cost": policy.MIN_SPLIT_COST}, policy.SPLIT_MODE, "-O2, -j2"),
+        ({"opt_level": 3, "jobs": 8, "cost": 10**6}, policy.SPLIT_MODE, "-O3, -j8"),
+    ],
+)
+def test_choice(kwargs: dict[str, int], mode: str, why: str) -> None:
+    choice = policy.choose(splittable=True, **kwargs)
+    assert choice.mode == mode and why in choice.reason
+
+
+def test_unsplittable_target_builds_serially() -> None:
+    choice = policy.choose(opt_level=2, jobs=2, cost=10**6, splittable=False, target="aarch64-linux-gnu")
+    assert choice.mode == "none" and "aarch64-linux-gnu" in choice.reason
+
+
+def test_module_cost_counts_instruction_lines() -> None:
+    text = "define i32 @f() {\n  %a = add i32 1, 2\n  ret i32 %a\n}\n@g = global i32 0\n"
+    assert policy.module_cost(text) == 2
+
+
+def test_estimate_from_file_size(tmp_path: Path) -> None:
+    ll = tmp_path / "m.ll"
+    ll.write_text("x" * 4000)
+    assert policy.estimated_cost(str(ll)) == 100
+    assert policy.estimated_cost(str(tmp_path / "missing.ll")) is None
+    assert policy.estimated_cost(str(tmp_path / "p.em")) is None
+
+
+def test_small_module_default_build_starts_no_worker(ember, tmp_path: Path) -> None:
+    pool.shutdown()
+    r = ember("build", str(SMALL), "-j", "2", "--time-report", "-o", str(tmp_path / "a.o"))
+    assert r.status == 0, r.stderr
+    assert "split auto: none" in r.stderr
+    assert pool.worker_pids(2) == []
+
+
+def test_large_module_default_build_splits_with_the_same_symbols(ember, tmp_path: Path) -> None:
+    src = tmp_path / "big.ll"
+    src.write_text(genmodule.generate(3, genmodule.ModuleShape(functions=700, body_ops=24)))
+    r = ember("build", str(src), "-j", "2", "--time-report", "-o", str(tmp_path / "auto.o"))
+    assert r.status == 0, r.stderr
+    assert f"split auto: {policy.SPLIT_MODE}" in r.stderr, r.stderr
+    assert ember("build", str(src), "--split", "none", "-o", str(tmp_path / "none.o")).status == 0
+    assert ember("symdiff", str(tmp_path / "none.o"), str(tmp_path / "auto.o")).status == 0
+
+
+def test_aarch64_default_build_works_and_explicit_split_is_refused(ember, tmp_path: Path) -> None:
+    r = ember("build", str(SMALL), "--target", "aarch64-linux-gnu", "-o", str(tmp_path / "a.o"))
+    assert r.status == 0, r.stderr
+    assert (tmp_path / "a.o").read_bytes()[18] == 183  # e_machine EM_AARCH64
+    r = ember("build", str(SMALL), "--target", "aarch64-linux-gnu", "--split", "two-level", "-o", str(tmp_path / "b.o"))
+    assert r.status == 2 and "x86 ELF" in r.stderr
