@@ -36,6 +36,23 @@ def test_symbols_and_behaviour_match_reference(src: Path, level: int, tmp_path: 
 
 
 @pytest.mark.parametrize("src", MODULES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_serial_build_is_byte_identical_to_opt_and_llc(src: Path, level: int, tmp_path: Path, ember) -> None:
+    """`ember build --split none` runs the very LLVM the wheel's tools link (compiler/backend/engine.py):
+    its object is, byte for byte, what `opt -O<n> | llc -O<n>` makes with the same PIC target machine
+    (opt must be told PIC too: it decides relative lookup tables; the use-list order kept through
+    bitcode; `-use-ctors`: LLVM's C API makes target machines with default TargetOptions, which
+    put constructors in `.ctors`, as llvmlite did, where llc and clang use `.init_array`)."""
+    ours = tmp_path / "ember.o"
+    assert ember("build", str(src), f"-O{level}", "--split", "none", "-o", str(ours)).status == 0
+    bc = tmp_path / "ref.bc"
+    run_tool("opt", f"-O{level}", "--relocation-model=pic", "--preserve-bc-uselistorder", src, "-o", bc)
+    ref = tmp_path / "ref.o"
+    run_tool("llc", f"-O{level}", "-relocation-model=pic", "-use-ctors", "-filetype=obj", bc, "-o", ref)
+    assert ours.read_bytes() == ref.read_bytes()
+
+
+@pytest.mark.parametrize("src", MODULES, ids=lambda p: p.stem)
 def test_plain_llc_at_O0_agrees(src: Path, tmp_path: Path, ember) -> None:
     """With no IR optimisation on either side, plain `llc` is the reference."""
     ours = tmp_path / "ember.o"
