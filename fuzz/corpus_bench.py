@@ -109,7 +109,7 @@ def configurations(src: Path, jobs: Sequence[int], tmp: Path) -> list[Config]:
     configs = [Config(serial, ember("none", 1, tmp / "none.o"), [tmp / "none.o"], ember=True)]
     configs += [Config(f"ember two-level -j{j}", ember("two-level", j, tmp / f"j{j}.o"), [tmp / f"j{j}.o"], serial, ember=True)
                 for j in jobs]
-    configs.append(Config(BASELINE, [[[str(tool / "opt"), "-O2", str(src), "-o", str(tmp / "ref.bc")]],
+    configs.append(Config(BASELINE, [[[str(tool / "opt"), "-O2", "--relocation-model=pic", str(src), "-o", str(tmp / "ref.bc")]],
                                      [llc(tmp / "ref.bc", tmp / "ref.o")]], [tmp / "ref.o"]))
     try:
         exported, no_symbols = response_file([f"--exported-symbol={s}" for s in exported_symbols(src)], tmp / "x.rsp"), ""
@@ -122,7 +122,7 @@ def configurations(src: Path, jobs: Sequence[int], tmp: Path) -> list[Config]:
     parts = [tmp / f"part{i}" for i in range(top)]
     configs.append(Config(
         f"opt -O2 + llvm-split -j{top} + llc x{top} + ld -r",
-        [[[str(tool / "opt"), "-O2", str(src), "-o", str(tmp / "split-in.bc")]],
+        [[[str(tool / "opt"), "-O2", "--relocation-model=pic", str(src), "-o", str(tmp / "split-in.bc")]],
          [[str(tool / "llvm-split"), f"-j={top}", "-o", str(tmp / "part"), str(tmp / "split-in.bc")]],
          [llc(p, p.with_suffix(".o")) for p in parts],
          [["ld", "-r", *(str(p.with_suffix(".o")) for p in parts), "-o", str(tmp / "split.o")]]],

@@ -138,7 +138,7 @@ def measure_reference(src: Path, tmp: Path) -> Measurement:
     import llvm
 
     bindir = Path(llvm.__file__).parent / "bin"
-    w1, c1, _ = _run([str(bindir / "opt"), "-O2", str(src), "-o", str(tmp / "ref.bc")])
+    w1, c1, _ = _run([str(bindir / "opt"), "-O2", "--relocation-model=pic", str(src), "-o", str(tmp / "ref.bc")])
     w2, c2, _ = _run(
         [str(bindir / "llc"), "-O2", "-relocation-model=pic", "-filetype=obj", str(tmp / "ref.bc"), "-o", str(tmp / "ref.o")]
     )
