@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, llvm_stage, policy
+from compiler.backend import engine, llvm_stage, policy, prefix
 from compiler.diagnostics import EmberError, Location, UsageError
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
@@ -355,6 +355,10 @@ def _build_module(
         split_build = choice.mode != "none"
     if split_build:
         assert text is not None
+        if prefix.applies(options.opt_level, options.split):
+            with times.stage("whole-module prefix"):
+                prefix.run(module, target)
+                text = module.text()
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first

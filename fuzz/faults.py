@@ -30,7 +30,7 @@ def duplicate_internal_globals(the_plan: planner.SplitPlan) -> planner.SplitPlan
     """Every subgraph defines its own copy of internal mutable globals."""
     for sg in the_plan.subgraphs:
         sg.text = re.sub(
-            r"^@([-\w$.]+) = external hidden global (.+?)(, align \d+)?$",
+            r"^@([-\w$.]+) = external hidden (?:(?:local_)?unnamed_addr )?global (.+?)(, align \d+)?$",
             lambda m: f"@{m.group(1)} = internal global {m.group(2)} zeroinitializer{m.group(3) or ''}",
             sg.text,
             flags=re.M,

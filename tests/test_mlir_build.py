@@ -113,6 +113,8 @@ def test_time_report(tmp_path: Path, ember) -> None:
     src = tmp_path / "s.mlir"
     src.write_text(PROGRAMS["scf_for_sum"][0])
     r = ember("build", str(src), "--time-report", "-o", str(tmp_path / "s.o"))
+    assert r.status == 0 and "split auto: none" in r.stderr  # a tiny module builds serially by default
+    r = ember("build", str(src), "--split", "two-level", "--time-report", "-o", str(tmp_path / "s.o"))
     assert r.status == 0
     for stage in ("mlir parse", "mlir lower", "split", "optimise", "codegen", "link", "assemble", "peak memory"):
         assert stage in r.stderr

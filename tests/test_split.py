@@ -137,7 +137,7 @@ def test_no_input_can_trigger_a_test_hook(tmp_path: Path) -> None:
 def test_save_pieces_and_plan(tmp_path: Path, ember) -> None:
     out = tmp_path / "pieces"
     r = ember(
-        "build", str(DATA / "split_semantics.ll"), "--split-cost", "1", "--save-pieces", str(out),
+        "build", str(DATA / "split_semantics.ll"), "--split", "two-level", "--split-cost", "1", "--save-pieces", str(out),
         "--print-split-plan", "-o", str(tmp_path / "x.o"),
     )
     assert r.status == 0
