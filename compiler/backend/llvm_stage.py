@@ -156,10 +156,8 @@ def assemble(asm: str, target: engine.Target, path: str = "<asm>") -> bytes:
 
     A module whose only content is `module asm` lines is given to the code generator.
     """
-    escaped = "\n".join(
-        'module asm "' + _escape_asm(line) + '"' for line in asm.splitlines()
-    )
-    ir_text = f'target triple = "{target.triple}"\n{escaped}\n'
+    lines = _escape_asm(asm.rstrip("\n")).replace("\n", '"\nmodule asm "')
+    ir_text = f'target triple = "{target.triple}"\nmodule asm "{lines}"\n'
     try:
         module = engine.Module(ir_text, path)
     except engine.EngineError as exc:
@@ -171,11 +169,12 @@ def assemble(asm: str, target: engine.Target, path: str = "<asm>") -> bytes:
             raise EmberError(f"assembler error: {str(exc).strip()}", Location(path)) from None
 
 
-def _escape_asm(line: str) -> str:
-    out = []
-    for code in line.encode("utf-8"):
-        if code in (0x22, 0x5C) or code < 32 or code > 126:
-            out.append(f"\\{code:02X}")
-        else:
-            out.append(chr(code))
-    return "".join(out)
+#: bytes a `module asm` string must escape (as \XX): quote, backslash, controls but the newline,
+#: and everything past ASCII (UTF-8 bytes)
+_ASM_ESCAPES = {c: f"\\{c:02X}" for c in range(256) if c in (0x22, 0x5C) or (c < 32 and c != 0x0A) or c > 126}
+
+
+def _escape_asm(text: str) -> str:
+    """`text` as the inside of `module asm` strings, newlines kept (at C speed: the linked
+    assembly of a large program is megabytes)."""
+    return text.encode("utf-8").decode("latin-1").translate(_ASM_ESCAPES)
