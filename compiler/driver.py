@@ -341,12 +341,11 @@ def _build_module(
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build and not auto)
     target = llvm_stage.native_target(triple, options.opt_level)
     module.prepare(target, force_triple=options.target is not None)
-    text = module.text() if split_build else None
-    if text is not None and auto:
+    if split_build and auto:
         choice = policy.choose(
             opt_level=options.opt_level,
             jobs=options.job_count,
-            cost=policy.module_cost(text),
+            cost=module.block_count(),
             splittable=llvm_stage.splittable(target.triple),
             target=target.triple,
         )
@@ -354,19 +353,17 @@ def _build_module(
         options = dataclasses.replace(options, split=choice.mode)
         split_build = choice.mode != "none"
     if split_build:
-        assert text is not None
         if prefix.applies(options.opt_level, options.split):
             with times.stage("whole-module prefix"):
                 prefix.run(module, target)
-                text = module.text()
+        text = module.text()
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
             _codegen_isolated(text, triple, path, options, opt_level=0)
         return _build_split(triple, options, times, text)
-    # the optimiser adds no asm: the unoptimised text (already printed when `auto` chose) tells
-    has_asm = options.emit != "llvm" and llvm_stage.has_inline_asm(module.text() if text is None else text)
-    text = None
+    # the optimiser adds no asm: the unoptimised text tells
+    has_asm = options.emit != "llvm" and llvm_stage.has_inline_asm(module.text())
     with times.stage("optimise"):
         llvm_stage.optimise(module, target, options.opt_level)
     if options.emit == "llvm":

@@ -34,15 +34,18 @@ def test_unsplittable_target_builds_serially() -> None:
     assert choice.mode == "none" and "aarch64-linux-gnu" in choice.reason
 
 
-def test_module_cost_counts_instruction_lines() -> None:
-    text = "define i32 @f() {\n  %a = add i32 1, 2\n  ret i32 %a\n}\n@g = global i32 0\n"
-    assert policy.module_cost(text) == 2
+def test_block_count_is_the_blocks_of_defined_functions() -> None:
+    from compiler.backend import engine
+
+    text = "declare i32 @d()\ndefine i32 @f(i1 %c) {\n  br i1 %c, label %a, label %b\na:\n  ret i32 1\nb:\n  ret i32 2\n}\n"
+    with engine.Module(text, "t.ll") as module:
+        assert module.block_count() == 3
 
 
 def test_estimate_from_file_size(tmp_path: Path) -> None:
     ll = tmp_path / "m.ll"
-    ll.write_text("x" * 4000)
-    assert policy.estimated_cost(str(ll)) == 100
+    ll.write_text("x" * 2800)
+    assert policy.estimated_cost(str(ll)) == 10
     assert policy.estimated_cost(str(tmp_path / "missing.ll")) is None
     assert policy.estimated_cost(str(tmp_path / "p.em")) is None
 
@@ -57,7 +60,8 @@ def test_small_module_default_build_starts_no_worker(ember, tmp_path: Path) -> N
 
 def test_large_module_default_build_splits_with_the_same_symbols(ember, tmp_path: Path) -> None:
     src = tmp_path / "big.ll"
-    src.write_text(genmodule.generate(3, genmodule.ModuleShape(functions=700, body_ops=24)))
+    # about three blocks a function: comfortably past the threshold
+    src.write_text(genmodule.generate(3, genmodule.ModuleShape(functions=policy.MIN_SPLIT_COST * 2 // 5, body_ops=24)))
     r = ember("build", str(src), "-j", "2", "--time-report", "-o", str(tmp_path / "auto.o"))
     assert r.status == 0, r.stderr
     assert f"split auto: {policy.SPLIT_MODE}" in r.stderr, r.stderr

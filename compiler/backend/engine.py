@@ -87,6 +87,7 @@ def _lib() -> ctypes.CDLL:
         ("LLVMGetFirstGlobal", vp, (vp,)),
         ("LLVMGetNextGlobal", vp, (vp,)),
         ("LLVMIsDeclaration", c_int, (vp,)),
+        ("LLVMCountBasicBlocks", ctypes.c_uint, (vp,)),
         ("LLVMGetLinkage", c_int, (vp,)),
         ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
         ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
@@ -253,6 +254,15 @@ class Module:
     def bitcode(self) -> bytes:
         lib = _lib()
         return _buffer_bytes(lib, lib.LLVMWriteBitcodeToMemoryBuffer(self.ref))
+
+    def block_count(self) -> int:
+        """Basic blocks over all defined functions: a size measure that needs no printing."""
+        lib = _lib()
+        total, fn = 0, lib.LLVMGetFirstFunction(self.ref)
+        while fn:
+            total += lib.LLVMCountBasicBlocks(fn)
+            fn = lib.LLVMGetNextFunction(fn)
+        return int(total)
 
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""

@@ -100,8 +100,9 @@ class Entity:
 
     @property
     def cost(self) -> int:
-        """Estimated compile cost: instructions in a function body, 1 otherwise."""
-        return self.text.count("\n") if self.kind == "function" else 1
+        """Estimated compile cost: instructions in a function body (lines indented by two
+        spaces: labels and blank lines are not instructions), 1 otherwise."""
+        return max(1, self.text.count("\n  ")) if self.kind == "function" else 1
 
 
 @dataclass

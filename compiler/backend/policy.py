@@ -15,12 +15,13 @@ from dataclasses import dataclass
 AUTO = "auto"
 #: the split mode `auto` uses when splitting pays
 SPLIT_MODE = "two-level"
-#: IR instructions below which a -O2/-O3 split build cannot win back its fixed costs
-MIN_SPLIT_COST = 20_000
+#: basic blocks below which a -O2/-O3 split build cannot win back its fixed costs (blocks are
+#: counted without printing the module; the corpus has 3-11 instructions per block, about 7)
+MIN_SPLIT_COST = 3_000
 #: -O1 runs a lighter pipeline: the same fixed costs need a bigger module
-MIN_SPLIT_COST_O1 = 40_000
-#: bytes per IR instruction of an input file (bitcode about 10, text about 40; measured on the corpus)
-_BYTES_PER_INSTRUCTION = {".bc": 10, ".ll": 40}
+MIN_SPLIT_COST_O1 = 6_000
+#: bytes of an input file per basic block (bitcode about 70, text about 280; measured on the corpus)
+_BYTES_PER_BLOCK = {".bc": 70, ".ll": 280}
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class Choice:
 
 
 def choose(*, opt_level: int, jobs: int, cost: int, splittable: bool, target: str = "") -> Choice:
-    """Serial or split for a module of `cost` IR instructions built at `opt_level` with `jobs` workers."""
+    """Serial or split for a module of `cost` basic blocks built at `opt_level` with `jobs` workers."""
     if not splittable:
         return Choice("none", f"the split back end links x86 ELF only, not '{target}'")
     if opt_level == 0:
@@ -44,19 +45,14 @@ def choose(*, opt_level: int, jobs: int, cost: int, splittable: bool, target: st
         return Choice("none", "one job: splitting only adds work")
     least = MIN_SPLIT_COST_O1 if opt_level == 1 else MIN_SPLIT_COST
     if cost < least:
-        return Choice("none", f"{cost} instructions < {least}: the fixed costs of splitting would not pay")
-    return Choice(SPLIT_MODE, f"{cost} instructions, -O{opt_level}, -j{jobs}")
-
-
-def module_cost(text: str) -> int:
-    """IR instructions of printed LLVM IR (instruction lines are indented by two spaces)."""
-    return text.count("\n  ")
+        return Choice("none", f"{cost} basic blocks < {least}: the fixed costs of splitting would not pay")
+    return Choice(SPLIT_MODE, f"{cost} basic blocks, -O{opt_level}, -j{jobs}")
 
 
 def estimated_cost(path: str) -> int | None:
-    """A guess of a `.ll`/`.bc` input's instructions from its size, before parsing (None: unknown),
+    """A guess of a `.ll`/`.bc` input's basic blocks from its size, before parsing (None: unknown),
     so worker start-up can overlap parsing when the build will probably split."""
-    ratio = _BYTES_PER_INSTRUCTION.get(os.path.splitext(path)[1])
+    ratio = _BYTES_PER_BLOCK.get(os.path.splitext(path)[1])
     if ratio is None:
         return None
     try:
