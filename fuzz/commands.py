@@ -28,7 +28,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise UsageError("--runs must be at least 1")
         if args.repeats < 1:
             raise UsageError("--repeats must be at least 1")
-        return corpus_bench.main(names, jobs or [1, 2], runs=args.runs, repeats=args.repeats, json_path=args.json)
+        if args.opt_level not in (0, 1, 2, 3):
+            raise UsageError("--opt-level must be 0, 1, 2 or 3")
+        return corpus_bench.main(
+            names, jobs or [1, 2], runs=args.runs, repeats=args.repeats, json_path=args.json, level=args.opt_level
+        )
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
     return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
@@ -91,6 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--corpus", nargs="?", const="all", default=None, metavar="NAMES",
                    help="benchmark the real-world corpus instead (comma-separated names, default all; ci/fetch_corpus.sh)")
     p.add_argument("--runs", type=int, default=3, help="--corpus: workload runs per build (best counts)")
+    p.add_argument("--opt-level", type=int, default=2, metavar="N", help="--corpus: build every column at -ON (default 2)")
     p.add_argument("--repeats", type=int, default=1, help="--corpus: builds per column (the median counts)")
     p.add_argument("--json", metavar="FILE", help="--corpus: also write the raw rows here (after every program)")
     p.set_defaults(func=cmd_bench)

@@ -36,6 +36,11 @@ from fuzz import split_bench as bench
 PROJECTED_WORKERS = 16
 BASELINE = "opt -O2 + llc -O2"
 
+
+def baseline(level: int) -> str:
+    """The label of the column every ratio is against, at `-O<level>`."""
+    return BASELINE.replace("-O2", f"-O{level}")
+
 #: commands started together; a configuration is a list of steps run one after another
 Step = Sequence[Sequence[str]]
 
@@ -62,6 +67,7 @@ class ProgramRow:
     name: str
     functions: int
     columns: list[Column] = field(default_factory=list)
+    baseline: str = BASELINE  # the label of the column every ratio is against
     work_ratio: float = 0.0  # the plan's instructions over the module's
     projected: float = 0.0  # LLVM seconds with PROJECTED_WORKERS workers, from the measured critical path
 
@@ -93,40 +99,43 @@ def response_file(flags: Sequence[str], path: Path) -> str:
     return f"@{path}"
 
 
-def configurations(src: Path, jobs: Sequence[int], tmp: Path) -> list[Config]:
-    """The columns, in table order."""
+def configurations(src: Path, jobs: Sequence[int], tmp: Path, level: int = 2) -> list[Config]:
+    """The columns, in table order (every tool at `-O<level>`)."""
     tool = corpus.LLVM_BIN
     top = max(jobs)
+    opt_flag, base = f"-O{level}", baseline(level)
 
-    def ember(split: str, j: int, out: Path) -> list[Step]:
-        return [[[*bench.ember_command(), "build", str(src), "-O2", "--split", split, "-j", str(j), "--time-report",
+    def ember(split: str | None, j: int, out: Path) -> list[Step]:
+        mode = [] if split is None else ["--split", split]  # None: the default (`auto`)
+        return [[[*bench.ember_command(), "build", str(src), opt_flag, *mode, "-j", str(j), "--time-report",
                   "-o", str(out)]]]
 
     def llc(bc: Path, obj: Path) -> list[str]:
-        return [str(tool / "llc"), "-O2", "--relocation-model=pic", "-filetype=obj", str(bc), "-o", str(obj)]
+        return [str(tool / "llc"), opt_flag, "--relocation-model=pic", "-filetype=obj", str(bc), "-o", str(obj)]
 
     serial = "ember --split none"
     configs = [Config(serial, ember("none", 1, tmp / "none.o"), [tmp / "none.o"], ember=True)]
     configs += [Config(f"ember two-level -j{j}", ember("two-level", j, tmp / f"j{j}.o"), [tmp / f"j{j}.o"], serial, ember=True)
                 for j in jobs]
-    configs.append(Config(BASELINE, [[[str(tool / "opt"), "-O2", "--relocation-model=pic", str(src), "-o", str(tmp / "ref.bc")]],
-                                     [llc(tmp / "ref.bc", tmp / "ref.o")]], [tmp / "ref.o"]))
+    configs.append(Config(f"ember default -j{top}", ember(None, top, tmp / "default.o"), [tmp / "default.o"], serial, ember=True))
+    configs.append(Config(base, [[[str(tool / "opt"), opt_flag, "--relocation-model=pic", str(src), "-o", str(tmp / "ref.bc")]],
+                                 [llc(tmp / "ref.bc", tmp / "ref.o")]], [tmp / "ref.o"]))
     try:
         exported, no_symbols = response_file([f"--exported-symbol={s}" for s in exported_symbols(src)], tmp / "x.rsp"), ""
     except subprocess.CalledProcessError as exc:
         exported, no_symbols = "", f"llvm-nm could not list the exported symbols: {exc.stderr.strip()[-300:]}"
     lto_out = [tmp / "lto.o"] if top == 1 else [tmp / f"lto.o.{i}" for i in range(top)]
-    configs.append(Config(f"llvm-lto -O2 -j{top}", [[[str(tool / "llvm-lto"), "-O2", f"-j={top}", "--relocation-model=pic",
-                                                      exported, str(src), "-o", str(tmp / "lto.o")]]], lto_out, BASELINE,
+    configs.append(Config(f"llvm-lto {opt_flag} -j{top}", [[[str(tool / "llvm-lto"), opt_flag, f"-j={top}", "--relocation-model=pic",
+                                                          exported, str(src), "-o", str(tmp / "lto.o")]]], lto_out, base,
                           skip=no_symbols))
     parts = [tmp / f"part{i}" for i in range(top)]
     configs.append(Config(
-        f"opt -O2 + llvm-split -j{top} + llc x{top} + ld -r",
-        [[[str(tool / "opt"), "-O2", "--relocation-model=pic", str(src), "-o", str(tmp / "split-in.bc")]],
+        f"opt {opt_flag} + llvm-split -j{top} + llc x{top} + ld -r",
+        [[[str(tool / "opt"), opt_flag, "--relocation-model=pic", str(src), "-o", str(tmp / "split-in.bc")]],
          [[str(tool / "llvm-split"), f"-j={top}", "-o", str(tmp / "part"), str(tmp / "split-in.bc")]],
          [llc(p, p.with_suffix(".o")) for p in parts],
          [["ld", "-r", *(str(p.with_suffix(".o")) for p in parts), "-o", str(tmp / "split.o")]]],
-        [tmp / "split.o"], BASELINE, skip="" if shutil.which("ld") else "ld (binutils) not found",
+        [tmp / "split.o"], base, skip="" if shutil.which("ld") else "ld (binutils) not found",
     ))
     return configs
 
@@ -173,17 +182,19 @@ def _best_run(program: corpus.Program, obj: Path, exe: Path, runs: int) -> float
     return min(corpus.run_workload(program, exe, heavy=True).cpu_seconds for _ in range(runs))
 
 
-def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs: int = 1, repeats: int = 1) -> ProgramRow:
+def bench_program(
+    program: corpus.Program, jobs: Sequence[int], tmp: Path, runs: int = 1, repeats: int = 1, level: int = 2
+) -> ProgramRow:
     """Every column on one program (`repeats` builds each, interleaved), then the symbol and workload checks."""
     src = corpus.module_path(program)
-    configs = configurations(src, jobs, tmp)
+    configs = configurations(src, jobs, tmp, level)
     env = bench.ember_env()
     results: dict[str, list[bench.Children]] = {c.label: [] for c in configs}
     for _ in range(repeats):  # interleaved, so a busy spell on the machine spreads over the columns
         for c in configs:
             if not c.skip and not any(r.failed for r in results[c.label]):
                 results[c.label].append(_run_steps(c.steps, env))
-    row = ProgramRow(program.name, _function_count(src))
+    row = ProgramRow(program.name, _function_count(src), baseline=baseline(level))
     for c in configs:
         runs_of = results[c.label]
         failed = c.skip or next((r.failed for r in runs_of if r.failed), "")
@@ -204,7 +215,7 @@ def bench_program(program: corpus.Program, jobs: Sequence[int], tmp: Path, runs:
                 diff = symdiff_summary(_one_object(base.objects, tmp, "a"), _one_object(c.objects, tmp, "b"))
             except (OSError, subprocess.CalledProcessError) as exc:  # no ld to join llvm-lto's partitions
                 diff = f"not compared ({exc})"
-            col.symdiff = f"{diff} vs {'serial' if base.ember else BASELINE}"
+            col.symdiff = f"{diff} vs {'serial' if base.ember else row.baseline}"
     _workload(program, row, configs, tmp, runs, max(jobs))
     _plan_figures(row, results[f"ember two-level -j{max(jobs)}"])
     return row
@@ -269,11 +280,11 @@ def _clean(text: str, limit: int = 140) -> str:
 
 def render(rows: list[ProgramRow]) -> str:
     """One markdown table: a line per program and configuration, ratios against `opt -O2 + llc -O2`."""
-    head = ["program", "configuration", "wall s", f"wall vs {BASELINE}", "Ember's LLVM stages s", "CPU s", "CPU / baseline's", "peak MiB",
-            "workload: run CPU, instructions", "symbols (symdiff)"]
+    head = ["program", "configuration", "wall s", f"wall vs {rows[0].baseline if rows else BASELINE}", "Ember's LLVM stages s",
+            "CPU s", "CPU / baseline's", "peak MiB", "workload: run CPU, instructions", "symbols (symdiff)"]
     lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * 6 + "---|---|"]
     for r in rows:
-        base = next((c for c in r.columns if c.label == BASELINE), None)
+        base = next((c for c in r.columns if c.label == r.baseline), None)
         serial = r.columns[0]
         for i, c in enumerate(r.columns):
             name = f"{r.name} ({r.functions:,} fn)" if i == 0 else ""
@@ -308,7 +319,9 @@ def machine() -> str:
             f"LLVM {m.group(1) if m else '?'}")
 
 
-def main(names: Sequence[str], jobs: Sequence[int], runs: int = 3, repeats: int = 1, json_path: str | None = None) -> int:
+def main(
+    names: Sequence[str], jobs: Sequence[int], runs: int = 3, repeats: int = 1, json_path: str | None = None, level: int = 2
+) -> int:
     """Benchmark the named programs (all when empty); a missing one is reported and skipped."""
     programs = [corpus.BY_NAME[n] for n in names] if names else list(corpus.PROGRAMS)
     rows: list[ProgramRow] = []
@@ -320,10 +333,10 @@ def main(names: Sequence[str], jobs: Sequence[int], runs: int = 3, repeats: int 
             continue
         header = header or machine()
         with tempfile.TemporaryDirectory(prefix=f"ember-bench-{program.name}-") as tmp:
-            rows.append(bench_program(program, jobs, Path(tmp), runs, repeats))
+            rows.append(bench_program(program, jobs, Path(tmp), runs, repeats, level))
         print("\n".join(render(rows[-1:]).splitlines()[2:]), flush=True)
         if json_path:
-            Path(json_path).write_text(json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs,
+            Path(json_path).write_text(json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
                                                    "programs": [asdict(r) for r in rows]}, indent=2))
     if not rows:
         print("ember: error: no corpus program could be built here (bash ci/fetch_corpus.sh; clang-19)", file=sys.stderr)

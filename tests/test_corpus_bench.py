@@ -107,7 +107,7 @@ def _cjson_missing() -> str | None:
 def test_bench_program_on_cjson_fills_every_column(tmp_path: Path) -> None:
     row = cb.bench_program(corpus.BY_NAME["cjson"], [1], tmp_path, runs=1)
     labels = [c.label for c in row.columns]
-    assert labels == ["ember --split none", "ember two-level -j1", cb.BASELINE, "llvm-lto -O2 -j1",
+    assert labels == ["ember --split none", "ember two-level -j1", "ember default -j1", cb.BASELINE, "llvm-lto -O2 -j1",
                       "opt -O2 + llvm-split -j1 + llc x1 + ld -r"]
     for c in row.columns:
         assert c.failed or (c.wall and c.cpu and c.peak_mb), c
@@ -115,8 +115,19 @@ def test_bench_program_on_cjson_fills_every_column(tmp_path: Path) -> None:
     serial, split = row.columns[0], row.columns[1]
     assert not serial.failed and not split.failed and serial.llvm_wall and split.symdiff == "clean vs serial"
     assert serial.run_cpu is not None and split.run_cpu is not None
-    assert row.columns[3].symdiff or row.columns[3].failed  # llvm-lto: compared with opt + llc, or why not
+    assert row.columns[2].symdiff == "clean vs serial"  # the default build
+    assert row.columns[4].symdiff or row.columns[4].failed  # llvm-lto: compared with opt + llc, or why not
     assert row.functions > 100 and row.work_ratio > 0
+
+
+def test_every_column_runs_at_the_level_asked() -> None:
+    configs = cb.configurations(Path("m.bc"), [1, 2], Path("/tmp"), level=0)
+    assert cb.baseline(0) == "opt -O0 + llc -O0" and cb.baseline(0) in [c.label for c in configs]
+    for c in configs:
+        for step in c.steps:
+            for cmd in step:
+                if cmd[0] != "ld" and "llvm-split" not in cmd[0]:
+                    assert "-O0" in cmd and "-O2" not in cmd, cmd
 
 
 def test_run_steps_stops_at_the_first_failing_step(tmp_path: Path) -> None:
