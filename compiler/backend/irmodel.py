@@ -102,7 +102,7 @@ class Entity:
     def cost(self) -> int:
         """Estimated compile cost: instructions in a function body (lines indented by two
         spaces: labels and blank lines are not instructions), 1 otherwise."""
-        return max(1, self.text.count("\n  ")) if self.kind == "function" else 1
+        return self.text.count("\n") if self.kind == "function" else 1
 
 
 @dataclass
