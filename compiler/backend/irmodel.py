@@ -100,8 +100,9 @@ class Entity:
 
     @property
     def cost(self) -> int:
-        """Estimated compile cost: instructions in a function body (lines indented by two
-        spaces: labels and blank lines are not instructions), 1 otherwise."""
+        """Estimated compile cost: lines of a function body (the plan's thresholds are tuned
+        to them; counting only instruction lines moved mujs' split code from +4.7% to +8%
+        executed instructions), 1 otherwise."""
         return self.text.count("\n") if self.kind == "function" else 1
 
 
