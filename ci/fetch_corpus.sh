@@ -2,7 +2,7 @@
 # Fetch the real-world C corpus (fuzz/corpus.py) from Debian's source packages into
 # .cache/corpus/src, by package name and pinned version, checked by sha256.
 # Needs root + apt (deb-src entries are added from the machine's own deb entries),
-# tclsh/make/cc for SQLite's amalgamation and cc for gawk's and libxml2's configure.
+# tclsh/make/cc for SQLite's amalgamation, cc for gawk's, bc's and libxml2's configure.
 # Tests and benchmarks skip with the reason when a program's sources are missing. Usage: bash ci/fetch_corpus.sh [NAME ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,7 @@ sqlite sqlite3=3.40.1-2+deb12u2 sqlite3_3.40.1.orig.tar.xz aaa776260ab4dc976db34
 pcre2 pcre2=10.42-1 pcre2_10.42.orig.tar.gz c33b418e3b936ee3153de2c61cc638e7e4fe3156022a5c77d0711bcbb9d64f1f pcre2-10.42
 jq jq=1.6-2.1+deb12u2 jq_1.6.orig.tar.gz 3ba940b97571c866923f0409678033d33b5a98758dfc174fad8397ed908bc4d9 jq-jq-1.6
 gawk gawk=1:5.2.1-2 gawk_5.2.1.orig.tar.xz 2337a0283b180ec1b9c727973a34781c6478b3ae9bcbdcca0a4dc49861d75a65 gawk-5.2.1
+bc bc=1.07.1-3 bc_1.07.1.orig.tar.gz 62adfca89b0a1c0164c2cdca59ca210c1d44c3ffc46daf9931cf4942664cb02a bc-1.07.1
 libxml2 libxml2=2.9.14+dfsg-1.3~deb12u6 libxml2_2.9.14+dfsg.orig.tar.xz 4fe913dec8b1ab89d13b489b419a8203176ea39e931eaa0d25b17eafb9c279e9 libxml2-2.9.14
 "
 
@@ -51,6 +52,8 @@ generate() {
         && sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' src/builtin.jq > src/builtin.inc ;;
     gawk)  # config.h (no NLS, MPFR, readline, dynamic extensions or persistent memory); needs cc
       ./configure -q --disable-nls --disable-mpfr --without-readline --disable-extensions --disable-pma >/dev/null 2>&1 ;;
+    bc)  # config.h, and bc/libmath.h: bc's math library compiled by a bootstrap bc (bc/Makefile.am); needs cc, make
+      ./configure -q >/dev/null 2>&1 && make -s -C lib >/dev/null 2>&1 && make -s -C bc libmath.h >/dev/null 2>&1 ;;
     libxml2)  # config.h and xmlversion.h (no zlib, lzma, ICU, HTTP, FTP, Python); needs cc
       ./configure -q --without-python --without-zlib --without-lzma --without-icu --without-http --without-ftp >/dev/null 2>&1 ;;
   esac
@@ -70,7 +73,7 @@ fetch_one() {
   mv ".cache/corpus/tmp-$name/$top" "$dest/$name" && rm -rf ".cache/corpus/tmp-$name"
 }
 
-wanted=" ${*:-bzip2 zlib cjson mujs duktape sqlite pcre2 jq gawk libxml2} "
+wanted=" ${*:-bzip2 zlib cjson mujs duktape sqlite pcre2 jq gawk bc libxml2} "
 ensure_deb_src || exit 1
 status=0
 while read -r name pkgver tarball sum top; do

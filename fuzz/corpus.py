@@ -236,6 +236,38 @@ def _xml_doc(n: int) -> str:
     return "".join(out)
 
 
+BC_SCRIPT = """
+scale = 400
+p = 4 * a(1); p
+e(1); sqrt(2); l(10); s(1) + c(1); j(2, 1.5)
+scale = 0
+define f(n) { if (n <= 1) return (1); return (n * f(n - 1)); }
+define fib(n) { auto a, b, t, i; a = 0; b = 1; for (i = 0; i < n; i++) { t = a + b; a = b; b = t; }; return (a); }
+f(150); fib(700); 2 ^ 1000 % 1000007; length(f(300)); -17 / 5; -17 % 5
+obase = 16; f(40); obase = 2; 1023; obase = 10; ibase = 16; FF; ibase = A
+define p(x) { auto i; for (i = 0; i < x; i++) { print i, ":", i ^ 3 % 97, "\\n" }; return (x); }
+z = p(40)
+print "done ", scale, "\\n"
+quit
+"""
+
+BC_STDIN = """
+a[1] = 5; a[2] = a[1] * 3; a[2] + a[1]
+for (i = 0; i < 200; i++) { t += i ^ 2 }; t
+if (t > 100) "big\n" else "small\n"
+sqrt(123456789012345678901234567890)
+scale = 30; 1 / 7; 22 / 7 - 3.14159
+x = 3; x += 4; x *= 2; x--; x; ++x; x ^= 2; x
+"""
+
+BC_HEAVY = """
+scale = 2500
+p = 4 * a(1); length(p)
+scale = 0
+define f(n) { if (n <= 1) return (1); return (n * f(n - 1)); }
+length(f(3000))
+"""
+
 SQL_HEAVY = SQL_SCRIPT.replace("i < 100000", "i < 400000").replace("%100000", "%400000")
 
 _ZLIB = ("adler32", "crc32", "deflate", "infback", "inffast", "inflate", "inftrees", "trees", "zutil",
@@ -381,6 +413,17 @@ PROGRAMS: tuple[Program, ...] = (
                   *(Invocation(("-f", f"{{src}}/test/{t}.awk", f"{{src}}/test/{t}.in")) for t in _GAWK_TESTS_IN),
                   *(Invocation(("-f", f"{{src}}/test/{t}.awk")) for t in _GAWK_TESTS)),
         heavy=(Invocation(("-f", "t.awk"), _text_input(2_000_000)),),  # bzip2's input, made once
+    ),
+    Program(
+        "bc", "arbitrary-precision calculator (bison/flex parser, switch-based bytecode interpreter, output "
+        "through printf/putchar with constant strings)", "corpus/src/bc",
+        (*(f"bc/{s}.c" for s in ("main", "bc", "scan", "execute", "load", "storage", "util", "global", "warranty")),
+         "lib/number.c", "lib/getopt.c", "lib/getopt1.c"),
+        ("-DHAVE_CONFIG_H", "-I.", "-Ibc", "-Ih"),
+        files={"t.bc": BC_SCRIPT},
+        workload=(Invocation(("-l", "t.bc")), Invocation(("-q",), BC_STDIN.encode()),
+                  *(Invocation(("-l", f"{{src}}/Test/{t}.b")) for t in ("fact", "aryprm", "array"))),
+        heavy=(Invocation(("-l", "t.bc")), Invocation(("-l",), BC_HEAVY.encode())),
     ),
     Program(
         "libxml2", "XML toolkit with xmllint (parsers, XPath, schemas, varargs error reporting, callback tables)",
