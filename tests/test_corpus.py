@@ -5,8 +5,9 @@ same at both job counts, `symdiff` against the serial object is clean, and the p
 workload prints the same. The plan's total work stays within the cost model's bound.
 
 Programs under 1,000 functions run in the default test command; the rest (Lua, duktape,
-SQLite) with `EMBER_CORPUS=full` (CI's corpus step, `ci/corpus.sh`). Missing clang-19 or
-sources (`bash ci/fetch_corpus.sh`, `bash ci/fetch_lua.sh`): skipped with the reason.
+SQLite, gawk, libxml2) with `EMBER_CORPUS=full` (CI's corpus step, `ci/corpus.sh`).
+Missing clang-19 or sources (`bash ci/fetch_corpus.sh`, `bash ci/fetch_lua.sh`): skipped
+with the reason.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from fuzz import corpus
 from oracle import symtab
 
 FULL = os.environ.get("EMBER_CORPUS") == "full"
-QUICK = ("cjson", "bzip2", "zlib", "mujs")
+QUICK = ("cjson", "bzip2", "zlib", "mujs", "pcre2", "jq", "bc")
 NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in QUICK]
 MODES = ("subgraph", "function", "two-level")
 
