@@ -412,7 +412,7 @@ PROGRAMS: tuple[Program, ...] = (
         workload=(Invocation(("-f", "t.awk"), _text_input(300_000, 5)),
                   *(Invocation(("-f", f"{{src}}/test/{t}.awk", f"{{src}}/test/{t}.in")) for t in _GAWK_TESTS_IN),
                   *(Invocation(("-f", f"{{src}}/test/{t}.awk")) for t in _GAWK_TESTS)),
-        heavy=(Invocation(("-f", "t.awk"), _text_input(2_000_000)),),  # bzip2's input, made once
+        heavy=(Invocation(("-f", "t.awk"), _text_input(12_000_000)),),  # bzip2's heavy input, made once
     ),
     Program(
         "bc", "arbitrary-precision calculator (bison/flex parser, switch-based bytecode interpreter, output "
