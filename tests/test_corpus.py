@@ -72,3 +72,19 @@ def test_plan_work_within_bound(name: str) -> None:
     module = llvm_stage.parse_bitcode(_module(name).read_bytes(), name)
     work = planner.plan(str(module), policy=planner.PlanPolicy(import_cost=planner.IMPORT_COST)).work
     assert work.ratio <= 1.3, work.render()
+
+
+def test_workload_reads_the_sources_test_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`{src}` in an argument names the program's sources; `data` is linked into the run's folder."""
+    src = tmp_path / "corpus" / "src" / "t"
+    src.mkdir(parents=True)
+    (src / "input.txt").write_text("from the sources\n")
+    (src / "suite").mkdir()
+    (src / "suite" / "case.txt").write_text("linked case\n")
+    monkeypatch.setattr(corpus, "CACHE", tmp_path)
+    program = corpus.Program(
+        "t", "test", "corpus/src/t", ("none.c",), data=("suite/case.txt",),
+        workload=(corpus.Invocation(("-c", 'cat "$0" case.txt', "{src}/input.txt")),),
+    )
+    result = corpus.run_workload(program, Path("/bin/sh"))
+    assert result.outputs == ((b"from the sources\nlinked case\n", b"", "exit 0"),)
