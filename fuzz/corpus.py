@@ -10,6 +10,7 @@ bench` and the corpus fuzz strategy.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import random
@@ -35,7 +36,9 @@ FRONT_END_FLAGS = ("-O1", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c",
 
 @dataclass(frozen=True)
 class Invocation:
-    """One run of a corpus program: arguments, stdin, and whether stdin is the previous run's stdout."""
+    """One run of a corpus program: arguments, stdin, and whether stdin is the previous run's stdout.
+
+    `{src}` in an argument is the program's source folder (a test suite's input files)."""
 
     args: tuple[str, ...] = ()
     stdin: bytes = b""
@@ -53,13 +56,16 @@ class Program:
     cflags: tuple[str, ...] = ()
     fetch: str = "bash ci/fetch_corpus.sh"
     files: dict[str, str] = field(default_factory=dict)  # written next to the executable
+    #: files or folders of the sources linked into the workload's folder (a test suite's data)
+    data: tuple[str, ...] = ()
     workload: tuple[Invocation, ...] = ()
     #: a longer workload for run-time comparisons (`ember bench --corpus`); default: `workload`
     heavy: tuple[Invocation, ...] = ()
 
 
+@functools.cache
 def _text_input(size: int, seed: int = 7) -> bytes:
-    """Deterministic compressible text (words drawn from a small vocabulary)."""
+    """Deterministic compressible text (words drawn from a small vocabulary); made once per size and seed."""
     rng = random.Random(seed)
     words = ["ember", "split", "module", "object", "symbol", "worker", "link", "0x7f", "é", "\t", "lorem", "ipsum"]
     out: list[str] = []
@@ -139,11 +145,182 @@ var o = {}; for (var i = 0; i < 50000; i++) o["k" + (i % 5000)] = i;
 print(fib(25), a[0], a[99999], Object.keys(o).length);
 """
 
+JQ_SCRIPT = (
+    '[.[] | select(.n % 3 != 0) | {k: .name, v: (.n * 7 % 101), tags: (.tags | map(ascii_upcase) | join("-"))}]'
+    ' | group_by(.v % 10) | map({g: (.[0].v % 10), n: length, s: (map(.v) | add), first: .[0].k,'
+    ' t: (map(.tags) | unique | length)}) | sort_by(-.s) | ., (map(.s) | add), ([.[].first] | join(",") | contains("item17"))'
+)
+
+
+def _jq_data(n: int) -> str:
+    """A JSON array of `n` records for jq's data workload."""
+    import json
+
+    rng = random.Random(11)
+    tags = ["alpha", "beta", "gamma", "delta", "été"]
+    return json.dumps([{"name": f"item{i}", "n": rng.randrange(10**6), "x": rng.random(),
+                        "tags": rng.sample(tags, 2)} for i in range(n)])
+
+
+AWK_SCRIPT = r"""
+{ for (i = 1; i <= NF; i++) { count[$i]++; total++; len[length($i)]++ } lines++ }
+/split|link/ { hits++; gsub(/[aeiou]/, "<&>"); if (hits % 500 == 1) print NR ": " $0 }
+$1 ~ /^[0-9]x[0-9a-f]+$/ { hex += strtonum($1) }
+END {
+    n = asorti(count, keys)
+    for (i = 1; i <= n; i++) printf "%s=%d%s", keys[i], count[keys[i]], (i < n ? " " : "\n")
+    for (l in len) s += l * len[l]
+    printf "lines %d words %d hits %d hex %d avg %.6f\n", lines, total, hits, hex, s / total
+    x = sprintf("%c%s%5.2e|%-6s|%x", 65, toupper("bc"), 12345.678, "ab", 255); print x, index(x, "B"), substr(x, 3, 4)
+    split("a:b::c", parts, ":"); print length(parts), parts[4], match("foobar", /o+b/), RSTART, RLENGTH
+    print tolower("MiXeD"), sprintf("%d", 2^31 + 0.5), int(-3.9), 7 % 3, -7 % 3, 2 ** 10, (systime() > 0)
+}
+"""
+
+
+XML_SCHEMA = """<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+  <xs:element name="catalog">
+    <xs:complexType><xs:sequence>
+      <xs:element name="item" maxOccurs="unbounded">
+        <xs:complexType>
+          <xs:sequence>
+            <xs:element name="name" type="xs:string"/>
+            <xs:element name="price" type="xs:decimal"/>
+            <xs:element name="note" type="xs:string" minOccurs="0"/>
+          </xs:sequence>
+          <xs:attribute name="n" type="xs:integer" use="required"/>
+          <xs:attribute name="kind" type="xs:NMTOKEN"/>
+        </xs:complexType>
+      </xs:element>
+    </xs:sequence></xs:complexType>
+  </xs:element>
+</xs:schema>
+"""
+
+XML_HTML = """<!DOCTYPE html><html><head><title>Ember &amp; corpus</title></head>
+<body><p class=x>Unclosed <b>bold <i>both</b> tail<p>second &copy; &#x263A;
+<table><tr><td>1<td>2</table><ul><li>a<li>b</ul><br><img src=a.png alt=x></body></html>
+"""
+
+_XMLLINT_RUNS: tuple[tuple[str, ...], ...] = (
+    ("--noout", "--valid", "doc.xml"),
+    ("--format", "--encode", "ISO-8859-1", "doc.xml"),
+    ("--xpath", "concat(count(//item[@n mod 3 = 0]), ' ', sum(//price), ' ', string(//item[last()]/name))", "doc.xml"),
+    ("--c14n", "doc.xml"),
+    ("--noout", "--noent", "--schema", "doc.xsd", "doc.xml"),
+    ("--sax", "doc.xml"),
+    ("--stream", "--debug", "doc.xml"),
+    ("--html", "--format", "page.html"),
+    ("--debug", "--noent", "doc.xml"),
+)
+
+
+def _xml_doc(n: int) -> str:
+    """A catalog of `n` items with an internal DTD, entities, comments, CDATA and non-ASCII text."""
+    rng = random.Random(13)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE catalog [\n<!ELEMENT catalog (item+)>\n'
+           '<!ELEMENT item (name, price, note?)>\n<!ATTLIST item n CDATA #REQUIRED kind NMTOKEN "plain">\n'
+           '<!ELEMENT name (#PCDATA)>\n<!ELEMENT price (#PCDATA)>\n<!ELEMENT note (#PCDATA)>\n'
+           '<!ENTITY co "Ember &amp; Co">\n]>\n<catalog>\n']
+    for i in range(n):
+        note = ""
+        if i % 4 == 0:
+            note = f"<note>&co; <![CDATA[<raw> & {i}]]> caf\u00e9 \u263a</note>"
+        kind = f' kind="k{i % 5}"' if i % 2 else ""
+        out.append(f'  <item n="{i}"{kind}><name>item {i} &lt;{rng.randrange(1000)}&gt;</name>'
+                   f"<price>{rng.randrange(10**5) / 100:.2f}</price>{note}</item>\n")
+        if i % 50 == 0:
+            out.append(f"  <!-- block {i // 50} -->\n")
+    out.append("</catalog>\n")
+    return "".join(out)
+
+
+BC_SCRIPT = """
+scale = 400
+p = 4 * a(1); p
+e(1); sqrt(2); l(10); s(1) + c(1); j(2, 1.5)
+scale = 0
+define f(n) { if (n <= 1) return (1); return (n * f(n - 1)); }
+define fib(n) { auto a, b, t, i; a = 0; b = 1; for (i = 0; i < n; i++) { t = a + b; a = b; b = t; }; return (a); }
+f(150); fib(700); 2 ^ 1000 % 1000007; length(f(300)); -17 / 5; -17 % 5
+obase = 16; f(40); obase = 2; 1023; obase = 10; ibase = 16; FF; ibase = A
+define p(x) { auto i; for (i = 0; i < x; i++) { print i, ":", i ^ 3 % 97, "\\n" }; return (x); }
+z = p(40)
+print "done ", scale, "\\n"
+quit
+"""
+
+BC_STDIN = """
+a[1] = 5; a[2] = a[1] * 3; a[2] + a[1]
+for (i = 0; i < 200; i++) { t += i ^ 2 }; t
+if (t > 100) "big\n" else "small\n"
+sqrt(123456789012345678901234567890)
+scale = 30; 1 / 7; 22 / 7 - 3.14159
+x = 3; x += 4; x *= 2; x--; x; ++x; x ^= 2; x
+"""
+
+BC_HEAVY = """
+scale = 2500
+p = 4 * a(1); length(p)
+scale = 0
+define f(n) { if (n <= 1) return (1); return (n * f(n - 1)); }
+length(f(3000))
+"""
+
 SQL_HEAVY = SQL_SCRIPT.replace("i < 100000", "i < 400000").replace("%100000", "%400000")
 
 _ZLIB = ("adler32", "crc32", "deflate", "infback", "inffast", "inflate", "inftrees", "trees", "zutil",
          "compress", "uncompr", "gzclose", "gzlib", "gzread", "gzwrite")
 _LUA_SKIP = ("luac", "onelua", "ltests")
+_GAWK = ("array", "awkgram", "builtin", "cint_array", "command", "debug", "eval", "ext", "field", "floatcomp", "gawkapi",
+         "gawkmisc", "int_array", "io", "main", "mpfr", "msg", "node", "profile", "re", "replace", "str_array",
+         "symbol", "version", *(f"support/{s}" for s in ("dfa", "getopt", "getopt1", "localeinfo", "random", "regex")),
+         *(f"support/malloc/dynarray_{s}" for s in ("at_failure", "emplace_enlarge", "finalize", "resize",
+                                                    "resize_clear")))
+#: gawk's own tests (test/Makefile.am's BASIC_TESTS) run the generic way (`gawk -f T.awk [T.in]`), whose output
+#: matches T.ok with exit status 0 and that start no other process; those reading T.in get it as a file
+_GAWK_TESTS_IN = (
+    "addcomma", "anchgsub", "anchor", "arrayind1", "asgext", "assignnumfield", "backgsub", "clsflnam",
+    "concat1", "datanonl", "dfacheck2", "fldchg", "fldchgnf", "fldterm", "fsbs", "fsnul1", "fsrs", "fstabplus",
+    "getline4", "getnr2tb", "getnr2tm", "gsubtst7", "gsubtst8", "hex2", "inpref", "leadnl", "longsub",
+    "manglprm", "membug1", "mmap8k", "nested", "nfldstr", "nfset", "nlfldsep", "nlinstr", "noloop1", "noloop2",
+    "nulrsend", "numindex", "numsubstr", "ofmt", "ofmtbig", "ofmtfidl", "ofmts", "ofs1", "onlynl", "parse1",
+    "parsefld", "prdupval", "range1", "rebrackloc", "rebuild", "regeq", "regexpbrack", "regexpbrack2",
+    "reindops", "reparse", "resplit", "rs", "rsnul1nl", "rsnullre", "rsnulw", "rswhite", "setrec0", "sortglos",
+    "splitargv", "splitvar", "strfieldnum", "strtod", "subback", "swaplns", "uparrfs", "wjposer1",
+)
+_GAWK_TESTS = (
+    "arrayind2", "arrayind3", "arrayprm2", "arrayprm3", "arrayref", "arrymem1", "arryref2", "arynasty",
+    "aryprm8", "aryprm9", "arysubnm", "aryunasgn", "assignnumfield2", "compare2", "concat2", "concat3",
+    "concat5", "convfmt", "delarpm2", "delarprm", "dfastress", "divzero2", "dynlj", "eofsplit", "exit2",
+    "fordel", "forref", "forsimp", "funsemnl", "getline3", "gsubtest", "gsubtst2", "gsubtst4", "hex", "hsprint",
+    "inputred", "intest", "intprec", "leaddig", "math", "memleak", "minusstr", "nasty", "nasty2", "negexp",
+    "negrange", "nfloop", "nlstrina", "numrange", "numstr1", "octsub", "ofmta", "opasnidx", "opasnslf",
+    "paramtyp", "paramuninitglobal", "pcntplus", "prec", "printfchar", "prmreuse", "prt1eval", "prtoeval",
+    "rand", "regex3minus", "regexprange", "regrange", "rstest1", "rstest2", "rstest3", "rstest4", "rstest5",
+    "setrec1", "sortempty", "splitarr", "splitdef", "splitwht", "strcat1", "strnum1", "subsepnm", "subslash",
+    "substr", "tailrecurse", "uplus", "zero2", "zeroe0", "zeroflag",
+)
+_LIBXML2 = ("SAX", "entities", "encoding", "error", "parserInternals", "parser", "tree", "hash", "list", "xmlIO",
+            "xmlmemory", "uri", "valid", "xlink", "HTMLparser", "HTMLtree", "debugXML", "xpath", "xpointer", "xinclude",
+            "nanohttp", "nanoftp", "DOCBparser", "catalog", "globals", "threads", "c14n", "xmlstring", "buf",
+            "xmlregexp", "xmlschemas", "xmlschemastypes", "xmlunicode", "xmlreader", "relaxng", "dict", "SAX2",
+            "xmlwriter", "legacy", "chvalid", "pattern", "xmlsave", "xmlmodule", "schematron", "xzlib")
+_PCRE2 = ("auto_possess", "chartables", "compile", "config", "context", "convert", "dfa_match", "error", "extuni",
+          "find_bracket", "jit_compile", "maketables", "match", "match_data", "newline", "ord2utf", "pattern_info",
+          "script_run", "serialize", "string_utils", "study", "substitute", "substring", "tables", "ucd", "valid_utf",
+          "xclass")
+_PCRE2_TESTS = (1, 2, 4, 5, 6, 7, 8, 9, 10, 14, 15, 18, 19, 20, 21, 22, 24, 25, 26)
+_JQ = ("builtin", "bytecode", "compile", "execute", "jq_test", "jv", "jv_alloc", "jv_aux", "jv_dtoa", "jv_file",
+       "jv_parse", "jv_print", "jv_unicode", "linker", "locfile", "util", "lexer", "parser")
+#: the libm functions jq's configure finds in glibc (src/libm.h; pow10 left glibc in 2.27)
+_JQ_LIBM = ("acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign", "cos", "cosh",
+            "drem", "erf", "erfc", "exp", "exp10", "exp2", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin",
+            "fmod", "frexp", "gamma", "hypot", "j0", "j1", "jn", "ldexp", "lgamma", "lgamma_r", "log", "log10",
+            "log1p", "log2", "logb", "modf", "nearbyint", "nextafter", "nexttoward", "pow", "remainder", "rint",
+            "round", "scalb", "scalbln", "significand", "sin", "sinh", "sqrt", "tan", "tanh", "tgamma", "trunc", "y0",
+            "y1", "yn")
 
 PROGRAMS: tuple[Program, ...] = (
     Program(
@@ -200,6 +377,62 @@ PROGRAMS: tuple[Program, ...] = (
         ("-Ibld", "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION", "-DHAVE_READLINE=0"),
         workload=(Invocation((), SQL_SCRIPT.encode()),),
         heavy=(Invocation((), SQL_HEAVY.encode()),),
+    ),
+    Program(
+        "pcre2", "regular expression engine (interpreter and DFA matcher, no JIT) run by its own test suite",
+        "corpus/src/pcre2",
+        (*(f"src/pcre2_{s}.c" for s in _PCRE2), "src/pcre2posix.c", "src/pcre2test.c"),
+        ("-DHAVE_CONFIG_H", "-DPCRE2_CODE_UNIT_WIDTH=8", "-DSUPPORT_PCRE2_8", "-DSUPPORT_UNICODE", "-DPCRE2_STATIC",
+         "-DHAVE_STDINT_H", "-DHAVE_INTTYPES_H", "-DHAVE_UNISTD_H", "-DHAVE_STRERROR", "-DHAVE_MEMMOVE", "-Isrc"),
+        # RunTest's 8-bit tests that need neither JIT, a locale nor another code unit width
+        data=("testdata/testbtables",),
+        workload=tuple(Invocation(("-q", f"{{src}}/testdata/testinput{n}")) for n in _PCRE2_TESTS),
+        heavy=tuple(Invocation(("-q", f"{{src}}/testdata/testinput{n}")) for n in (*_PCRE2_TESTS, *_PCRE2_TESTS)),
+    ),
+    Program(
+        "jq", "JSON query language (flex/bison parser, bytecode interpreter, __thread, a constructor) "
+        "run by its own test suite", "corpus/src/jq",
+        (*(f"src/{s}.c" for s in _JQ), "src/main.c"),
+        ("-I.", "-D_GNU_SOURCE", "-DIEEE_8087", "-DHAVE___THREAD", "-DHAVE_ALLOCA_H", "-DHAVE_MEMMEM", "-DHAVE_MKSTEMP",
+         "-DHAVE_GMTIME_R", "-DHAVE_LOCALTIME_R", "-DHAVE_STRFTIME", "-DHAVE_STRPTIME", "-DHAVE_TIMEGM",
+         "-DHAVE_TM_TM_GMT_OFF", "-DHAVE_GETTIMEOFDAY", "-DHAVE_ISATTY", "-DHAVE_ATEXIT",
+         *(f"-DHAVE_{f.upper()}" for f in _JQ_LIBM)),
+        files={"records.json": _jq_data(2_000), "heavy-records.json": _jq_data(60_000)},
+        workload=(Invocation(("-L", "{src}/tests/modules", "--run-tests", "{src}/tests/jq.test")),
+                  Invocation(("-c", JQ_SCRIPT, "records.json"))),
+        heavy=(Invocation(("-c", JQ_SCRIPT, "heavy-records.json")),),
+    ),
+    Program(
+        "gawk", "GNU awk (bison grammar, switch-based bytecode interpreter, its own regex and DFA matchers)",
+        "corpus/src/gawk",
+        tuple(f"{s}.c" for s in _GAWK),
+        ("-DHAVE_CONFIG_H", "-DGAWK", "-I.", "-Isupport", '-DDEFPATH=".:/usr/share/awk"',
+         '-DDEFLIBPATH="/usr/lib/gawk"', '-DSHLIBEXT="so"', '-DLOCALEDIR="/usr/share/locale"'),
+        files={"t.awk": AWK_SCRIPT},
+        workload=(Invocation(("-f", "t.awk"), _text_input(300_000, 5)),
+                  *(Invocation(("-f", f"{{src}}/test/{t}.awk", f"{{src}}/test/{t}.in")) for t in _GAWK_TESTS_IN),
+                  *(Invocation(("-f", f"{{src}}/test/{t}.awk")) for t in _GAWK_TESTS)),
+        heavy=(Invocation(("-f", "t.awk"), _text_input(12_000_000)),),  # bzip2's heavy input, made once
+    ),
+    Program(
+        "bc", "arbitrary-precision calculator (bison/flex parser, switch-based bytecode interpreter, output "
+        "through printf/putchar with constant strings)", "corpus/src/bc",
+        (*(f"bc/{s}.c" for s in ("main", "bc", "scan", "execute", "load", "storage", "util", "global", "warranty")),
+         "lib/number.c", "lib/getopt.c", "lib/getopt1.c"),
+        ("-DHAVE_CONFIG_H", "-I.", "-Ibc", "-Ih"),
+        files={"t.bc": BC_SCRIPT},
+        workload=(Invocation(("-l", "t.bc")), Invocation(("-q",), BC_STDIN.encode()),
+                  *(Invocation(("-l", f"{{src}}/Test/{t}.b")) for t in ("fact", "aryprm", "array"))),
+        heavy=(Invocation(("-l", "t.bc")), Invocation(("-l",), BC_HEAVY.encode())),
+    ),
+    Program(
+        "libxml2", "XML toolkit with xmllint (parsers, XPath, schemas, varargs error reporting, callback tables)",
+        "corpus/src/libxml2",
+        (*(f"{s}.c" for s in _LIBXML2), "xmllint.c"),
+        ("-DHAVE_CONFIG_H", "-D_REENTRANT", "-I.", "-Iinclude"),
+        files={"doc.xml": _xml_doc(300), "doc.xsd": XML_SCHEMA, "page.html": XML_HTML, "heavy.xml": _xml_doc(40_000)},
+        workload=tuple(Invocation(a) for a in _XMLLINT_RUNS),
+        heavy=tuple(Invocation(tuple("heavy.xml" if x == "doc.xml" else x for x in a)) for a in _XMLLINT_RUNS[:4]),
     ),
 )
 BY_NAME = {p.name: p for p in PROGRAMS}
@@ -317,9 +550,12 @@ def run_workload(
     with tempfile.TemporaryDirectory(prefix=f"ember-workload-{program.name}-") as tmp:
         for name, text in program.files.items():
             (Path(tmp) / name).write_text(text)
+        for rel in program.data:
+            (Path(tmp) / Path(rel).name).symlink_to(CACHE / program.source_dir / rel)
         previous = b""
         for inv in (program.heavy or program.workload) if heavy else program.workload:
-            cmd = [*wrapper, str(exe.resolve()), *inv.args]
+            src = str(CACHE / program.source_dir)
+            cmd = [*wrapper, str(exe.resolve()), *(a.replace("{src}", src) for a in inv.args)]
             start = time.perf_counter()
             stdin = previous if inv.stdin_from_previous else inv.stdin
             result = runner.run_command(cmd, stdin=stdin, limits=limits, cwd=tmp)

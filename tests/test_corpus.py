@@ -5,8 +5,9 @@ same at both job counts, `symdiff` against the serial object is clean, and the p
 workload prints the same. The plan's total work stays within the cost model's bound.
 
 Programs under 1,000 functions run in the default test command; the rest (Lua, duktape,
-SQLite) with `EMBER_CORPUS=full` (CI's corpus step, `ci/corpus.sh`). Missing clang-19 or
-sources (`bash ci/fetch_corpus.sh`, `bash ci/fetch_lua.sh`): skipped with the reason.
+SQLite, gawk, libxml2) with `EMBER_CORPUS=full` (CI's corpus step, `ci/corpus.sh`).
+Missing clang-19 or sources (`bash ci/fetch_corpus.sh`, `bash ci/fetch_lua.sh`): skipped
+with the reason.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from fuzz import corpus
 from oracle import symtab
 
 FULL = os.environ.get("EMBER_CORPUS") == "full"
-QUICK = ("cjson", "bzip2", "zlib", "mujs")
+QUICK = ("cjson", "bzip2", "zlib", "mujs", "pcre2", "jq", "bc")
 NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in QUICK]
 MODES = ("subgraph", "function", "two-level")
 
@@ -71,3 +72,19 @@ def test_plan_work_within_bound(name: str) -> None:
     module = llvm_stage.parse_bitcode(_module(name).read_bytes(), name)
     work = planner.plan(str(module), policy=planner.PlanPolicy(import_cost=planner.IMPORT_COST)).work
     assert work.ratio <= 1.3, work.render()
+
+
+def test_workload_reads_the_sources_test_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`{src}` in an argument names the program's sources; `data` is linked into the run's folder."""
+    src = tmp_path / "corpus" / "src" / "t"
+    src.mkdir(parents=True)
+    (src / "input.txt").write_text("from the sources\n")
+    (src / "suite").mkdir()
+    (src / "suite" / "case.txt").write_text("linked case\n")
+    monkeypatch.setattr(corpus, "CACHE", tmp_path)
+    program = corpus.Program(
+        "t", "test", "corpus/src/t", ("none.c",), data=("suite/case.txt",),
+        workload=(corpus.Invocation(("-c", 'cat "$0" case.txt', "{src}/input.txt")),),
+    )
+    result = corpus.run_workload(program, Path("/bin/sh"))
+    assert result.outputs == ((b"from the sources\nlinked case\n", b"", "exit 0"),)
