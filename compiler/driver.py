@@ -258,8 +258,9 @@ def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: 
     return ir_text
 
 
-def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> engine.Module | str:
-    """Bring any input down to an unoptimised native module (or MLIR text for --emit mlir)."""
+def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> tuple[engine.Module | str, str | None]:
+    """Bring any input down to an unoptimised native module (or MLIR text for --emit mlir),
+    with the IR text it was parsed from (None for bitcode)."""
     kind = input_kind(path)
     if kind is InputKind.BITCODE:
         if options.emit == "mlir":
@@ -267,19 +268,19 @@ def load_llvm_module(path: str, options: BuildOptions, times: StageTimes) -> eng
         data = read_input(path, binary=True)
         assert isinstance(data, bytes)
         with times.stage("llvm parse"):
-            return llvm_stage.native(data, path)
+            return llvm_stage.native(data, path), None
     text = read_input(path)
     assert isinstance(text, str)
     if kind is InputKind.LLVM_IR:
         if options.emit == "mlir":
             raise UsageError("--emit mlir needs an .em or .mlir input")
         with times.stage("llvm parse"):
-            return llvm_stage.native(text, path)
+            return llvm_stage.native(text, path), text
     ir_text = _lower_cached(kind, text, path, options, times)
     if options.emit == "mlir":
-        return ir_text
+        return ir_text, None
     with times.stage("llvm parse"):
-        return llvm_stage.native(ir_text, path)
+        return llvm_stage.native(ir_text, path), ir_text
 
 
 def _kernel_table(mlir_text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -324,15 +325,15 @@ def build(path: str, options: BuildOptions) -> BuildResult:
         # worker start-up overlaps parsing and planning; a tiny module starts no more
         # workers than it can have pieces
         pool.warm(options.job_count, tasks=_most_pieces(path))
-    loaded = load_llvm_module(path, options, times)
+    loaded, source = load_llvm_module(path, options, times)
     if isinstance(loaded, str):
         return BuildResult(loaded, times)
     with loaded as module:
-        return _build_module(module, path, options, times, split_build)
+        return _build_module(module, source, path, options, times, split_build)
 
 
 def _build_module(
-    module: engine.Module, path: str, options: BuildOptions, times: StageTimes, split_build: bool
+    module: engine.Module, source: str | None, path: str, options: BuildOptions, times: StageTimes, split_build: bool
 ) -> BuildResult:
     """Optimise and generate code for a parsed module: serially here, or split."""
     triple = options.target or module.triple or None  # a module's own triple is the target, not the host
@@ -362,8 +363,9 @@ def _build_module(
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
             _codegen_isolated(text, triple, path, options, opt_level=0)
         return _build_split(triple, options, times, text)
-    # the optimiser adds no asm: the unoptimised text tells
-    has_asm = options.emit != "llvm" and llvm_stage.has_inline_asm(module.text())
+    # the optimiser adds no asm: the IR parsed tells (printed only for bitcode input)
+    has_asm = options.emit != "llvm" and llvm_stage.has_inline_asm(module.text() if source is None else source)
+    source = None
     with times.stage("optimise"):
         llvm_stage.optimise(module, target, options.opt_level)
     if options.emit == "llvm":
