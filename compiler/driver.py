@@ -363,8 +363,8 @@ def _build_module(
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
             _codegen_isolated(text, triple, path, options, opt_level=0)
         return _build_split(triple, options, times, text)
-    # the optimiser adds no asm: the IR parsed tells (printed only for bitcode input)
-    has_asm = options.emit != "llvm" and llvm_stage.has_inline_asm(module.text() if source is None else source)
+    # the optimiser adds no asm: the IR text parsed tells, or (bitcode) the module itself
+    has_asm = options.emit != "llvm" and (module.has_inline_asm() if source is None else llvm_stage.has_inline_asm(source))
     source = None
     with times.stage("optimise"):
         llvm_stage.optimise(module, target, options.opt_level)

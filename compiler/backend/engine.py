@@ -24,6 +24,8 @@ _ASSEMBLY, _OBJECT = 0, 1
 _RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
 #: LLVMLinkage values the split back end asks about
 AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE = 1, 2, 3, 8, 9
+#: LLVMOpcode of the instructions that can call an inline asm: LLVMInvoke, LLVMCall, LLVMCallBr
+_CALL_OPCODES = frozenset({5, 45, 67})
 #: the targets Ember initialises (architecture prefix in `libLLVM.so` symbol names)
 _TARGETS = ("X86", "AArch64", "NVPTX", "AMDGPU")
 
@@ -88,6 +90,16 @@ def _lib() -> ctypes.CDLL:
         ("LLVMGetNextGlobal", vp, (vp,)),
         ("LLVMIsDeclaration", c_int, (vp,)),
         ("LLVMCountBasicBlocks", ctypes.c_uint, (vp,)),
+        ("LLVMGetDefaultTargetTriple", c_void_p, ()),
+        ("LLVMGetModuleInlineAsm", c_void_p, (vp, POINTER(c_size_t))),
+        ("LLVMGetFirstBasicBlock", vp, (vp,)),
+        ("LLVMGetNextBasicBlock", vp, (vp,)),
+        ("LLVMGetFirstInstruction", vp, (vp,)),
+        ("LLVMGetNextInstruction", vp, (vp,)),
+        ("LLVMGetInstructionOpcode", c_int, (vp,)),
+        ("LLVMGetCalledValue", vp, (vp,)),
+        ("LLVMIsAInlineAsm", vp, (vp,)),
+        ("LLVMGetTargetName", cp, (vp,)),
         ("LLVMGetLinkage", c_int, (vp,)),
         ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
         ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
@@ -99,6 +111,21 @@ def _lib() -> ctypes.CDLL:
             if init is not None:
                 init()
     return lib
+
+
+def default_triple() -> str:
+    """The triple this LLVM builds for when none is given (the host's, for the tools wheel)."""
+    lib = _lib()
+    return _message(lib, lib.LLVMGetDefaultTargetTriple())
+
+
+def target_name(triple: str) -> str | None:
+    """LLVM's name of the target for `triple` (`x86-64`, `aarch64`, `nvptx64`...), None if unknown."""
+    lib, handle, err = _lib(), c_void_p(), c_void_p()
+    if lib.LLVMGetTargetFromTriple(triple.encode(), byref(handle), byref(err)):
+        _message(lib, err.value)
+        return None
+    return (lib.LLVMGetTargetName(handle) or b"").decode()
 
 
 def _message(lib: ctypes.CDLL, raw: int | None, dispose: str = "LLVMDisposeMessage") -> str:
@@ -263,6 +290,28 @@ class Module:
             total += lib.LLVMCountBasicBlocks(fn)
             fn = lib.LLVMGetNextFunction(fn)
         return int(total)
+
+    def has_inline_asm(self) -> bool:
+        """Whether the module holds module-level asm or calls an inline asm (a walk over its
+        instructions: half the time of printing the module to look for `asm`)."""
+        lib, size = _lib(), c_size_t()
+        lib.LLVMGetModuleInlineAsm(self.ref, byref(size))
+        if size.value:
+            return True
+        fn = lib.LLVMGetFirstFunction(self.ref)
+        while fn:
+            block = lib.LLVMGetFirstBasicBlock(fn)
+            while block:
+                inst = lib.LLVMGetFirstInstruction(block)
+                while inst:
+                    if lib.LLVMGetInstructionOpcode(inst) in _CALL_OPCODES and lib.LLVMIsAInlineAsm(
+                        lib.LLVMGetCalledValue(inst)
+                    ):
+                        return True
+                    inst = lib.LLVMGetNextInstruction(inst)
+                block = lib.LLVMGetNextBasicBlock(block)
+            fn = lib.LLVMGetNextFunction(fn)
+        return False
 
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""

@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import functools
 import re
-
-import llvmlite.binding as llvm
+from typing import TYPE_CHECKING
 
 from compiler.backend import engine
 from compiler.diagnostics import EmberError, Location, UsageError, error_from_llvm
 
+if TYPE_CHECKING:
+    import llvmlite.binding as llvm
+
 
 @functools.cache
 def _init_targets() -> None:
+    """Initialise llvmlite's LLVM (imported only off the hot path: diagnostics, the reducer)."""
+    import llvmlite.binding as llvm
+
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
     llvm.initialize_all_asmparsers() if hasattr(llvm, "initialize_all_asmparsers") else None
@@ -29,7 +34,7 @@ def _init_targets() -> None:
 
 def host_triple() -> str:
     """The triple objects are produced for when `--target` is not given."""
-    return str(llvm.get_process_triple())
+    return engine.default_triple()
 
 
 #: architectures whose code Ember builds only as PTX (`--emit ptx`), never as objects or assembly
@@ -41,11 +46,8 @@ NON_ELF = ("darwin", "macos", "ios", "tvos", "watchos", "windows", "win32", "min
 def check_target(triple: str, *, emit: str, split: bool) -> None:
     """Refuse, before any work, a triple Ember cannot carry to `emit` (one line, exit 2):
     unknown to LLVM, a GPU outside `--emit ptx`, or a split build for anything but x86 ELF."""
-    _init_targets()
-    try:
-        llvm.Target.from_triple(triple)
-    except RuntimeError:
-        raise UsageError(f"unknown target triple '{triple}' (LLVM has no target for it)") from None
+    if engine.target_name(triple) is None:
+        raise UsageError(f"unknown target triple '{triple}' (LLVM has no target for it)")
     if emit not in ("obj", "asm"):
         return
     parts = triple.lower().split("-")
@@ -58,10 +60,8 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
 
 def splittable(triple: str) -> bool:
     """Whether the split back end can build for `triple` (x86 ELF objects, NVPTX assembly)."""
-    _init_targets()
-    try:
-        name = llvm.Target.from_triple(triple).name
-    except RuntimeError:
+    name = engine.target_name(triple)
+    if name is None:
         return False
     parts = triple.lower().split("-")
     x86_elf = name in ("x86-64", "x86") and not any(p.startswith(NON_ELF) for p in parts[1:])
@@ -81,6 +81,8 @@ def has_inline_asm(text: str) -> bool:
 def parse_ir(text: str, path: str) -> llvm.ModuleRef:
     """Parse and verify textual LLVM IR; errors carry `path:line:col`."""
     _init_targets()
+    import llvmlite.binding as llvm
+
     try:
         module = llvm.parse_assembly(text)
         module.verify()
@@ -92,6 +94,8 @@ def parse_ir(text: str, path: str) -> llvm.ModuleRef:
 def parse_bitcode(data: bytes, path: str) -> llvm.ModuleRef:
     """Parse and verify LLVM bitcode."""
     _init_targets()
+    import llvmlite.binding as llvm
+
     try:
         module = llvm.parse_bitcode(data)
         module.verify()
@@ -103,6 +107,8 @@ def parse_bitcode(data: bytes, path: str) -> llvm.ModuleRef:
 def target_machine(triple: str | None = None, opt: int = 2) -> llvm.TargetMachine:
     """A PIC, small-code-model target machine (not llvmlite's JIT default)."""
     _init_targets()
+    import llvmlite.binding as llvm
+
     triple = triple or host_triple()
     try:
         target = llvm.Target.from_triple(triple)
@@ -129,7 +135,6 @@ def native(data: str | bytes, path: str) -> engine.Module:
 
 def native_target(triple: str | None, opt: int = 2) -> engine.Target:
     """The engine's target for `triple` (the host when None): PIC, small code model."""
-    _init_targets()
     return engine.Target.for_triple(triple or host_triple(), opt)
 
 

@@ -1,0 +1,96 @@
+"""The native engine (compiler/backend/engine.py): LLVM's C API in the tools wheel's libLLVM."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from compiler.backend import engine
+
+HOST = engine.default_triple()
+ASM_KINDS = """declare i32 @__gxx_personality_v0(...)
+declare void @ext()
+define void @by_call() {
+  call void asm sideeffect "nop", ""()
+  ret void
+}
+define void @by_invoke() personality ptr @__gxx_personality_v0 {
+  invoke void asm sideeffect "nop", ""() to label %ok unwind label %bad
+ok:
+  ret void
+bad:
+  %l = landingpad { ptr, i32 } cleanup
+  ret void
+}
+define void @by_callbr() {
+  callbr void asm "jmp ${0:l}", "!i"() to label %ok [label %other]
+ok:
+  ret void
+other:
+  ret void
+}
+define void @plain() {
+  call void @ext()
+  ret void
+}
+"""
+
+
+def _only(name: str) -> str:
+    """ASM_KINDS with just the declarations and the function `name`."""
+    decls, *functions = re.split(r"(?=^define )", ASM_KINDS, flags=re.M)
+    return decls + next(f for f in functions if f.startswith(f"define void @{name}("))
+
+
+@pytest.mark.parametrize(("name", "has"), [("by_call", True), ("by_invoke", True), ("by_callbr", True), ("plain", False)])
+def test_inline_asm_is_found_in_every_kind_of_call(name: str, has: bool) -> None:
+    with engine.Module(_only(name), "t.ll", verify=True) as module:
+        assert module.has_inline_asm() is has
+
+
+def test_module_asm_is_found() -> None:
+    with engine.Module('module asm "nop"\n', "t.ll") as module:
+        assert module.has_inline_asm()
+
+
+def test_parse_error_names_the_buffer_line_and_column() -> None:
+    with pytest.raises(engine.EngineError, match=r"^bad\.ll:2:7: error: value doesn't match function result type"):
+        engine.Module("define i32 @f() {\n  ret i64 0\n}\n", "bad.ll")
+
+
+def test_verifier_error_is_reported() -> None:
+    text = "define i32 @f() {\nentry:\n  br label %next\nnext:\n  %x = add i32 %y, 1\n  %y = add i32 %x, 1\n  ret i32 %x\n}\n"
+    with pytest.raises(engine.EngineError, match="dominate"):
+        engine.Module(text, "v.ll", verify=True)
+
+
+def test_a_bad_pipeline_is_an_error_not_a_crash() -> None:
+    with engine.Module("define void @f() {\n  ret void\n}\n", "p.ll") as module, pytest.raises(engine.EngineError):
+        module.run_passes("no-such-pass", engine.Target.for_triple(HOST, 2))
+
+
+def test_object_and_assembly_for_the_host() -> None:
+    target = engine.Target.for_triple(HOST, 2)
+    with engine.Module("define i32 @f(i32 %x) {\n  %y = mul i32 %x, 8\n  ret i32 %y\n}\n", "o.ll") as module:
+        module.prepare(target, force_triple=True)
+        module.optimise(target, 2)
+        assert module.emit(target, "obj")[:4] == b"\x7fELF"
+        assert "\nf:\n" in module.emit(target, "asm").decode()
+
+
+def test_targets_by_name() -> None:
+    assert engine.target_name("x86_64-unknown-linux-gnu") == "x86-64"
+    assert engine.target_name("aarch64-linux-gnu") == "aarch64"
+    assert engine.target_name("no-such-triple") is None
+    assert HOST.startswith(("x86_64", "aarch64"))
+
+
+def test_definitions_linkage_and_renaming() -> None:
+    text = "define internal void @a() {\n  ret void\n}\n@g = linkonce_odr global i32 0\ndeclare void @d()\n"
+    with engine.Module(text, "d.ll") as module:
+        values = {v.name: v for v in module.definitions()}
+        assert set(values) == {"a", "g"}
+        assert values["a"].linkage == engine.INTERNAL and values["g"].linkage == engine.LINKONCE_ODR
+        values["a"].rename("b")
+        assert "define internal void @b()" in module.text()
