@@ -580,43 +580,32 @@ def import_small_callees(state: PlanState) -> None:
     for k, members in enumerate(state.bucket_members):
         own_cost = sum(state.by_name[n].cost for n in members)
         budget = min(max(int(state.policy.import_share * own_cost), state.policy.import_cost), state.extra_left)
-        for r in _import_candidates(state, k, members, importable):
-            if r in members:  # came along with an earlier import
+        for name in list(members):
+            e = state.by_name[name]
+            if e.kind != "function" or name in state.imported[k]:
                 continue
-            along = _locals_to_copy_along(state, r, members)
-            if along is None:
-                if r not in always or state.policy.import_cost > 0:
+            for r in e.refs:
+                if r not in importable or r in members or r in e.address_refs:
                     continue
-                # -O0 (no IPO to lose): the locals it names are exported by their owners
-                along = []
-            cost = state.by_name[r].cost
-            extra = sum(state.by_name[n].cost for n in along)
-            if r in always:  # inlined unsplit whatever it costs: not the budget's choice
-                budget += cost + extra
-            elif cost + extra > budget:
-                continue
-            budget -= cost + extra
-            state.extra_left -= cost + extra
-            state.imported_cost += cost
-            state.copied_cost += extra
-            members[r] = None
-            members.update(dict.fromkeys(along))
-            state.imported[k].add(r)
-
-
-def _import_candidates(state: PlanState, k: int, members: dict[str, None], importable: set[str]) -> list[str]:
-    """Exported callees of subgraph `k`'s own functions, the most call sites per instruction
-    first: a budget too small for every callee goes where the inliner gains most (ThinLTO
-    raises its import threshold for hot call sites for the same reason)."""
-    sites: dict[str, int] = {}
-    for name in members:
-        e = state.by_name[name]
-        if e.kind != "function" or name in state.imported[k]:
-            continue
-        for r in e.refs:
-            if r in importable and r not in members and r not in e.address_refs:
-                sites[r] = sites.get(r, 0) + max(1, e.text.count(f"@{r}("))
-    return sorted(sites, key=lambda r: (-sites[r] / max(1, state.by_name[r].cost), state.order[r]))
+                along = _locals_to_copy_along(state, r, members)
+                if along is None:
+                    if r not in always or state.policy.import_cost > 0:
+                        continue
+                    # -O0 (no IPO to lose): the locals it names are exported by their owners
+                    along = []
+                cost = state.by_name[r].cost
+                extra = sum(state.by_name[n].cost for n in along)
+                if r in always:  # inlined unsplit whatever it costs: not the budget's choice
+                    budget += cost + extra
+                elif cost + extra > budget:
+                    continue
+                budget -= cost + extra
+                state.extra_left -= cost + extra
+                state.imported_cost += cost
+                state.copied_cost += extra
+                members[r] = None
+                members.update(dict.fromkeys(along))
+                state.imported[k].add(r)
 
 
 def copy_shared_closure(state: PlanState) -> None:
