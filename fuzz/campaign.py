@@ -13,6 +13,7 @@ is reported within seconds.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -29,7 +30,7 @@ from hypothesis.control import current_build_context
 from hypothesis.internal.conjecture import engine as hypothesis_engine
 from hypothesis.reporting import current_reporter, with_reporter
 
-from fuzz import findings, properties
+from fuzz import determinism, findings, properties
 from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
 from fuzz.strategies import FuzzCase, cases
@@ -78,9 +79,16 @@ class CampaignResult:
     known: dict[str, int] = field(default_factory=dict)
     #: generator feature -> programs checked that used it (swarm testing's coverage)
     coverage: dict[str, int] = field(default_factory=dict)
+    #: one line per program checked, in order: `<program and builds hash> <verdict>`
+    trace: list[str] = field(default_factory=list)
     examples_to_failure: int | None = None
     seconds_to_failure: float | None = None
     seconds: float = 0.0
+
+    @property
+    def fingerprint(self) -> str:
+        """What the campaign generated and judged, in 12 hex digits (equal runs, equal prints)."""
+        return hashlib.sha256("\n".join(self.trace).encode()).hexdigest()[:12]
 
     @property
     def found(self) -> bool:
@@ -156,9 +164,10 @@ class Campaign:
             for feature in case.features:
                 self.result.coverage[feature] = self.result.coverage.get(feature, 0) + 1
             self._tick()
+            known = None if report.ok or self.config.report_known else known_bug(report)
+            self.result.trace.append(f"{key[:16]} {_verdict(report, known)}")
             if report.ok:
                 return
-            known = None if self.config.report_known else known_bug(report)
             if known is not None:
                 self.result.known[known] = self.result.known.get(known, 0) + 1
                 return
@@ -196,24 +205,27 @@ class Campaign:
             test = hypothesis_seed(self.seed)(test)
         if test_settings is not None:
             test = test_settings(test)
-        return self._with_bounded_shrinking(test)
+        return self._wrapped(test)
 
-    def _with_bounded_shrinking(self, test: Callable[[], None]) -> Callable[[], None]:
-        """`test`, with Hypothesis' shrinker stopped once the campaign's shrink budget is spent."""
-        if self.config.shrink_seconds is None:
-            return test
+    def _wrapped(self, test: Callable[[], None]) -> Callable[[], None]:
+        """`test`, drawing from the seed alone (`fuzz.determinism`), with Hypothesis' shrinker
+        stopped once the campaign's shrink budget is spent."""
+        shrink_seconds = self.config.shrink_seconds
 
         @functools.wraps(test)  # keeps Hypothesis' attributes: pytest still sees a Hypothesis test
-        def bounded() -> None:
-            with _shrinking_limited_to(self.config.shrink_seconds or 0.0):
+        def wrapped() -> None:
+            with determinism.seed_only(), contextlib.ExitStack() as stack:
+                if shrink_seconds is not None:
+                    stack.enter_context(_shrinking_limited_to(shrink_seconds))
                 test()
 
-        return bounded
+        return wrapped
 
     def run(self, *, examples: int, database: object = None, shrink: bool = True) -> CampaignResult:
         """Run the campaign outside pytest; a failure is caught and returned in the result."""
         phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
         test_settings = settings(
+            settings.get_profile("default"),  # not whichever profile this process loaded (Hypothesis' `ci` when $CI is set)
             max_examples=examples,
             deadline=None,
             database=database,  # type: ignore[arg-type]
@@ -281,6 +293,11 @@ def _shrinking_limited_to(seconds: float) -> Iterator[None]:
             yield
     finally:
         hypothesis_engine.MAX_SHRINKING_SECONDS = saved
+
+
+def _verdict(report: properties.Report, known: str | None) -> str:
+    """`ok`, the failure's classification, or `known:<bug>` for a known open bug."""
+    return f"known:{known}" if known is not None else report.classification
 
 
 def differential_failures(exc: BaseException) -> list[properties.DifferentialFailure]:
