@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 20240601
 PROGRAMS = 20
 #: a clean campaign (20 verdicts `ok`) and one with the back-end fault of the issue (caught
-#: by its 6th program at this seed): programs, builds and verdicts are compared
+#: within the 20 at this seed): programs, builds and verdicts are compared
 FAULTS = (frozenset(), frozenset({"drop-ctors"}))
 #: what a fresh process runs after its `{preamble}`: the traces, printed as JSON
 SCRIPT = """\
