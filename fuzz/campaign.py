@@ -13,6 +13,7 @@ is reported within seconds.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -29,10 +30,10 @@ from hypothesis.control import current_build_context
 from hypothesis.internal.conjecture import engine as hypothesis_engine
 from hypothesis.reporting import current_reporter, with_reporter
 
-from fuzz import findings, properties
+from fuzz import determinism, findings, properties
 from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
-from fuzz.strategies import FuzzCase, cases
+from fuzz.strategies import FuzzCase, cases, known_features
 
 
 @dataclass(frozen=True)
@@ -78,16 +79,24 @@ class CampaignResult:
     known: dict[str, int] = field(default_factory=dict)
     #: generator feature -> programs checked that used it (swarm testing's coverage)
     coverage: dict[str, int] = field(default_factory=dict)
+    #: one line per program checked, in order: `<program and builds hash> <verdict>`
+    trace: list[str] = field(default_factory=list)
     examples_to_failure: int | None = None
     seconds_to_failure: float | None = None
     seconds: float = 0.0
+
+    @property
+    def fingerprint(self) -> str:
+        """What the campaign generated and judged, in 12 hex digits (equal runs, equal prints)."""
+        return hashlib.sha256("\n".join(self.trace).encode()).hexdigest()[:12]
 
     @property
     def found(self) -> bool:
         return bool(self.failures)
 
     def coverage_text(self) -> str:
-        """Per-feature coverage, rarest first: `feature coverage (programs using it): eh 3, ...`."""
+        """Per-feature coverage, rarest first (features the strategy knows but never drew
+        included): `feature coverage (programs using it): eh 3, ...`."""
         if not self.coverage:
             return "feature coverage: (no feature information)"
         items = sorted(self.coverage.items(), key=lambda kv: (kv[1], kv[0]))
@@ -116,7 +125,7 @@ class Campaign:
         self.seed = seed
         self.name = name
         self.progress = progress
-        self.result = CampaignResult()
+        self.result = CampaignResult(coverage=dict.fromkeys(known_features(config.strategy), 0))
         self.cases = cases(config.strategy, config.max_functions, config.min_functions)
         self.plans = properties.check_plans(
             modes=config.modes,
@@ -128,6 +137,8 @@ class Campaign:
             candidate=config.candidate,
         )
         self._failing: dict[str, properties.Report] = {}
+        #: keys (`_key`) of the programs and builds that passed
+        self._passed: set[str] = set()
         self._start = time.perf_counter()
         self._first_failure: float | None = None
         self._last_progress = self._start
@@ -152,13 +163,17 @@ class Campaign:
         if report is None:
             if self._shrink_budget_spent():
                 return  # shrinking has had its time: only already-known failures still fail
+            if key in self._passed:  # the same program and builds again: not built again
+                stats.examples += 1
+                self._record(case, key, "ok")
+                return
             report = properties.check(case, plan, faults=self.config.faults, stats=stats, lanes=self.config.lanes)
-            for feature in case.features:
-                self.result.coverage[feature] = self.result.coverage.get(feature, 0) + 1
+            known = None if report.ok or self.config.report_known else known_bug(report)
+            self._record(case, key, _verdict(report, known))
             self._tick()
             if report.ok:
+                self._passed.add(key)
                 return
-            known = None if self.config.report_known else known_bug(report)
             if known is not None:
                 self.result.known[known] = self.result.known.get(known, 0) + 1
                 return
@@ -196,24 +211,28 @@ class Campaign:
             test = hypothesis_seed(self.seed)(test)
         if test_settings is not None:
             test = test_settings(test)
-        return self._with_bounded_shrinking(test)
+        return self._wrapped(test)
 
-    def _with_bounded_shrinking(self, test: Callable[[], None]) -> Callable[[], None]:
-        """`test`, with Hypothesis' shrinker stopped once the campaign's shrink budget is spent."""
-        if self.config.shrink_seconds is None:
-            return test
+    def _wrapped(self, test: Callable[[], None]) -> Callable[[], None]:
+        """`test`, drawing from the seed alone (`fuzz.determinism`), every program a fresh draw
+        (`_without_span_mutations`), with Hypothesis' shrinker stopped once the campaign's shrink
+        budget is spent."""
+        shrink_seconds = self.config.shrink_seconds
 
         @functools.wraps(test)  # keeps Hypothesis' attributes: pytest still sees a Hypothesis test
-        def bounded() -> None:
-            with _shrinking_limited_to(self.config.shrink_seconds or 0.0):
+        def wrapped() -> None:
+            with determinism.seed_only(), _without_span_mutations(), contextlib.ExitStack() as stack:
+                if shrink_seconds is not None:
+                    stack.enter_context(_shrinking_limited_to(shrink_seconds))
                 test()
 
-        return bounded
+        return wrapped
 
     def run(self, *, examples: int, database: object = None, shrink: bool = True) -> CampaignResult:
         """Run the campaign outside pytest; a failure is caught and returned in the result."""
         phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
         test_settings = settings(
+            settings.get_profile("default"),  # not whichever profile this process loaded (Hypothesis' `ci` when $CI is set)
             max_examples=examples,
             deadline=None,
             database=database,  # type: ignore[arg-type]
@@ -233,6 +252,12 @@ class Campaign:
         return self.result
 
     # ---------------------------------------------------------------- helpers
+
+    def _record(self, case: FuzzCase, key: str, verdict: str) -> None:
+        """Count a judged program in the coverage and the trace."""
+        for feature in case.features:
+            self.result.coverage[feature] = self.result.coverage.get(feature, 0) + 1
+        self.result.trace.append(f"{key[:16]} {verdict}")
 
     def _shrink_budget_spent(self) -> bool:
         if self._first_failure is None or self.config.shrink_seconds is None:
@@ -281,6 +306,34 @@ def _shrinking_limited_to(seconds: float) -> Iterator[None]:
             yield
     finally:
         hypothesis_engine.MAX_SHRINKING_SECONDS = saved
+
+
+def _verdict(report: properties.Report, known: str | None) -> str:
+    """`ok`, the failure's classification, or `known:<bug>` for a known open bug."""
+    return f"known:{known}" if known is not None else report.classification
+
+
+@contextmanager
+def _without_span_mutations() -> Iterator[None]:
+    """Hypothesis' generate phase without its span-copying mutator (pinned version).
+
+    After each fresh example Hypothesis runs up to five copies of it with one span pasted
+    over another of the same label. A campaign program costs about six builds, and those
+    copies kept the first program's swarm configuration: at seed 5 the 35 linkage programs
+    of 200 were 5 feature sets, 7 near-identical programs each, and 25% of all programs
+    were exact repeats. Without it every program is a fresh draw (190 of 200 distinct).
+    """
+    runner = hypothesis_engine.ConjectureRunner
+    saved = runner.generate_mutations_from
+    runner.generate_mutations_from = _no_mutations  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        runner.generate_mutations_from = saved  # type: ignore[method-assign]
+
+
+def _no_mutations(runner: object, data: object) -> None:
+    """Stands in for `ConjectureRunner.generate_mutations_from`: no copies of `data`."""
 
 
 def differential_failures(exc: BaseException) -> list[properties.DifferentialFailure]:

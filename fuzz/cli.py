@@ -132,6 +132,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         result = campaign.run(examples=args.examples, database=database)
     print(result.stats.render())
     print(result.coverage_text())
+    print(f"campaign fingerprint {result.fingerprint} (programs, builds and verdicts: one seed, one print with --no-database)")
     for name, count in sorted(result.known.items()):
         print(f"known open bug '{name}' hit {count} time(s) (see fuzz/regressions; --report-known saves them)")
     if not result.found:

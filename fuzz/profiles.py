@@ -12,7 +12,8 @@ Profiles (load one explicitly with `EMBER_PROFILE=<name>`; the default is `ci`):
   `EMBER_PROFILE=campaign pytest -n auto fuzz/`.
 
 Hypothesis loads its *own* `ci` profile (no database) when `CI` is set; `load()` replaces
-it with ours, so CI runs with the database too.
+it with ours, so CI runs with the database too. `load()` also stops Hypothesis from mixing
+the literals of whatever modules are imported into its draws (`fuzz.determinism`).
 
 Database: a local `DirectoryBasedExampleDatabase` (`$EMBER_HYPOTHESIS_DIR`, default
 `.hypothesis/ember`); with `EMBER_REDIS_URL=redis://host:port/0` it is multiplexed with a
@@ -27,6 +28,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase, MultiplexedDatabase
+
+from fuzz import determinism
 
 PROFILE_ENV = "EMBER_PROFILE"
 DIR_ENV = "EMBER_HYPOTHESIS_DIR"
@@ -96,6 +99,8 @@ def load(name: str | None = None) -> str:
     if chosen not in EXAMPLES:
         raise ValueError(f"unknown {PROFILE_ENV} '{chosen}' (choose from {', '.join(EXAMPLES)})")
     settings.load_profile(chosen)
+    # what a test draws depends on its seed, not on which modules this session imported
+    determinism.switch_off_local_constants()
     global _LOADED
     _LOADED = chosen
     return chosen

@@ -20,7 +20,10 @@ from fuzz.strategies.callgraph import (
     apply_swarm,
     call_graphs,
     graph_features,
+    swarm_choice,
+    swarm_graph_off,
     swarm_off,
+    swarm_on,
 )
 from fuzz.strategies.ember import LANES, EmberProgram, ember_programs
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
@@ -67,30 +70,45 @@ class FuzzCase:
 @st.composite
 def callgraph_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
     """Call-graph programs (see `fuzz.strategies.callgraph`), with a swarm of features switched off."""
-    graph = draw(call_graphs(max_functions, min_functions))
-    graph = apply_swarm(graph, draw(swarm_off(OP_KINDS + GRAPH_FEATURES), label="swarm off"))
+    off = draw(swarm_graph_off(), label="swarm off")
+    graph = apply_swarm(draw(call_graphs(max_functions, min_functions)), off)
     return FuzzCase(graph.render(), None, "callgraph", graph_features(graph))
+
+
+#: each linkage feature is switched on in one program of this many (swarm testing); the
+#: program then has a fragment of every feature switched on, and a few more of them
+LINKAGE_SWARM_ONE_IN = 4
+LINKAGE_SWARM_FILL = 3
 
 
 @st.composite
 def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, ...] | None = None) -> FuzzCase:
     """Linkage modules (see `fuzz.strategies.linkage`), with their support module when one is needed;
-    without `features`, a swarm: each program draws which features are switched off."""
+    without `features`, a swarm: each program first draws which features it has (at least one)."""
+    every = features is None
     if features is None:
-        off = draw(swarm_off(tuple(FEATURES)), label="swarm off")
-        features = tuple(f for f in FEATURES if f not in off) or tuple(FEATURES)
-    module: LinkageModule = draw(linkage_modules(max_fragments, features))
+        features = draw(swarm_on(tuple(FEATURES), LINKAGE_SWARM_ONE_IN), label="swarm on")
+        features = features or (draw(st.sampled_from(tuple(FEATURES)), label="the one feature"),)
+    # with a swarm, extra fragments only fill small modules up to LINKAGE_SWARM_FILL
+    fragments = LINKAGE_SWARM_FILL if every else max_fragments
+    module: LinkageModule = draw(linkage_modules(fragments, features, every=every))
     used = tuple(sorted({f.feature.split(":")[0] for f in module.fragments}))
     return FuzzCase(module.render(), module.support(), "linkage", used)
+
+
+#: an Ember lane is off in one program of this many (lanes share a program's few functions)
+LANE_OFF_ONE_IN = 3
 
 
 @st.composite
 def ember_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
     """Ember programs over call graphs (see `fuzz.strategies.ember`), with a swarm of features off."""
+    off = draw(swarm_graph_off(), label="swarm off") | draw(swarm_off(LANES[1:], LANE_OFF_ONE_IN), label="lanes off")
     prog = draw(ember_programs(max_functions, min_functions))
-    off = draw(swarm_off(OP_KINDS + GRAPH_FEATURES + LANES[1:]), label="swarm off")
     graph = apply_swarm(prog.graph, off)
-    flavours = tuple(replace(f, lane="Int") if f.lane in off else f for f in prog.flavours)
+    # `Int` is always on; a lane that is off becomes one of the typed lanes left on
+    lanes_on = tuple(lane for lane in LANES[1:] if lane not in off) or LANES[:1]
+    flavours = tuple(replace(f, lane=swarm_choice(f.lane, LANES, ("Int", *lanes_on))) for f in prog.flavours)
     prog = replace(prog, graph=graph, flavours=flavours)
     lanes = {prog.flavour(f.index).lane for f in graph.functions} - {"Int"}
     used = {*graph_features(graph), *lanes} - {"ctor"}  # Ember programs have no constructor
@@ -113,11 +131,41 @@ def corpus_cases(draw: st.DrawFn, max_anchors: int = 6) -> FuzzCase:
     return FuzzCase(module, None, "corpus")
 
 
+@st.composite
+def mixed_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
+    """A call-graph program (a quarter), a linkage module (half: 20 features, and they cost
+    about half an Ember program to check) or an Ember program; shrinks towards call graphs."""
+    branch = draw(st.integers(0, 3), label="kind of program")
+    if branch == 0:
+        return draw(callgraph_cases(max_functions, min_functions))
+    if branch < 3:
+        return draw(linkage_cases())
+    return draw(ember_cases(max_functions, min_functions))
+
+
+#: program-level features `graph_features` derives (besides op kinds and graph features)
+DERIVED_FEATURES = ("select-call", "large-functions", "many-functions")
+
+
+def known_features(kind: str = "mixed") -> tuple[str, ...]:
+    """Every feature a strategy's programs can record in `FuzzCase.features` (kernel and
+    corpus programs record none)."""
+    graph = OP_KINDS + GRAPH_FEATURES + DERIVED_FEATURES
+    ember = tuple(f for f in graph if f != "ctor") + LANES[1:]
+    per_kind = {
+        "callgraph": graph,
+        "linkage": tuple(FEATURES),
+        "ember": ember,
+        "llvm-ir": graph + tuple(FEATURES),
+        "mixed": tuple(dict.fromkeys(graph + tuple(FEATURES) + ember)),
+    }
+    return per_kind.get(kind, ())
+
+
 def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[FuzzCase]:
     """`callgraph`, `linkage`, `ember`, `kernels`, `llvm-ir` (call graphs or linkage modules),
     `corpus` (slices of the real-world corpus; needs `bash ci/fetch_corpus.sh`) or
-    `mixed` (call graphs, linkage modules or Ember programs; call graphs first so shrinking
-    prefers them)."""
+    `mixed` (`mixed_cases`: call graphs, linkage modules or Ember programs)."""
     if kind == "callgraph":
         return callgraph_cases(max_functions, min_functions)
     if kind == "linkage":
@@ -131,13 +179,12 @@ def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) 
     if kind == "llvm-ir":
         return st.one_of(callgraph_cases(max_functions, min_functions), linkage_cases())
     if kind == "mixed":
-        return st.one_of(
-            callgraph_cases(max_functions, min_functions), linkage_cases(), ember_cases(max_functions, min_functions)
-        )
+        return mixed_cases(max_functions, min_functions)
     raise ValueError(f"unknown strategy '{kind}' (choose from {', '.join(STRATEGIES)})")
 
 
 __all__ = [
+    "DERIVED_FEATURES",
     "FEATURES",
     "STRATEGIES",
     "CallGraph",
@@ -153,6 +200,7 @@ __all__ = [
     "ember_programs",
     "kernel_cases",
     "kernel_programs",
+    "known_features",
     "linkage_cases",
     "linkage_modules",
 ]

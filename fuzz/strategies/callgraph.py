@@ -335,17 +335,18 @@ _CONSTS = st.one_of(st.integers(-8, 64), st.integers(-(2**63), 2**63 - 1))
 
 
 @functools.cache
-def _op_lists(in_loop: bool, max_ops: int = 6) -> st.SearchStrategy[list[Op]]:
+def _op_lists(in_loop: bool, max_ops: int = 6, min_ops: int = 0) -> st.SearchStrategy[list[Op]]:
     operands = ["c", "x", "d"] + (["i"] if in_loop else [])
     op = st.builds(Op, st.sampled_from(OP_KINDS), st.sampled_from(operands), _CONSTS)
-    return st.lists(op, max_size=max_ops)
+    return st.lists(op, min_size=min_ops, max_size=max_ops)
 
 
 #: Program sizes: most programs are a handful of small functions; some have a few large
 #: functions (register pressure, spills, long blocks: a level-2 piece of its own) and some
 #: many tiny ones (many pieces and symbols for the MC link). Shrinks towards `normal`.
-SIZES = ("normal", "normal", "normal", "normal", "large", "many-small")
-#: ops per function body in a `large` program, and how many such functions at most
+SIZES = ("normal", "normal", "normal", "large", "many-small")
+#: ops per function body in a `large` program (at most; at least a quarter as many), and how
+#: many such functions at most
 LARGE_OPS, LARGE_FUNCTIONS = 48, 3
 #: function count of a `many-small` program (each body at most one op)
 MANY_SMALL = (24, 48)
@@ -376,7 +377,9 @@ _BASES = st.integers(0, 255)
 
 
 @st.composite
-def functions(draw: st.DrawFn, max_functions: int, n_globals: int, table: bool, max_ops: int = 6) -> Function:
+def functions(
+    draw: st.DrawFn, max_functions: int, n_globals: int, table: bool, max_ops: int = 6, min_ops: int = 0
+) -> Function:
     """One function; call targets and global indices are reduced modulo the final counts later."""
     loop_trip = draw(_LOOP_TRIPS)
     calls = draw(_call_lists(max_functions, table))
@@ -384,7 +387,7 @@ def functions(draw: st.DrawFn, max_functions: int, n_globals: int, table: bool, 
     return Function(
         index=0,
         linkage=draw(_LINKAGES),
-        ops=tuple(draw(_op_lists(bool(loop_trip), max_ops))),
+        ops=tuple(draw(_op_lists(bool(loop_trip), max_ops, min_ops))),
         calls=tuple(calls),
         uses=tuple(uses),
         loop_trip=loop_trip,
@@ -406,15 +409,16 @@ def call_graphs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
     shape = draw(st.sampled_from(["random", "chain", "fanout"]), label="shape")
     # a fixed function count (the throughput benchmark's 10) keeps the normal size
     size = draw(st.sampled_from(SIZES), label="size") if min_functions < max_functions else "normal"
-    max_ops = 6
+    max_ops, min_ops = 6, 0
     if size == "large":
-        max_ops, max_functions = LARGE_OPS, max(min_functions, min(max_functions, LARGE_FUNCTIONS))
+        max_ops, min_ops = LARGE_OPS, LARGE_OPS // 4
+        max_functions = max(min_functions, min(max_functions, LARGE_FUNCTIONS))
     elif size == "many-small":
         max_ops, min_functions, max_functions = 1, max(min_functions, MANY_SMALL[0]), max(max_functions, MANY_SMALL[1])
     n_globals = draw(st.integers(0, 4), label="globals")
     table_size = draw(st.integers(0, 3), label="table size")
     drawn = draw(
-        st.lists(functions(max_functions, n_globals, bool(table_size), max_ops), min_size=min_functions, max_size=max_functions),
+        st.lists(functions(max_functions, n_globals, bool(table_size), max_ops, min_ops), min_size=min_functions, max_size=max_functions),
         label="functions",
     )
     n = len(drawn)
@@ -448,13 +452,41 @@ def call_graph_modules(max_functions: int = 10, min_functions: int = 1) -> st.Se
 
 #: Graph-level features a swarm configuration may switch off (besides every op kind).
 GRAPH_FEATURES = ("calls", "loops", "globals", "table", "ctor")
+#: graph features that gate others, off in only one program of this many: an indirect
+#: call through a `select` needs calls and the table (at 1 in 2 it was in 4% of programs)
+GATES, GATE_OFF_ONE_IN = ("calls", "table", "ctor"), 4
 
 
 @st.composite
-def swarm_off(draw: st.DrawFn, features: tuple[str, ...]) -> frozenset[str]:
+def swarm_graph_off(draw: st.DrawFn) -> frozenset[str]:
+    """The swarm configuration of a call-graph program: op kinds and graph features off at
+    1 in 2, the `GATES` at 1 in `GATE_OFF_ONE_IN`."""
+    off = draw(swarm_off(OP_KINDS + tuple(f for f in GRAPH_FEATURES if f not in GATES)))
+    return off | draw(swarm_off(GATES, GATE_OFF_ONE_IN))
+
+
+@st.composite
+def swarm_off(draw: st.DrawFn, features: tuple[str, ...], one_in: int = 2) -> frozenset[str]:
     """Swarm testing (Groce et al., ISSTA 2012): a random subset of `features` switched off
-    for one whole program, so rare features get programs to themselves; shrinks to none off."""
-    return frozenset(f for f in features if draw(st.booleans()))
+    for one whole program, each with probability 1/`one_in`, drawn before the program;
+    shrinks to none off."""
+    return frozenset(f for f in features if draw(st.integers(0, one_in - 1)) == one_in - 1)
+
+
+@st.composite
+def swarm_on(draw: st.DrawFn, features: tuple[str, ...], one_in: int) -> tuple[str, ...]:
+    """Swarm testing for features a program has one part each of: each switched on with
+    probability 1/`one_in` (in `features`' order); shrinks to none on."""
+    return tuple(f for f in features if draw(st.integers(0, one_in - 1)) == one_in - 1)
+
+
+def swarm_choice(value: str, universe: tuple[str, ...], on: tuple[str, ...]) -> str:
+    """`value` if it is in `on`, else the feature of `on[1:]` (or `on[0]` when that is
+    empty) standing in for it: the draws of switched-off features go to the ones left on."""
+    if value in on:
+        return value
+    rest = on[1:] or on
+    return rest[universe.index(value) % len(rest)]
 
 
 def apply_swarm(graph: CallGraph, off: frozenset[str]) -> CallGraph:

@@ -24,6 +24,8 @@ from fuzz.strategies.callgraph import SWITCH_CASES, CallGraph, Function, Op, cal
 #: Worst-case calls one run of `main` makes: the interpreter runs every generated program.
 MAX_CALLS = 300
 LANES = ("Int", "Int32", "Int8", "UInt64", "Float64", "Float32", "Bool", "Widths", "FloatEdge", "Cond")
+#: functions that always get a flavour (the rest may stay plain `Int`): lanes in many programs
+MIN_FLAVOURED = 10
 LOOPS = ("for", "while")
 INLINES = ("", "noinline", "always_inline")
 U64 = (1 << 64) - 1
@@ -318,7 +320,9 @@ def ember_programs(
 ) -> EmberProgram:
     """A random Ember program over a call graph; shrinks to few, plain, call-free functions."""
     graph = draw(call_graphs(max_functions, min_functions), label="call graph")
-    extra = draw(st.lists(flavours(), max_size=len(graph.functions)), label="flavours")
+    # the first functions always have a flavour (its lane shrinks to plain `Int`)
+    n = len(graph.functions)
+    extra = draw(st.lists(flavours(), min_size=min(n, MIN_FLAVOURED), max_size=n), label="flavours")
     return EmberProgram(graph, tuple(extra))
 
 

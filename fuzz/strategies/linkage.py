@@ -670,10 +670,15 @@ if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
 
 
 @st.composite
-def linkage_modules(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, ...] | None = None) -> LinkageModule:
-    """A module made of 1..max_fragments feature fragments (feature names drawn first)."""
-    names = draw(
-        st.lists(st.sampled_from(features or tuple(FEATURES)), min_size=1, max_size=max_fragments),
+def linkage_modules(
+    draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, ...] | None = None, every: bool = False
+) -> LinkageModule:
+    """A module made of 1..max_fragments feature fragments (feature names drawn first); with
+    `every`, one fragment of each of `features` first, then up to `max_fragments` in all."""
+    pool = features or tuple(FEATURES)
+    first = list(pool) if every else []
+    names = first + draw(
+        st.lists(st.sampled_from(pool), min_size=0 if first else 1, max_size=max(0, max_fragments - len(first))),
         label="features",
     )
     return LinkageModule(tuple(draw(FEATURES[name](f"k{n}_")) for n, name in enumerate(names)))
