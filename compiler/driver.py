@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, llvm_stage, policy, prefix
+from compiler.backend import engine, llvm_stage, policy
 from compiler.diagnostics import EmberError, Location, UsageError
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
@@ -354,9 +354,6 @@ def _build_module(
         options = dataclasses.replace(options, split=choice.mode)
         split_build = choice.mode != "none"
     if split_build:
-        if prefix.applies(options.opt_level, options.split):
-            with times.stage("whole-module prefix"):
-                prefix.run(module, target)
         text = module.text()
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first

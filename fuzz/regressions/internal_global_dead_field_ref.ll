@@ -1,10 +1,11 @@
-; FIXED 2026-11-25 by the whole-module prefix (compiler/backend/prefix.py: IPSCCP, dead-argument
-; elimination, GlobalOpt and GlobalDCE on the whole module before the split); was KNOWN_BUGS
-; "dead-external-ref": an internal mutable global used from two subgraphs is exported while compiling, so the
+; KNOWN LIMITATION (open in fuzz/regressions/__init__.py: KNOWN_BUGS "dead-external-ref"):
+; an internal mutable global used from two subgraphs is exported while compiling, so the
 ; optimiser no longer sees all its users: unsplit, GlobalOpt finds that no one reads the
 ; `realloc` field of @global_hooks and drops it, so `realloc` is not an undefined symbol of
 ; the object; split (--split-cost 1), @global_hooks keeps its initialiser and the object
 ; gains `UND realloc`. Harmless at link time (realloc exists), but the symbol tables differ.
+; Keeping every user of a local global in one subgraph would fix it and serialise programs
+; whose state is one static struct (SQLite's sqlite3Config), so it stays open.
 ; Found by `ember fuzz --strategy corpus --seed 1` (a cJSON slice) after 52 programs;
 ; reduced with `ember reduce FINDING` from 2,931 to 26 lines in 22 s.
 ; Reproduce: ember build X -O2 --split none -o a.o; ember build X -O2 --split two-level
