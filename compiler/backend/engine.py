@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from ctypes import POINTER, byref, c_char_p, c_int, c_size_t, c_void_p
@@ -60,8 +61,18 @@ def load() -> None:
     _lib()
 
 
-@functools.cache
+#: ctypes lets LLVM run outside the GIL, so two threads can reach the first load together
+_LOADING = threading.Lock()
+
+
 def _lib() -> ctypes.CDLL:
+    """The loaded library (loaded once, under a lock: target registration must run once)."""
+    with _LOADING:
+        return _load()
+
+
+@functools.cache
+def _load() -> ctypes.CDLL:
     """Load `libLLVM.so`, declare the C API calls used here and initialise the targets."""
     lib = ctypes.CDLL(str(library_path()))
     vp, cp = c_void_p, c_char_p
