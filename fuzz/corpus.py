@@ -21,14 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import llvm
-
+from compiler.backend import engine
 from compiler.link import link_executable
 from oracle import runner
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("EMBER_CORPUS_CACHE", ROOT / ".cache"))
-LLVM_BIN = Path(llvm.__file__).parent / "bin"
+LLVM_BIN = engine.tools_dir()
 CLANG = "clang-19"
 #: how the C front end hands IR over: clang's -O1 IR (lifetime markers, TBAA) with LLVM's passes off
 FRONT_END_FLAGS = ("-O1", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", "-w", "-g0")

@@ -135,9 +135,9 @@ def measure_ember(src: Path, split: str, jobs: int, out: Path) -> Measurement:
 
 
 def measure_reference(src: Path, tmp: Path) -> Measurement:
-    import llvm
+    from compiler.backend import engine
 
-    bindir = Path(llvm.__file__).parent / "bin"
+    bindir = engine.tools_dir()
     w1, c1, _ = _run([str(bindir / "opt"), "-O2", "--relocation-model=pic", str(src), "-o", str(tmp / "ref.bc")])
     w2, c2, _ = _run(
         [str(bindir / "llc"), "-O2", "-relocation-model=pic", "-filetype=obj", str(tmp / "ref.bc"), "-o", str(tmp / "ref.o")]

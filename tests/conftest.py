@@ -8,13 +8,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import llvm
 import pytest
 
 from compiler import cli
+from compiler.backend import engine
 
 DATA = Path(__file__).parent / "data"
-LLVM_BIN = Path(llvm.__file__).parent / "bin"
+LLVM_BIN = engine.tools_dir()
 
 
 @dataclass

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from compiler.backend import engine
+
+ROOT = Path(__file__).resolve().parent.parent
 
 HOST = engine.default_triple()
 ASM_KINDS = """declare i32 @__gxx_personality_v0(...)
@@ -94,3 +100,21 @@ def test_definitions_linkage_and_renaming() -> None:
         assert values["a"].linkage == engine.INTERNAL and values["g"].linkage == engine.LINKONCE_ODR
         values["a"].rename("b")
         assert "define internal void @b()" in module.text()
+
+
+def test_the_library_is_found_when_another_llvm_package_shadows_the_name(tmp_path: Path) -> None:
+    """Found under lit: its own `lit/llvm` package comes first on the commands' path, `import llvm`
+    found it, and every `ember build` exited 70."""
+    shadow = tmp_path / "llvm"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    code = "import llvm, sys; from compiler.backend import engine; print(engine.tools_dir()); engine.load()"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (Path(done.stdout.strip()) / "opt").exists()
+    src = tmp_path / "m.ll"
+    src.write_text("define i32 @main() {\n  ret i32 0\n}\n")
+    built = subprocess.run([sys.executable, "-m", "compiler.cli", "build", str(src), "-o", str(tmp_path / "m.o")],
+                           env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr

@@ -50,6 +50,12 @@ def library_path() -> Path:
     return path
 
 
+def tools_dir() -> Path:
+    """The tools wheel's `bin` folder (`opt`, `llc`, `llvm-split`, ...), found as `library_path`
+    is (not through `import llvm`, which lit's own `llvm` package can shadow)."""
+    return library_path().parent.parent / "bin"
+
+
 def _declare(lib: ctypes.CDLL, name: str, restype: object, *argtypes: object) -> None:
     fn = getattr(lib, name)
     fn.restype = restype

@@ -32,8 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import llvm
-
+from compiler.backend import engine
 from fuzz.genmodule import ModuleShape, generate
 from fuzz.reduce.engine import lines_of
 
@@ -128,7 +127,7 @@ def run_case(case: Case, tmp: Path, timeout: float, tools: list[str]) -> dict[st
     script.write_text(SCRIPT.format(python=sys.executable, settings=case.settings, fault=case.fault, wanted=case.wanted))
     script.chmod(0o755)
     ember = str(Path(sys.executable).with_name("ember"))
-    llvm_reduce = str(Path(llvm.__file__).parent / "bin" / "llvm-reduce")
+    llvm_reduce = str(engine.tools_dir() / "llvm-reduce")
     runs = {
         "ember --test": ([ember, "reduce", str(src), "-o", f"{work}/ember.ll", "--test", str(script), "-j", "2"], f"{work}/ember.ll"),
         "ember built-in": (
