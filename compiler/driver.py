@@ -362,7 +362,6 @@ def _build_module(
         return _build_split(triple, options, times, text)
     # the optimiser adds no asm: the IR text parsed tells, or (bitcode) the module itself
     has_asm = options.emit != "llvm" and (module.has_inline_asm() if source is None else llvm_stage.has_inline_asm(source))
-    source = None
     with times.stage("optimise"):
         llvm_stage.optimise(module, target, options.opt_level)
     if options.emit == "llvm":

@@ -78,9 +78,8 @@ def add_compare_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from compiler import driver
     from compiler.cli import int_list
-    from fuzz import findings, profiles
+    from fuzz import findings, profiles, properties
     from fuzz.campaign import Campaign, CampaignConfig
 
     if args.examples < 1:
@@ -88,8 +87,6 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.lanes is not None and args.lanes < 1:
         raise UsageError("--lanes must be at least 1")
     if args.lanes is None:
-        from fuzz import properties
-
         args.lanes = properties.default_lanes()  # once, and a bad $EMBER_CHECK_LANES is said before any work
     if args.strategy == "corpus":  # say so before any work, not from inside a draw
         from compiler.diagnostics import EmberError
@@ -100,9 +97,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         except corpus_slices.CorpusUnavailable as exc:
             raise EmberError(str(exc)) from None
     modes = tuple(m for m in args.modes.split(",") if m)
-    bad = [m for m in modes if m not in driver.SPLIT_MODES or m in ("none", "auto")]
+    bad = [m for m in modes if m not in properties.SPLIT_MODES]
     if bad:
-        raise UsageError(f"unknown split mode(s) {', '.join(bad)} (choose from subgraph, function, two-level)")
+        raise UsageError(f"unknown split mode(s) {', '.join(bad)} (choose from {', '.join(properties.SPLIT_MODES)})")
     if args.candidate is not None:
         from oracle.candidate import CandidateCommand
 

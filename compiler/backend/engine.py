@@ -4,8 +4,8 @@ The same `default<On>` pipeline runs 1.2-1.4x faster here than through llvmlite'
 (docs/performance.md, "The engine"), and it is the very library the wheel's `opt` and `llc`
 link, so Ember's serial build can be held to their output. Every stage that optimises or
 generates code (the serial build, the split back end's workers, the final assembly) goes
-through this module; llvmlite stays where it serves (parsing with located diagnostics,
-target checks).
+through this module, and so do target lookups; llvmlite stays where it serves (located
+diagnostics for a module the engine refuses, the reducer's pass pipelines).
 """
 
 from __future__ import annotations
@@ -94,7 +94,6 @@ def _load() -> ctypes.CDLL:
         ("LLVMDisposeMessage", None, (c_void_p,)),
         ("LLVMVerifyModule", c_int, (vp, c_int, POINTER(c_void_p))),
         ("LLVMPrintModuleToString", c_void_p, (vp,)),
-        ("LLVMWriteBitcodeToMemoryBuffer", vp, (vp,)),
         ("LLVMGetTarget", cp, (vp,)),
         ("LLVMSetTarget", None, (vp, cp)),
         ("LLVMSetModuleDataLayout", None, (vp, vp)),
@@ -302,10 +301,6 @@ class Module:
         """The module as textual IR."""
         lib = _lib()
         return _message(lib, lib.LLVMPrintModuleToString(self.ref))
-
-    def bitcode(self) -> bytes:
-        lib = _lib()
-        return _buffer_bytes(lib, lib.LLVMWriteBitcodeToMemoryBuffer(self.ref))
 
     def block_count(self) -> int:
         """Basic blocks over all defined functions: a size measure that needs no printing."""
