@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from compiler.backend import irmodel
+from compiler.backend import irmodel, summary
 from compiler.backend.irmodel import Entity, IRModule
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -250,6 +250,10 @@ class PlanPolicy:
     #: import exported `alwaysinline` callees whatever their size and budget: the unsplit
     #: pipeline's always-inliner inlines them at every -O, -O0 included
     import_always_inline: bool = False
+    #: the -O level whose inliner the plan follows (1-3): each subgraph gets a copy or an
+    #: import of every callee the unsplit build is predicted to inline into its functions,
+    #: transitively (compiler/backend/summary.py); 0: copies and imports by raw size instead
+    inline_level: int = 0
 
 
 @dataclass
@@ -277,6 +281,7 @@ class PlanState:
     extra_left: int = 0
     copied_cost: int = 0
     imported_cost: int = 0
+    inline: summary.ModuleSummary | None = None
 
 
 def plan(
@@ -294,8 +299,11 @@ def plan(
     cluster_by_calls(state)
     pack_clusters(state)
     assign_owners(state)
-    copy_small_locals(state)
-    import_small_callees(state)
+    if policy.inline_level > 0:
+        bring_inline_closure(state)
+    else:
+        copy_small_locals(state)
+        import_small_callees(state)
     copy_shared_closure(state)
     return emit_subgraphs(state)
 
@@ -517,7 +525,7 @@ def always_inline_functions(mod: IRModule) -> set[str]:
     return out
 
 
-def _importable(state: PlanState) -> set[str]:
+def _importable(state: PlanState, any_size: bool = False) -> set[str]:
     """Exported functions small enough to import (or `alwaysinline`, with that policy), alone in
     their atom, touching no owned thread-local."""
 
@@ -539,7 +547,7 @@ def _importable(state: PlanState) -> set[str]:
         and e.linkage == "external"
         and e.comdat is None
         and not e.blockaddress_of
-        and (e.cost <= state.policy.import_cost or e.name in always)
+        and (any_size or e.cost <= state.policy.import_cost or e.name in always)
         and len(state.atom_members[state.atoms.find(e.name)]) == 1
         and not touches_local_tls(e)
     }
@@ -551,15 +559,18 @@ def _plain_local_refs(state: PlanState, name: str) -> list[str]:
     return [r for r in by_name[name].refs if r in by_name and by_name[r].is_local and not _foldable_constant(by_name[r])]
 
 
-def _locals_to_copy_along(state: PlanState, callee: str, members: dict[str, None]) -> list[str] | None:
+def _locals_to_copy_along(
+    state: PlanState, callee: str, members: dict[str, None], also: set[str] | None = None
+) -> list[str] | None:
     """The small duplicable locals an imported `callee` needs copied beside it, or None when it
     names a local that cannot come along (its owner would have to export it, and lose what
-    IPSCCP and GlobalOpt know about it)."""
-    missing = [r for r in _plain_local_refs(state, callee) if r not in members]
+    IPSCCP and GlobalOpt know about it). Names in `also` are coming anyway."""
+    present = also or set()
+    missing = [r for r in _plain_local_refs(state, callee) if r not in members and r not in present]
     for r in missing:
         if r not in state.local_dup or state.by_name[r].cost > state.policy.copy_cost:
             return None
-        if any(rr not in members and rr not in missing for rr in _plain_local_refs(state, r)):
+        if any(rr not in members and rr not in missing and rr not in present for rr in _plain_local_refs(state, r)):
             return None  # the copy would name yet another missing local: not transitive
     return missing
 
@@ -606,6 +617,47 @@ def import_small_callees(state: PlanState) -> None:
                 members[r] = None
                 members.update(dict.fromkeys(along))
                 state.imported[k].add(r)
+
+
+def bring_inline_closure(state: PlanState) -> None:
+    """Give each subgraph the callees the unsplit inliner would inline into its functions.
+
+    The summary predicts them (transitively: a callee's own inlined callees shape its
+    body); a duplicable local comes as a renamed copy, an exported function as an
+    available_externally import with the small locals it names copied along. A callee that
+    can be neither (address-taken local, comdat member, one naming local data) is called
+    across subgraphs as before.
+    """
+    always = always_inline_functions(state.mod)
+    taken = {r for e in state.mod.entities for r in e.address_refs}
+    state.inline = summary.summarise(
+        state.mod, opt_level=state.policy.inline_level, always_inline=always, address_taken=taken
+    )
+    importable = _importable(state, any_size=True)
+    by_name = state.by_name
+    for k, members in enumerate(state.bucket_members):
+        own = [n for n in members if by_name[n].kind == "function"]
+        needed = sorted(state.inline.inline_closure(own) - set(members), key=state.order.__getitem__)
+        for name in needed:
+            if name in members:
+                continue
+            cost = by_name[name].cost
+            if name in state.local_dup:
+                members[name] = None
+                state.copied_cost += cost
+                continue
+            if name not in importable:
+                continue
+            along = _locals_to_copy_along(state, name, members, also={n for n in needed if n in state.local_dup})
+            if along is None:
+                continue
+            members[name] = None
+            state.imported[k].add(name)
+            state.imported_cost += cost
+            for local in along:
+                if local not in members:
+                    members[local] = None
+                    state.copied_cost += by_name[local].cost
 
 
 def copy_shared_closure(state: PlanState) -> None:

@@ -288,6 +288,7 @@ def compile_split(
         target_cost=target_cost,
         import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,
         import_always_inline=mode != "function",
+        inline_level=config.opt_level if mode != "function" and os.environ.get("EMBER_PLAN_SUMMARY", "1") == "1" else 0,
     )
     hooks = _hooks(config.faults)
     if hooks:

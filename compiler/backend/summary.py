@@ -1,0 +1,206 @@
+"""A whole-module summary computed once before the plan: which calls the serial inliner takes.
+
+Each subgraph is optimised without the rest of the module, so its inliner can only inline a
+callee whose body the plan put beside it. Which callees matter is what the unsplit build's
+inliner would inline; this summary predicts it, the way ThinLTO's summary drives imports:
+per function an estimate of its size after the early simplifications (SROA removes the
+allocas and their loads and stores, SimplifyCFG the empty blocks, constant GEPs and casts
+are free to the inline cost model), its direct call sites, and, bottom-up over the call
+graph, its size after its own predicted inlining. One linear scan of the printed bodies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from compiler.backend.irmodel import Entity, IRModule, unquote
+
+#: Estimated instructions (after early simplification, own inlining included) up to which the
+#: serial inliner takes a callee: LLVM's -O2 threshold of 225 at 5 per instruction is 45, plus
+#: the call it removes and the argument set-up; -O3's 250 adds a little.
+INLINE_SIZE = {1: 45, 2: 55, 3: 60}
+#: A callee marked `noreturn` or `cold` is called from cold sites, where LLVM inlines next to nothing.
+COLD_SIZE = 0
+#: Bodies of more instructions than this are not scanned further: early simplification removes
+#: at most about four in five of them, which leaves far more than any inlining threshold.
+SCAN_LIMIT = 600
+#: Each call left inside a callee costs the inline model about this many instructions more.
+CALL_WEIGHT = 4
+
+#: the pointer operand of a load or a store (`..., ptr %slot, align 4`)
+_ACCESSED = re.compile(r", ptr (%[-a-zA-Z$._0-9]+), align ")
+#: a direct call's callee (or a constant expression's operand, which names no function)
+_CALLED = re.compile(r'@("[^"]+"|[-a-zA-Z$._0-9]+)\(')
+#: what early simplification deletes or the inline cost model counts as free (substrings)
+_FREE_TEXT = (
+    "  br label %", "  unreachable\n", "call void @llvm.lifetime", "call void @llvm.dbg",
+    " = bitcast ", " = ptrtoint ", " = inttoptr ", " = trunc ", " = freeze ",
+)
+#: a getelementptr with constant indices only (folded into its users' addressing)
+_CONSTANT_GEP = re.compile(r"= getelementptr (?:inbounds )?[^,\n]+, ptr %[-a-zA-Z$._0-9]+(?:, i(?:32|64) -?\d+)*(?:, !|\n)")
+
+
+@dataclass(frozen=True)
+class FunctionFacts:
+    """What the summary knows of one defined function."""
+
+    name: str
+    simplified: int  # estimated instructions after early simplification
+    calls: dict[str, int]  # direct callee -> number of call sites
+    always_inline: bool
+    never_inline: bool
+    hint: str = ""  # "cold" (noreturn or cold: its call sites are cold), "hot" (inlinehint), ""
+
+
+def function_facts(e: Entity, always: bool, groups: dict[str, set[str]] | None = None) -> FunctionFacts:
+    """Scan one printed function body: substring counts and a few regular-expression passes over
+    the bodies small enough to be inlined at all (a large one keeps its line count)."""
+    header, _, body = e.text.partition("\n")
+    calls: dict[str, int] = {}
+    for token in _CALLED.findall(body):
+        if not token.startswith("llvm."):
+            name = unquote(token)
+            calls[name] = calls.get(name, 0) + 1
+    size = body.count("\n  ") - body.count("\n   ")  # instructions: indented two spaces
+    if size <= SCAN_LIMIT:
+        slots = _entry_slots(body)
+        size -= len(slots) + sum(body.count(text) for text in _FREE_TEXT) + len(_CONSTANT_GEP.findall(body))
+        size -= sum(1 for pointer in _ACCESSED.findall(body) if pointer in slots)
+    size += CALL_WEIGHT * sum(calls.values())
+    words = set(header.split())
+    for word in list(words):
+        words |= (groups or {}).get(word, set())
+    hint = "cold" if words & {"noreturn", "cold"} else "hot" if "inlinehint" in words else ""
+    return FunctionFacts(e.name, size, calls, always or "alwaysinline" in words, "noinline" in words, hint)
+
+
+def _entry_slots(body: str) -> set[str]:
+    """The allocas at the top of the entry block (where front ends put every local variable)."""
+    slots = set()
+    for line in body.split("\n", 400):
+        name, sep, rest = line.strip().partition(" = ")
+        if not sep or not rest.startswith("alloca "):
+            if slots or (sep and not rest.startswith("alloca ")):
+                break
+            continue
+        slots.add(name)
+    return slots
+
+
+def attribute_groups(mod: IRModule) -> dict[str, set[str]]:
+    """`#N` -> the words of `attributes #N = { ... }` (function attributes live there in printed IR)."""
+    out: dict[str, set[str]] = {}
+    for e in mod.by_kind("attributes"):
+        out[e.name.split()[-1]] = set(e.text.split("{", 1)[-1].split())
+    return out
+
+
+@dataclass
+class ModuleSummary:
+    """Per-function facts plus the predicted serial inlining decisions."""
+
+    functions: dict[str, FunctionFacts]
+    effective: dict[str, int]  # size after the function's own predicted inlining
+    inlined: set[str]  # callees the serial inliner is predicted to take at its direct call sites
+
+    def inline_closure(self, roots: Iterable[str]) -> set[str]:
+        """Every function the serial build would inline into `roots`, transitively (roots excluded)."""
+        out: set[str] = set()
+        stack = list(roots)
+        while stack:
+            facts = self.functions.get(stack.pop())
+            for callee in facts.calls if facts else ():
+                if callee in self.inlined and callee not in out:
+                    out.add(callee)
+                    stack.append(callee)
+        return out - set(roots)
+
+
+def summarise(
+    mod: IRModule, *, opt_level: int = 2, always_inline: set[str] | None = None, address_taken: set[str] | None = None
+) -> ModuleSummary:
+    """Facts for every defined function and the inlining the unsplit -O`opt_level` build would do."""
+    always = always_inline or set()
+    taken = address_taken if address_taken is not None else {r for e in mod.entities for r in e.address_refs}
+    groups = attribute_groups(mod)
+    functions = {e.name: function_facts(e, e.name in always, groups) for e in mod.by_kind("function")}
+    linkage = {e.name: e.linkage for e in mod.by_kind("function")}
+    call_sites: dict[str, int] = {}
+    for facts in functions.values():
+        for callee, n in facts.calls.items():
+            call_sites[callee] = call_sites.get(callee, 0) + n
+    base = INLINE_SIZE.get(opt_level, INLINE_SIZE[2])
+    limits = {"": base, "hot": base * 325 // 225, "cold": COLD_SIZE}
+    effective: dict[str, int] = {}
+    inlined: set[str] = set()
+    for scc in _sccs_bottom_up(functions):
+        members = set(scc)
+        for name in scc:
+            facts = functions[name]
+            size = facts.simplified
+            for callee, n in facts.calls.items():
+                if callee in inlined and callee not in members:
+                    size += n * max(effective[callee] - 1 - CALL_WEIGHT, 0)
+            effective[name] = size
+        for name in scc:  # inside a recursive component each member is judged by its own size
+            facts = functions[name]  # self-recursive ones too: tail-call elimination often makes them loops
+            last_local_call = (
+                linkage[name] in ("internal", "private")
+                and call_sites.get(name, 0) == 1
+                and name not in taken
+            )
+            if not facts.never_inline and (facts.always_inline or effective[name] <= limits[facts.hint] or last_local_call):
+                inlined.add(name)
+    return ModuleSummary(functions, effective, inlined)
+
+
+def _sccs_bottom_up(functions: dict[str, FunctionFacts]) -> list[list[str]]:
+    """Strongly connected components of the direct-call graph, callees before callers (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    counter = 0
+    for root in functions:
+        if root in index:
+            continue
+        work = [(root, iter(functions[root].calls))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in functions:
+                    continue
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(functions[child].calls)))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                scc = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    scc.append(member)
+                    if member == node:
+                        break
+                out.append(scc)
+    return out
