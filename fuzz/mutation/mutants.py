@@ -214,6 +214,31 @@ MUTANTS: tuple[Mutant, ...] = (
         "an integer converted to a float is read with the wrong signedness",
         "ember",
     ),
+    # ---------------------------------------------------------------- the issue-29 classes
+    # Judged by the default campaign (`mixed`), as a user runs it: TLS access models across
+    # subgraphs, non-ODR discardable linkages, narrow signed overflow.
+    Mutant(
+        "irmodel-tls-declaration-drops-model", "compiler/backend/irmodel.py",
+        "            kept.append(w)\n",
+        "            kept.append(\"thread_local\" if w.startswith(\"thread_local(\") else w)\n",
+        "a thread-local global declared in another subgraph loses its TLS access model (`thread_local(localexec)` -> `thread_local`)",
+        "mixed",
+    ),
+    Mutant(
+        "planner-linkonce-one-owner", "compiler/backend/planner.py",
+        'DISCARDABLE = frozenset({"linkonce", "linkonce_odr", "available_externally"})',
+        'DISCARDABLE = frozenset({"linkonce_odr", "available_externally"})',
+        "plain `linkonce` (non-ODR) is treated like `weak`: one owner, declared elsewhere, though the owner may drop it",
+        "mixed",
+    ),
+    Mutant(
+        "emit-narrow-signed-nsw", "compiler/frontend/emit.py",
+        '        if op in simple:\n            return self.val(f"arith.{simple[op]} {a}, {b} : {ty}")\n        if op in ("floordiv"',
+        '        if op in simple:\n            nsw = " overflow<nsw>" if t.signed and t.width < 64 and op in ("add", "sub", "mul") else ""\n'
+        '            return self.val(f"arith.{simple[op]} {a}, {b}{nsw} : {ty}")\n        if op in ("floordiv"',
+        "narrow signed `+`/`-`/`*` (Int8/16/32) carry `nsw`: Ember's wrap-around becomes UB the optimiser exploits",
+        "mixed",
+    ),
 )
 
 BY_NAME = {m.name: m for m in MUTANTS}
