@@ -239,6 +239,49 @@ MUTANTS: tuple[Mutant, ...] = (
         "narrow signed `+`/`-`/`*` (Int8/16/32) carry `nsw`: Ember's wrap-around becomes UB the optimiser exploits",
         "mixed",
     ),
+    Mutant(
+        "planner-tls-alias-declaration-drops-model", "compiler/backend/planner.py",
+        '([tls.group(0)] if tls else [])',
+        '(["thread_local"] if tls else [])',
+        "a thread-local alias declared in another piece keeps `thread_local` but not its access model",
+        "mixed",
+    ),
+    Mutant(
+        "irmodel-tls-declaration-modelled-dropped", "compiler/backend/irmodel.py",
+        '("thread_local(", "addrspace(")',
+        '("addrspace(",)',
+        "a declaration keeps plain `thread_local` but drops `thread_local(<model>)`: the global is no longer thread-local there",
+        "mixed",
+    ),
+    Mutant(
+        "split-linkonce-any-not-discardable", "compiler/backend/split.py",
+        "_DISCARDABLE = frozenset({engine.LINKONCE_ANY, engine.LINKONCE_ODR, engine.AVAILABLE_EXTERNALLY})",
+        "_DISCARDABLE = frozenset({engine.LINKONCE_ODR, engine.AVAILABLE_EXTERNALLY})",
+        "the worker forgets non-ODR `linkonce` among the discardable linkages: a subgraph whose copies are plain "
+        "linkonce is compiled in place, so every subgraph's copy reaches the link",
+        "mixed",
+    ),
+    Mutant(
+        "planner-level2-linkonce-not-shared", "compiler/backend/planner.py",
+        "if all(mod.values[n].linkage in DISCARDABLE for n in members):",
+        'if all(mod.values[n].linkage in ("linkonce_odr", "available_externally") for n in members):',
+        "level 2 gives only ODR discardable copies pieces of their own: a plain `linkonce` copy is linked from every subgraph",
+        "mixed",
+    ),
+    Mutant(
+        "emit-trunc-to-signed-nsw", "compiler/frontend/emit.py",
+        '                return self.val(f"arith.trunci {v} : {s} to {d}")',
+        '                return self.val(f"arith.trunci {v}{\' overflow<nsw>\' if dst.signed else \'\'} : {s} to {d}")',
+        "converting to a narrower signed integer (`Int8(x)`) truncates with `nsw`: a value that does not fit is poison, not wrapped",
+        "mixed",
+    ),
+    Mutant(
+        "emit-negate-narrow-nsw", "compiler/frontend/emit.py",
+        '        return self.val(f"arith.subi {self.const(0, t)}, {v} : {ty}")',
+        '        return self.val(f"arith.subi {self.const(0, t)}, {v}{\' overflow<nsw>\' if t.signed and t.width < 64 else \'\'} : {ty}")',
+        "unary minus on a narrow signed integer carries `nsw`: `-Int8(-128)` is poison, not -128",
+        "mixed",
+    ),
 )
 
 BY_NAME = {m.name: m for m in MUTANTS}

@@ -424,20 +424,27 @@ def thread_locals(draw: st.DrawFn, p: str) -> Fragment:
     """Thread-local globals of several linkages and TLS models, read and written from two anchors."""
     link = draw(st.sampled_from(["internal ", "", "hidden ", "dso_local "]))
     model = draw(st.sampled_from(["", "(localdynamic)", "(initialexec)", "(localexec)"]))
+    # the second anchor may reach it through a thread-local alias (declared in other pieces)
+    alias = draw(st.sampled_from(["", "internal ", "hidden "]) | st.none())
     v = draw(_SMALL)
-    body = [
-        f"  %t = call ptr @llvm.threadlocal.address.p0(ptr @{p}tls)",
-        "  %v = load i64, ptr %t",
-        "  %n = add i64 %v, %x",
-        "  store i64 %n, ptr %t",
-    ]
+
+    def body(var: str) -> list[str]:
+        return [
+            f"  %t = call ptr @llvm.threadlocal.address.p0(ptr @{var})",
+            "  %v = load i64, ptr %t",
+            "  %n = add i64 %v, %x",
+            "  store i64 %n, ptr %t",
+        ]
+
     top = (
         f"@{p}tls = {link}thread_local{model} global i64 {v}",
-        _anchor(f"{p}a", body, "%n"),
-        _anchor(f"{p}b", [*body, "  %m = mul i64 %n, 5"], "%m"),
+        *([] if alias is None else [f"@{p}tla = {alias}thread_local{model} alias i64, ptr @{p}tls"]),
+        _anchor(f"{p}a", body(f"{p}tls"), "%n"),
+        _anchor(f"{p}b", [*body(f"{p}tls" if alias is None else f"{p}tla"), "  %m = mul i64 %n, 5"], "%m"),
     )
     main, values = _two_calls(p, draw)
-    return Fragment(f"tls:{link.strip() or 'external'}{model}", top, tuple(main), tuple(values), decls=(TLS_DECL,))
+    via = "" if alias is None else "+alias"
+    return Fragment(f"tls:{link.strip() or 'external'}{model}{via}", top, tuple(main), tuple(values), decls=(TLS_DECL,))
 
 
 @st.composite
