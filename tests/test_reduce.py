@@ -358,3 +358,48 @@ def test_parallel_checks_lease_one_build_server_each() -> None:
     assert len(set(seen)) == 2
     with buildserver.lease() as again:
         assert id(again) in seen  # reused, not a third server
+
+
+SELF_LOOP = """define i64 @f21(i64 %a, i64 %b) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %c0 = call i64 @f117(i64 %a, i64 %i)
+  %i.next = add i64 %i, 1
+  br label %loop
+}
+declare i64 @f117(i64, i64)
+"""
+
+
+def test_self_loops_lose_their_back_edge() -> None:
+    """A loop block holding what the test needs (the call) cannot go; its edge to itself can:
+    the unconditional one returns zero, a conditional one takes its other edge."""
+    loops = _delta("self-loops")
+    assert loops.chunks(SELF_LOOP) == ["f21%loop"]
+    out = loops.apply(SELF_LOOP, set())
+    assert engine.valid_ir(out) and "br label %loop\n}" not in out and "  ret i64 0\n}" in out
+    assert "%i = phi i64 [ 0, %entry ]\n" in out  # the phi forgets the edge
+    assert loops.apply(SELF_LOOP, {0}) == SELF_LOOP
+    out = loops.apply(LOOP, set())  # `br i1 %c, label %loop, label %done` -> `br label %done`
+    assert engine.valid_ir(out) and "  br label %done" in out and "%loop ]" not in out
+
+
+def test_blocks_merge_into_their_only_predecessor() -> None:
+    """entry -> loop -> done, straight-line once the self-loop is gone: one block, phis
+    replaced by their incoming values; a block with two predecessors stays."""
+    merge = _delta("merge-blocks")
+    straight = _delta("self-loops").apply(LOOP, set())
+    assert merge.chunks(straight) == ["f%loop", "f%done"]
+    out = merge.apply(straight, set())
+    assert engine.valid_ir(out) and "loop:" not in out and "done:" not in out and "phi" not in out
+    assert "%s2 = add i64 0, 0" in out and "ret i64 %s2" in out
+    one = merge.apply(straight, {0})  # `done` joins `loop`, which keeps its label and phis
+    assert engine.valid_ir(one) and "loop:" in one and "done:" not in one
+    assert merge.chunks(LOOP) == []  # `loop` has two predecessors, `done`'s is a conditional branch
+    diamond = ("define i64 @d(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  br label %j\nb:\n  br label %j\n"
+               "j:\n  %p = phi i64 [ 1, %a ], [ 2, %b ]\n  ret i64 %p\n}\n")
+    assert merge.chunks(diamond) == []
+    numbered = "define i64 @n() {\n  br label %1\n1:\n  ret i64 0\n}\n"
+    assert merge.chunks(numbered) == []  # dropping `1:` would renumber the values after it

@@ -231,3 +231,66 @@ def match_pass(name: str, patterns: tuple[re.Pattern[str], ...], replacement: st
         return text
 
     return DeltaPass(name, chunks, apply)
+
+
+# ------------------------------------------------------------------ basic blocks
+
+#: control flow the block deltas leave alone (their edges are not plain `br`s, or a block's
+#: address is taken, or a label is quoted)
+NO_BLOCK_EDITS = re.compile(r"^\s*(?:switch|indirectbr|callbr|invoke)\b|\bswitch |\binvoke |\bblockaddress\(|^\"", re.M)
+#: a terminator `br label %b` and `br i1 %c, label %t, label %f`
+BR = re.compile(r"^  br label (%[-\w.$]+)$")
+CBR = re.compile(r"^  br i1 ([^,]+), label (%[-\w.$]+), label (%[-\w.$]+)$")
+PHI = re.compile(r"^  (%[-\w.$]+) = phi (\S+) (.*)$")
+PHI_ENTRY = re.compile(r"\[\s*([^,\]]+?)\s*,\s*(%[-\w.$]+)\s*\]")
+
+
+class Block:
+    """One basic block of a function body as lines: its label (`%name`, None for an
+    unlabelled entry block), the label line itself and the lines after it."""
+
+    def __init__(self, name: str | None, label_line: str | None) -> None:
+        self.name = name
+        self.label_line = label_line
+        self.body: list[str] = []
+
+    def terminator(self) -> str:
+        """The block's last instruction line ('' when it has none)."""
+        return next((ln for ln in reversed(self.body) if ln.strip() and not ln.lstrip().startswith(";")), "")
+
+    def successors(self) -> list[str]:
+        t = self.terminator()
+        if m := BR.match(t):
+            return [m.group(1)]
+        if m := CBR.match(t):
+            return [m.group(2), m.group(3)]
+        return []
+
+    def lines(self) -> list[str]:
+        return ([self.label_line] if self.label_line is not None else []) + self.body
+
+
+def split_blocks(body: list[str]) -> list[Block]:
+    """The blocks of a function body (the lines between `define ... {` and `}`)."""
+    blocks: list[Block] = []
+    for line in body:
+        m = LABEL.match(line)
+        if m:
+            blocks.append(Block("%" + m.group(0)[:-1], line))
+        else:
+            if not blocks:
+                blocks.append(Block(None, None))
+            blocks[-1].body.append(line)
+    return blocks
+
+
+def editable_functions(lines: list[str]) -> list[tuple[int, int]]:
+    """(define line, `}` line) of each function whose control flow is plain `br`s and `ret`s."""
+    return [(s, e) for s, e in function_bodies(lines) if not NO_BLOCK_EDITS.search("\n".join(lines[s + 1 : e]))]
+
+
+def ret_zero(define: str) -> str:
+    """`ret` of a zero of the function's return type."""
+    head = signature(define)
+    ty = head[0] if head is not None else "void"
+    return "  ret void" if ty == "void" else f"  ret {ty} {zero_literal(ty)}"
