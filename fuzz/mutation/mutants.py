@@ -282,6 +282,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "unary minus on a narrow signed integer carries `nsw`: `-Int8(-128)` is poison, not -128",
         "mixed",
     ),
+    Mutant(
+        "mclink-binding-dedup-per-symbol", "compiler/backend/mclink.py",
+        "                key = line.strip()\n",
+        "                key = sym\n",
+        "binding directives are deduplicated per symbol, not per directive: `.hidden f` after `.globl f` is dropped",
+        "linkage",
+    ),
 )
 
 BY_NAME = {m.name: m for m in MUTANTS}

@@ -29,6 +29,7 @@ from fuzz.reduce.ir import (
     stub_bodies,
     unused_declarations,
     unused_globals,
+    unused_types_metadata,
     values_to_return,
 )
 
@@ -56,6 +57,7 @@ IR_DELTAS: list[DeltaPass] = [
     return_types.PASS,
     attributes_metadata.PASS,
     module_data.PASS,
+    unused_types_metadata.PASS,
     entry_labels.PASS,
     functions_to_padding.PASS,
 ]

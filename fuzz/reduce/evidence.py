@@ -1,0 +1,79 @@
+"""Triage from the failure's own evidence: the symbols a failure names pick the slice of
+the module the reduction starts from.
+
+A symbol difference names its symbols (`~ luaH_get: visibility: HIDDEN -> DEFAULT`), a
+crash often does (`symbol 'k0_fn' is already defined`). Every defined value the failure
+text names is a candidate anchor; its slice is the anchor with every local it reaches,
+everything else declared (`fuzz.slicing`, the corpus strategy's cut). The smallest slices
+are tried first, one anchor each, then all anchors together; the first slice that is still
+interesting (the same failure signature) replaces the input. On an 80,000-line program
+each candidate of a plain reduction is two builds of the whole module; a slice's are two
+builds of a few hundred lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"""(?<![\w.$])[A-Za-z_.$][\w.$]*|'([^'\s]+)'|"([^"\s]+)\"""")
+#: one-anchor slices tried before the slice of every named symbol
+SINGLE_TRIES = 3
+#: a slice of every named symbol stops growing past this many lines
+MAX_LINES = 6000
+
+
+@dataclass(frozen=True)
+class Slice:
+    """The module cut down to `anchors` and what they reach."""
+
+    text: str
+    anchors: tuple[str, ...]
+    lines: int
+
+
+def named_values(texts: Iterable[str], defined: set[str]) -> list[str]:
+    """The defined values `texts` name, in order of first mention."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for m in _TOKEN.finditer(text):
+            name = m.group(1) or m.group(2) or m.group(0)
+            if name in defined:
+                seen.setdefault(name, None)
+    return list(seen)
+
+
+def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
+    """The slices to try, smallest one-anchor slices first, then every named anchor's."""
+    from compiler.backend import irmodel
+    from fuzz.slicing import Slicer
+
+    mod = irmodel.parse_module(text)
+    defined = {e.name for e in mod.entities if e.is_value and e.is_definition and e.name != "main"}
+    names = named_values(failure_texts, defined)
+    if not names:
+        return []
+    slicer = Slicer(mod)
+    sized = sorted(names, key=lambda n: (slicer.lines(slicer.reach(n)), names.index(n)))
+    groups = [[n] for n in sized[:SINGLE_TRIES]]
+    if len(names) > 1:
+        groups.append(sized)
+    out = []
+    for group in groups:
+        members = slicer.members(group, MAX_LINES)
+        sliced = slicer.render(members)
+        out.append(Slice(sliced, tuple(n for n in group if n in members), sliced.count("\n")))
+    return out
+
+
+def first_interesting(
+    text: str, failure_texts: Iterable[str], interesting: Callable[[str], bool], on_try: Callable[[Slice, bool], None] = lambda _s, _ok: None
+) -> Slice | None:
+    """The first candidate slice that keeps the failure (None: start from the whole module)."""
+    for s in candidate_slices(text, list(failure_texts)):
+        ok = s.lines < text.count("\n") and interesting(s.text)
+        on_try(s, ok)
+        if ok:
+            return s
+    return None
