@@ -403,3 +403,35 @@ def test_blocks_merge_into_their_only_predecessor() -> None:
     assert merge.chunks(diamond) == []
     numbered = "define i64 @n() {\n  br label %1\n1:\n  ret i64 0\n}\n"
     assert merge.chunks(numbered) == []  # dropping `1:` would renumber the values after it
+
+
+def test_unused_types_and_metadata_go() -> None:
+    text = ("%used = type { i64 }\n%unused = type { i32 }\n@g = global %used zeroinitializer\n"
+            "define i64 @f() {\n  %v = load i64, ptr @g, !range !1\n  ret i64 %v\n}\n"
+            "!llvm.ident = !{!0}\n!0 = !{!\"clang\"}\n!1 = !{i64 0, i64 10}\n!2 = !{!\"orphan\"}\n")
+    delta = _delta("unused-types-metadata")
+    assert delta.chunks(text) == ["%unused", "!llvm.ident", "!2"]  # !0 is named by !llvm.ident, !1 by the load
+    out = delta.apply(text, set())
+    assert engine.valid_ir(out) and "%unused" not in out and "llvm.ident" not in out and "orphan" not in out
+    assert delta.chunks(out) == ["!0"]  # the next round: named by nothing now
+
+
+def test_evidence_names_pick_the_smallest_slices_first() -> None:
+    from fuzz.reduce import evidence
+
+    text = ("@big_data = internal global [2 x i64] zeroinitializer\n"
+            "define internal i64 @helper(i64 %x) {\n  %v = load i64, ptr @big_data\n  %y = add i64 %x, %v\n  ret i64 %y\n}\n"
+            "define hidden i64 @api(i64 %x) {\n  %r = call i64 @helper(i64 %x)\n  ret i64 %r\n}\n"
+            "define hidden i64 @leaf(i64 %x) {\n  ret i64 %x\n}\n"
+            "define i32 @main() {\n  %r = call i64 @api(i64 1)\n  ret i32 0\n}\n")
+    failure = "--- ref\n+++ split\n~ api: visibility: HIDDEN -> DEFAULT\n~ leaf: visibility: HIDDEN -> DEFAULT\nnot_a_symbol main"
+    assert evidence.named_values([failure], {"api", "leaf", "helper", "big_data"}) == ["api", "leaf"]
+    slices = evidence.candidate_slices(text, [failure])
+    assert [s.anchors for s in slices] == [("leaf",), ("api",), ("leaf", "api")]  # smallest first, then all
+    api = slices[1].text
+    assert engine.valid_ir(api) and "define hidden i64 @api" in api and "define internal i64 @helper" in api
+    assert "@big_data = internal global" in api
+    assert "define i32 @main" not in api and "@leaf" not in api
+    assert evidence.first_interesting(text, [failure], lambda t: "@helper" in t).anchors == ("api",)
+    assert evidence.first_interesting(text, [failure], lambda t: False) is None
+    assert evidence.candidate_slices(text, ["nothing named here"]) == []

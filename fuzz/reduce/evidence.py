@@ -16,6 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from compiler.backend.irmodel import IRModule
+    from fuzz.slicing import Slicer
 
 _TOKEN = re.compile(r"""(?<![\w.$])[A-Za-z_.$][\w.$]*|'([^'\s]+)'|"([^"\s]+)\"""")
 #: one-anchor slices tried before the slice of every named symbol
@@ -55,6 +60,7 @@ def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
     if not names:
         return []
     slicer = Slicer(mod)
+    names = list(dict.fromkeys(_anchor_for(mod, slicer, n) for n in names))
     sized = sorted(names, key=lambda n: (slicer.lines(slicer.reach(n)), names.index(n)))
     groups = [[n] for n in sized[:SINGLE_TRIES]]
     if len(names) > 1:
@@ -65,6 +71,15 @@ def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
         sliced = slicer.render(members)
         out.append(Slice(sliced, tuple(n for n in group if n in members), sliced.count("\n")))
     return out
+
+
+def _anchor_for(mod: IRModule, slicer: Slicer, name: str) -> str:
+    """A non-local value stands for itself; a local one (a leaked helper) is reached through the
+    smallest non-local definition that names it: alone in a slice, nothing would use it."""
+    if not mod.values[name].is_local:
+        return name
+    users = [e.name for e in mod.entities if e.is_value and e.is_definition and not e.is_local and name in e.refs]
+    return min(users, key=lambda u: slicer.lines(slicer.reach(u)), default=name)
 
 
 def first_interesting(

@@ -14,7 +14,7 @@ from fuzz.reduce.ir.common import line_pass
 
 _TYPE_DEF = re.compile(r'^(%[-\w.$]+|%"[^"]*") = type ')
 _NODE_DEF = re.compile(r"^(![0-9]+) = ")
-_NAMED_MD = re.compile(r"^![-\w.$]+ = !\{")
+_NAMED_MD = re.compile(r"^![A-Za-z_.$][-\w.$]* = !\{")
 _TOKENS = re.compile(r'%[-\w.$]+|%"[^"]*"|![0-9]+(?![0-9])')
 
 
