@@ -435,3 +435,4 @@ def test_evidence_names_pick_the_smallest_slices_first() -> None:
     assert evidence.first_interesting(text, [failure], lambda t: "@helper" in t).anchors == ("api",)
     assert evidence.first_interesting(text, [failure], lambda t: False) is None
     assert evidence.candidate_slices(text, ["nothing named here"]) == []
+

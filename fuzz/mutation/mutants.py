@@ -289,6 +289,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "binding directives are deduplicated per symbol, not per directive: `.hidden f` after `.globl f` is dropped",
         "linkage",
     ),
+    Mutant(
+        "planner-level2-exports-internal-only", "compiler/backend/planner.py",
+        "if r in piece_of and piece_of[r] != i and mod.values[r].is_local",
+        'if r in piece_of and piece_of[r] != i and mod.values[r].linkage == "internal"',
+        "level 2 exports only `internal` locals used across pieces: a `private` one (a string) is defined in one "
+        "piece and referenced by name from another",
+        "callgraph",
+    ),
 )
 
 BY_NAME = {m.name: m for m in MUTANTS}

@@ -235,7 +235,10 @@ def reduce_finding(
     """Reduce a findings directory: keep the same classified failures of the recorded check.
 
     The property re-runs the finding's whole recorded plan and compares the set of (classification, reference, candidate) triples, so the
-    reduced input fails exactly the way the fuzzer saw, not just somehow.
+    reduced input fails exactly the way the fuzzer saw, not just somehow. With `evidence_slice`
+    (triage, LLVM input) the plan becomes the finest split (`evidence.finest_plan`) when
+    that shows the same classes and kinds of failure, and the reduction starts from the
+    slice around the symbols the failure names.
     """
     import dataclasses
 
@@ -250,13 +253,23 @@ def reduce_finding(
         )
     fmt = EMBER_FORMAT if (root / "input.em").exists() else LLVM_FORMAT
 
-    def failures_of(module: str) -> properties.Signature:
-        return properties.signature(properties.check(dataclasses.replace(case, module=module), plan, faults=faults))
-
     report = properties.check(case, plan, faults=faults)
     wanted = properties.signature(report)
     if not wanted:
         raise EmberError("the finding no longer reproduces (its recorded check passes)", Location(path))
+    plan_note = ""
+    if evidence_slice and fmt is LLVM_FORMAT:
+        from fuzz.reduce import evidence
+
+        fine = evidence.finest_plan(plan)
+        if fine != plan:
+            fine_sig = properties.signature(properties.check(case, fine, faults=faults))
+            if evidence.kinds(fine_sig) == evidence.kinds(wanted):
+                plan, wanted = fine, fine_sig
+                plan_note = "the finding's check at split cost 1 and piece cost 1 (the same classes and kinds of failure)"
+
+    def failures_of(module: str) -> properties.Signature:
+        return properties.signature(properties.check(dataclasses.replace(case, module=module), plan, faults=faults))
 
     def interesting(c: str) -> bool:
         return failures_of(c) == wanted
@@ -270,6 +283,7 @@ def reduce_finding(
     lines = [
         *_report_head(f"finding {path}", out, preserved, stats),
         *([f"started from: {started}"] if started else []),
+        *([f"checked with: {plan_note}"] if plan_note else []),
         "",
         "reproduce: copy the reduced input over the finding's input and run its reproduce.sh, or",
         "  " + reproduce_command(out, oracle.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),

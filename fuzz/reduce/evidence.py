@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from compiler.backend.irmodel import IRModule
+    from fuzz.properties import CheckPlan, Signature
     from fuzz.slicing import Slicer
 
 _TOKEN = re.compile(r"""(?<![\w.$])[A-Za-z_.$][\w.$]*|'([^'\s]+)'|"([^"\s]+)\"""")
@@ -75,11 +76,24 @@ def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
 
 def _anchor_for(mod: IRModule, slicer: Slicer, name: str) -> str:
     """A non-local value stands for itself; a local one (a leaked helper) is reached through the
-    smallest non-local definition that names it: alone in a slice, nothing would use it."""
+    smallest of the nearest non-local definitions that reach it: alone in a slice, nothing
+    would use it."""
     if not mod.values[name].is_local:
         return name
-    users = [e.name for e in mod.entities if e.is_value and e.is_definition and not e.is_local and name in e.refs]
-    return min(users, key=lambda u: slicer.lines(slicer.reach(u)), default=name)
+    users: dict[str, set[str]] = {}
+    for e in mod.entities:
+        if e.is_value and e.is_definition:
+            for r in e.refs:
+                users.setdefault(r, set()).add(e.name)
+    # breadth-first up the users: the nearest non-local definitions that reach `name`
+    frontier, seen = [name], {name}
+    while frontier:
+        found = sorted(u for n in frontier for u in users.get(n, ()) if not mod.values[u].is_local and u != "main")
+        if found:
+            return min(found, key=lambda u: slicer.lines(slicer.reach(u)))
+        frontier = sorted({u for n in frontier for u in users.get(n, ())} - seen)
+        seen.update(frontier)
+    return name
 
 
 def first_interesting(
@@ -92,3 +106,22 @@ def first_interesting(
         if ok:
             return s
     return None
+
+
+def kinds(sig: Signature) -> frozenset[tuple[str, str]]:
+    """A signature at the level a user triages by: the class and the kind of difference
+    (`symbol-difference`, `removed`), not which configurations showed it."""
+    return frozenset((c, cause) for c, _ref, _cand, cause in sig)
+
+
+def finest_plan(plan: CheckPlan) -> CheckPlan:
+    """`plan` with every split build at split cost 1 and piece cost 1: each function its own
+    subgraph and its own piece. A failure that needs a function in another subgraph than its
+    caller keeps showing as the module shrinks; at the recorded costs, deleting dead code
+    merges subgraphs and the failure goes (a mujs slice stopped at 76 lines of dead
+    instructions that only kept two functions apart)."""
+    import dataclasses
+
+    configs = tuple(dataclasses.replace(c, cost=1, piece_cost=1) if c.split != "none" and c.candidate is None else c
+                    for c in plan.configs)
+    return dataclasses.replace(plan, cost=1, configs=configs)
