@@ -236,9 +236,10 @@ def reduce_finding(
 
     The property re-runs the finding's whole recorded plan and compares the set of (classification, reference, candidate) triples, so the
     reduced input fails exactly the way the fuzzer saw, not just somehow. With `evidence_slice`
-    (triage, LLVM input) the plan becomes the finest split (`evidence.finest_plan`) when
-    that shows the same classes and kinds of failure, and the reduction starts from the
-    slice around the symbols the failure names.
+    (triage, LLVM input) a candidate need only fail with the same classes and kinds of
+    failure (`evidence.kinds`: `symbol-difference (added)`, whichever configurations show
+    it), the plan becomes the finest split (`evidence.finest_plan`) when that shows the
+    same kinds, and the reduction starts from the slice around the symbols the failure names.
     """
     import dataclasses
 
@@ -258,9 +259,10 @@ def reduce_finding(
     if not wanted:
         raise EmberError("the finding no longer reproduces (its recorded check passes)", Location(path))
     plan_note = ""
-    if evidence_slice and fmt is LLVM_FORMAT:
-        from fuzz.reduce import evidence
+    triage = evidence_slice and fmt is LLVM_FORMAT
+    from fuzz.reduce import evidence
 
+    if triage:
         fine = evidence.finest_plan(plan)
         if fine != plan:
             fine_sig = properties.signature(properties.check(case, fine, faults=faults))
@@ -272,6 +274,8 @@ def reduce_finding(
         return properties.signature(properties.check(dataclasses.replace(case, module=module), plan, faults=faults))
 
     def interesting(c: str) -> bool:
+        if triage:  # the class and kind of each failure, whichever configurations show it
+            return evidence.kinds(failures_of(c)) == evidence.kinds(wanted)
         return failures_of(c) == wanted
 
     text, started = case.module, None
@@ -280,6 +284,9 @@ def reduce_finding(
     _, stats = _reduce_to_file(text, interesting, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet)
     stats.initial_lines = fmt.size(case.module)
     preserved = properties.render_signature(wanted)
+    if triage:
+        kinds = ", ".join(f"{c} ({k})" for c, k in sorted(evidence.kinds(wanted)))
+        preserved = f"{kinds}, by class and kind; first seen as: {preserved}"
     lines = [
         *_report_head(f"finding {path}", out, preserved, stats),
         *([f"started from: {started}"] if started else []),
