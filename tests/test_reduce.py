@@ -436,3 +436,11 @@ def test_evidence_names_pick_the_smallest_slices_first() -> None:
     assert evidence.first_interesting(text, [failure], lambda t: False) is None
     assert evidence.candidate_slices(text, ["nothing named here"]) == []
 
+
+
+def test_module_asm_lines_go() -> None:
+    text = 'module asm ".globl x"\nmodule asm "x:"\ndefine i64 @f() {\n  ret i64 0\n}\n'
+    delta = _delta("module-asm")
+    assert delta.chunks(text) == ['module asm ".globl x"', 'module asm "x:"']
+    out = delta.apply(text, {1})
+    assert engine.valid_ir(out) and ".globl" not in out and 'module asm "x:"' in out

@@ -1,0 +1,1 @@
+module asm ".globl x"
