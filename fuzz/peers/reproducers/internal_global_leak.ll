@@ -1,3 +1,4 @@
+; llvm-lto -j 2: k0_counter (internal) becomes GLOBAL HIDDEN. docs/peers.md, finding 1.
 @k0_counter = internal global i64 0
 @.fmt.k0_counter = private unnamed_addr constant [20 x i8] c"k0_counter=%016llx\0A\00"
 declare i32 @printf(ptr, ...)

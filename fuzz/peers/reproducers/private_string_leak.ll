@@ -1,3 +1,4 @@
+; llvm-split pipeline: the private string becomes GLOBAL HIDDEN .fmt.f. docs/peers.md, finding 1.
 @.fmt.f = private unnamed_addr constant [15 x i8] c"f%lld %016llx\0A\00"
 declare i32 @printf(ptr, ...)
 define i32 @main() {
