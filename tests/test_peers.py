@@ -30,3 +30,18 @@ def test_the_ifunc_reproducer_breaks_llvm_split(tmp_path: Path) -> None:
 def test_a_bad_candidate_template_is_a_usage_error(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert sweep.main(["sh x.sh", "-o", str(tmp_path)]) == 2
     assert capsys.readouterr().err.strip() == "python -m fuzz.peers.sweep: error: candidate command needs {in}: 'sh x.sh'"
+
+
+def test_the_mlir_sccp_reproducer_still_returns_a_stale_constant() -> None:
+    """The upstream report's input (docs/peers.md): after canonicalize,cse,sccp the loop's exit
+    returns the constant 1. Fails once the bindings' MLIR is fixed: then update the docs."""
+    from mlir import ir, passmanager
+
+    def exit_block(pipeline: str) -> str:
+        with ir.Context():
+            m = ir.Module.parse((PEERS / "reproducers" / "mlir_sccp_stale_constant.mlir").read_text())
+            passmanager.PassManager.parse(f"builtin.module({pipeline})").run(m.operation)
+            return next(b for b in str(m).split("^bb") if "arith.xori" in b)
+
+    assert "return %c1_i64 : i64" in exit_block("canonicalize,cse,sccp")
+    assert "return %c1_i64 : i64" not in exit_block("canonicalize,sccp")
