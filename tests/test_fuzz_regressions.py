@@ -84,3 +84,4 @@ def test_dead_external_ref_recogniser_covers_only_the_programs_own_symbols() -> 
     module = "declare ptr @realloc(ptr, i64)\n@k0_tls = internal thread_local(localexec) global i64 7\n"
     assert known_bug(_extra_undefined("realloc", module)) == "dead-external-ref"
     assert known_bug(_extra_undefined("__tls_get_addr", module)) is None
+    assert known_bug(_extra_undefined("memcpy", module + "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n")) == "dead-external-ref"
