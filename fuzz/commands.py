@@ -47,7 +47,7 @@ def cmd_reduce(args: argparse.Namespace) -> int:
     try:
         stats = command.reduce_file(
             args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
-            time_budget=args.time_budget, test_timeout=args.test_timeout,
+            time_budget=args.time_budget, test_timeout=args.test_timeout, evidence_slice=args.evidence_slice,
         )
     except KeyboardInterrupt:
         print(file=sys.stderr)  # end the progress line (the best result so far is in OUT)
@@ -120,6 +120,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
     p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
     p.add_argument("--split-cost", type=int, default=None)
+    p.add_argument("--no-slice", dest="evidence_slice", action="store_false",
+                   help="start from the whole module, not the slice around the symbols the failure names")
     level = p.add_mutually_exclusive_group()
     for n in range(4):
         level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)

@@ -342,7 +342,8 @@ def diff_full(
     """Every symbol (locals too) and relocation of B against A; `exact_code`: no IPO happened (-O0).
 
     Non-local symbols must agree in binding, type, visibility, section kind and size (not
-    a function's size); no local symbol of B may be reached through the GOT unless A does. Split-build copies (`f.ember.N`) are legitimately extra: they
+    a function's size); no local symbol of B may be reached through the GOT unless A does;
+    a thread-local symbol both sides access is accessed with the same TLS models. Split-build copies (`f.ember.N`) are legitimately extra: they
     must be LOCAL, of their home's type and section kind. With `exact_code` every local
     must also exist on both sides with the same attributes, and every named symbol A's
     relocations reference must still be referenced by one of B's.
@@ -350,6 +351,7 @@ def diff_full(
     lines = _copy_problems(b)
     lines += _attribute_problems(a, b, exact_code)
     lines += _got_to_local_problems(b, ra, rb)
+    lines += tls_model_problems(ra, rb)
     if exact_code:
         lines += _relocation_problems(ra, rb)
     return lines
@@ -365,6 +367,44 @@ def _got_to_local_problems(b: list[Symbol], ra: list[Relocation], rb: list[Reloc
     got_a = {r.target for r in ra if "GOT" in r.type}
     bad = sorted({r for r in rb if "GOT" in r.type and r.target in local_b and r.target not in got_a})
     return [f"! reloc {r.section} -> {r.target} {r.type}  (a local symbol reached through the GOT)" for r in bad]
+
+
+#: The TLS access model a relocation type implies (x86-64 and AArch64 ELF; other types: none).
+_TLS_MODELS = {
+    "R_X86_64_TLSGD": "general-dynamic",
+    "R_X86_64_TLSLD": "local-dynamic",
+    "R_X86_64_DTPOFF32": "local-dynamic",
+    "R_X86_64_DTPOFF64": "local-dynamic",
+    "R_X86_64_GOTTPOFF": "initial-exec",
+    "R_X86_64_TPOFF32": "local-exec",
+    "R_X86_64_TPOFF64": "local-exec",
+    "R_AARCH64_TLSDESC_ADR_PAGE21": "general-dynamic",
+    "R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21": "initial-exec",
+    "R_AARCH64_TLSLE_ADD_TPREL_HI12": "local-exec",
+}
+
+
+def tls_models(relocations: list[Relocation]) -> dict[str, frozenset[str]]:
+    """For each symbol accessed as thread-local, the TLS access models its relocations use."""
+    out: dict[str, set[str]] = {}
+    for r in relocations:
+        model = _TLS_MODELS.get(r.type)
+        if model is not None and not r.target.startswith("["):
+            out.setdefault(r.target, set()).add(model)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def tls_model_problems(ra: list[Relocation], rb: list[Relocation]) -> list[str]:
+    """Thread-locals both builds access, with different access models.
+
+    The model is part of a thread-local's IR (`thread_local(initialexec)`) or follows from
+    its linkage and visibility: a declaration in another piece that lost either one changes
+    the code (a `__tls_get_addr` call for a direct `%fs` offset) but not the behaviour, and
+    when some other thread-local already needs `__tls_get_addr` not the symbol table
+    either. A symbol one build no longer accesses (inlined away) is not compared."""
+    ma, mb = tls_models(ra), tls_models(rb)
+    return [f"~ tls {name}: accessed {', '.join(sorted(ma[name]))} -> {', '.join(sorted(mb[name]))}"
+            for name in sorted(ma.keys() & mb.keys()) if ma[name] != mb[name]]
 
 
 def _fields(s: Symbol, with_size: bool) -> tuple[object, ...]:

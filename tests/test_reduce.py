@@ -358,3 +358,89 @@ def test_parallel_checks_lease_one_build_server_each() -> None:
     assert len(set(seen)) == 2
     with buildserver.lease() as again:
         assert id(again) in seen  # reused, not a third server
+
+
+SELF_LOOP = """define i64 @f21(i64 %a, i64 %b) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %c0 = call i64 @f117(i64 %a, i64 %i)
+  %i.next = add i64 %i, 1
+  br label %loop
+}
+declare i64 @f117(i64, i64)
+"""
+
+
+def test_self_loops_lose_their_back_edge() -> None:
+    """A loop block holding what the test needs (the call) cannot go; its edge to itself can:
+    the unconditional one returns zero, a conditional one takes its other edge."""
+    loops = _delta("self-loops")
+    assert loops.chunks(SELF_LOOP) == ["f21%loop"]
+    out = loops.apply(SELF_LOOP, set())
+    assert engine.valid_ir(out) and "br label %loop\n}" not in out and "  ret i64 0\n}" in out
+    assert "%i = phi i64 [ 0, %entry ]\n" in out  # the phi forgets the edge
+    assert loops.apply(SELF_LOOP, {0}) == SELF_LOOP
+    out = loops.apply(LOOP, set())  # `br i1 %c, label %loop, label %done` -> `br label %done`
+    assert engine.valid_ir(out) and "  br label %done" in out and "%loop ]" not in out
+
+
+def test_blocks_merge_into_their_only_predecessor() -> None:
+    """entry -> loop -> done, straight-line once the self-loop is gone: one block, phis
+    replaced by their incoming values; a block with two predecessors stays."""
+    merge = _delta("merge-blocks")
+    straight = _delta("self-loops").apply(LOOP, set())
+    assert merge.chunks(straight) == ["f%loop", "f%done"]
+    out = merge.apply(straight, set())
+    assert engine.valid_ir(out) and "loop:" not in out and "done:" not in out and "phi" not in out
+    assert "%s2 = add i64 0, 0" in out and "ret i64 %s2" in out
+    one = merge.apply(straight, {0})  # `done` joins `loop`, which keeps its label and phis
+    assert engine.valid_ir(one) and "loop:" in one and "done:" not in one
+    assert merge.chunks(LOOP) == []  # `loop` has two predecessors, `done`'s is a conditional branch
+    diamond = ("define i64 @d(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  br label %j\nb:\n  br label %j\n"
+               "j:\n  %p = phi i64 [ 1, %a ], [ 2, %b ]\n  ret i64 %p\n}\n")
+    assert merge.chunks(diamond) == []
+    numbered = "define i64 @n() {\n  br label %1\n1:\n  ret i64 0\n}\n"
+    assert merge.chunks(numbered) == []  # dropping `1:` would renumber the values after it
+
+
+def test_unused_types_and_metadata_go() -> None:
+    text = ("%used = type { i64 }\n%unused = type { i32 }\n@g = global %used zeroinitializer\n"
+            "define i64 @f() {\n  %v = load i64, ptr @g, !range !1\n  ret i64 %v\n}\n"
+            "!llvm.ident = !{!0}\n!0 = !{!\"clang\"}\n!1 = !{i64 0, i64 10}\n!2 = !{!\"orphan\"}\n")
+    delta = _delta("unused-types-metadata")
+    assert delta.chunks(text) == ["%unused", "!llvm.ident", "!2"]  # !0 is named by !llvm.ident, !1 by the load
+    out = delta.apply(text, set())
+    assert engine.valid_ir(out) and "%unused" not in out and "llvm.ident" not in out and "orphan" not in out
+    assert delta.chunks(out) == ["!0"]  # the next round: named by nothing now
+
+
+def test_evidence_names_pick_the_smallest_slices_first() -> None:
+    from fuzz.reduce import evidence
+
+    text = ("@big_data = internal global [2 x i64] zeroinitializer\n"
+            "define internal i64 @helper(i64 %x) {\n  %v = load i64, ptr @big_data\n  %y = add i64 %x, %v\n  ret i64 %y\n}\n"
+            "define hidden i64 @api(i64 %x) {\n  %r = call i64 @helper(i64 %x)\n  ret i64 %r\n}\n"
+            "define hidden i64 @leaf(i64 %x) {\n  ret i64 %x\n}\n"
+            "define i32 @main() {\n  %r = call i64 @api(i64 1)\n  ret i32 0\n}\n")
+    failure = "--- ref\n+++ split\n~ api: visibility: HIDDEN -> DEFAULT\n~ leaf: visibility: HIDDEN -> DEFAULT\nnot_a_symbol main"
+    assert evidence.named_values([failure], {"api", "leaf", "helper", "big_data"}) == ["api", "leaf"]
+    slices = evidence.candidate_slices(text, [failure])
+    assert [s.anchors for s in slices] == [("leaf",), ("api",), ("leaf", "api")]  # smallest first, then all
+    api = slices[1].text
+    assert engine.valid_ir(api) and "define hidden i64 @api" in api and "define internal i64 @helper" in api
+    assert "@big_data = internal global" in api
+    assert "define i32 @main" not in api and "@leaf" not in api
+    assert evidence.first_interesting(text, [failure], lambda t: "@helper" in t).anchors == ("api",)
+    assert evidence.first_interesting(text, [failure], lambda t: False) is None
+    assert evidence.candidate_slices(text, ["nothing named here"]) == []
+
+
+
+def test_module_asm_lines_go() -> None:
+    text = 'module asm ".globl x"\nmodule asm "x:"\ndefine i64 @f() {\n  ret i64 0\n}\n'
+    delta = _delta("module-asm")
+    assert delta.chunks(text) == ['module asm ".globl x"', 'module asm "x:"']
+    out = delta.apply(text, {1})
+    assert engine.valid_ir(out) and ".globl" not in out and 'module asm "x:"' in out

@@ -176,3 +176,35 @@ def test_a_local_reached_through_the_got_is_a_full_difference() -> None:
     lines = symtab.diff_full(symtab.read_symbols(ref), local_again, ra, rb, exact_code=False)
     assert any("reached through the GOT" in ln and "-> g " in ln for ln in lines), lines
     assert not _full(GLOBAL_USED_TWICE, GLOBAL_USED_TWICE, exact_code=False)
+
+
+TLS = """
+@t = internal thread_local(localexec) global i64 7
+@u = thread_local global i64 1
+define i64 @get_t() { %p = call ptr @llvm.threadlocal.address.p0(ptr @t)
+  %v = load i64, ptr %p
+  ret i64 %v }
+define i64 @get_u() { %p = call ptr @llvm.threadlocal.address.p0(ptr @u)
+  %v = load i64, ptr %p
+  ret i64 %v }
+declare ptr @llvm.threadlocal.address.p0(ptr)
+"""
+
+
+@pytest.mark.parametrize("exact_code", [True, False])
+def test_full_comparison_sees_a_lost_tls_model(exact_code: bool) -> None:
+    """`@t` accessed general-dynamic instead of local-exec (a declaration lost its model): `@u`
+    already needs `__tls_get_addr`, so the symbol tables agree; the TLS relocations do not."""
+    lost = TLS.replace("internal thread_local(localexec)", "internal thread_local")
+    assert symtab.diff_symbols(symtab.read_symbols(_obj(TLS)), symtab.read_symbols(_obj(lost))).clean
+    lines = _full(TLS, lost, exact_code=exact_code)
+    assert any(line.startswith("~ tls t: accessed local-exec -> local-dynamic") for line in lines), lines
+    assert not any(line.startswith("~ tls u") for line in lines), lines
+    assert not [line for line in _full(TLS, TLS, exact_code=exact_code) if "tls" in line]
+
+
+def test_tls_models_name_each_access_model() -> None:
+    rel = [symtab.Relocation(".text", "a", "R_X86_64_TLSGD"), symtab.Relocation(".text", "b", "R_X86_64_GOTTPOFF"),
+           symtab.Relocation(".text", "b", "R_X86_64_TPOFF32"), symtab.Relocation(".text", "[.tbss]", "R_X86_64_TPOFF32"),
+           symtab.Relocation(".text", "c", "R_X86_64_PC32")]
+    assert symtab.tls_models(rel) == {"a": frozenset({"general-dynamic"}), "b": frozenset({"initial-exec", "local-exec"})}

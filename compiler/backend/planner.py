@@ -819,7 +819,9 @@ def _declare_alias(alias: Entity, mod: IRModule) -> str:
         return " ".join(words) + f" @{irmodel.quote(alias.name)}({params})"
     value_type = re.match(r"@[^=]+= [^@]*?alias ([^,]+),", alias.text)
     vt = value_type.group(1).strip() if value_type else "i8"
-    words = ["external"] + ([vis] if vis != "default" else []) + ["global", vt]
+    # an alias of a thread-local is thread-local itself, with its own access model
+    tls = re.search(r"\bthread_local(\([a-z]+\))?", alias.text.split(" alias ", 1)[0])
+    words = ["external"] + ([vis] if vis != "default" else []) + ([tls.group(0)] if tls else []) + ["global", vt]
     return f"@{irmodel.quote(alias.name)} = " + " ".join(words)
 
 

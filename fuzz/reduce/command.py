@@ -73,11 +73,14 @@ def reduce_file(
     quiet: bool = False,
     allow_faults: bool = False,
     test_timeout: float | None = None,
+    evidence_slice: bool = True,
 ) -> engine.ReduceStats:
     """Reduce `path` into `out` (saved after every success) and write `out`.report.txt.
 
     `path` may also be a findings directory: then the recorded check itself is the
-    property (see `reduce_finding`), and `prop`/`test` must be None.
+    property (see `reduce_finding`), and `prop`/`test` must be None. With a built-in
+    property and `evidence_slice`, an LLVM module is first cut to the slice around the
+    symbols its failure names (`fuzz.reduce.evidence`), when that slice fails the same way.
     """
     _check_outputs(path, out, test)
     if Path(path).is_dir():
@@ -86,10 +89,13 @@ def reduce_file(
                              Location(str(Path(path) / "finding.json")))
         if prop is not None or test is not None:
             raise UsageError("a findings directory is reduced by its own recorded check: drop --property/--test")
-        return reduce_finding(path, out, jobs=jobs, time_budget=time_budget, quiet=quiet, allow_faults=allow_faults)
+        return reduce_finding(path, out, jobs=jobs, time_budget=time_budget, quiet=quiet, allow_faults=allow_faults,
+                              evidence_slice=evidence_slice)
     if (prop is None) == (test is None):
         raise UsageError("give exactly one of --property or --test")
     text, fmt = load_input(path)
+    original_lines = fmt.size(text)
+    started: str | None = None
 
     if test is not None:
         _check_script(test)
@@ -117,10 +123,37 @@ def reduce_file(
             return _judge_text(candidate, prop, settings, fmt.suffix).signature == wanted_sig
 
         wanted = f"{prop} [{first.text}]"
+        if evidence_slice:
+            evidence_texts = [f"{f.summary}\n{f.detail}" for f in first.report.failures
+                              if (f.classification, f.reference, f.candidate, f.cause) in wanted_sig]
+            text, started = _start_from_evidence(text, fmt, evidence_texts, interesting, quiet)
 
     reduced, stats = _reduce_to_file(text, interesting, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet)
-    _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix)
+    stats.initial_lines = original_lines
+    _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix, started=started)
     return stats
+
+
+def _start_from_evidence(
+    text: str, fmt: InputFormat, failure_texts: list[str], interesting: Callable[[str], bool], quiet: bool
+) -> tuple[str, str | None]:
+    """The slice around the symbols the failure names, when it fails the same way; else `text`.
+    Also says what it started from (None: the whole input)."""
+    if fmt is not LLVM_FORMAT:
+        return text, None
+    from fuzz.reduce import evidence
+
+    def said(s: evidence.Slice, ok: bool) -> None:
+        if not quiet:
+            what = ", ".join(s.anchors[:4]) + (f" (+{len(s.anchors) - 4})" if len(s.anchors) > 4 else "")
+            print(f"reduce: slice of {what}: {s.lines} lines, {'same failure' if ok else 'not the same failure'}",
+                  file=sys.stderr, flush=True)
+
+    found = evidence.first_interesting(text, failure_texts, lambda t: fmt.validate(t) and interesting(t), said)
+    if found is None:
+        return text, None
+    names = ", ".join(found.anchors[:8]) + (f" (+{len(found.anchors) - 8})" if len(found.anchors) > 8 else "")
+    return found.text, f"the slice of {names} ({found.lines} lines), from the symbols the failure names"
 
 
 def _check_script(test: str) -> None:
@@ -196,12 +229,17 @@ def _report_head(original: str, out: str, wanted: str, stats: engine.ReduceStats
 
 
 def reduce_finding(
-    path: str, out: str, *, jobs: int, time_budget: float | None, quiet: bool = False, allow_faults: bool = False
+    path: str, out: str, *, jobs: int, time_budget: float | None, quiet: bool = False, allow_faults: bool = False,
+    evidence_slice: bool = True,
 ) -> engine.ReduceStats:
     """Reduce a findings directory: keep the same classified failures of the recorded check.
 
     The property re-runs the finding's whole recorded plan and compares the set of (classification, reference, candidate) triples, so the
-    reduced input fails exactly the way the fuzzer saw, not just somehow.
+    reduced input fails exactly the way the fuzzer saw, not just somehow. With `evidence_slice`
+    (triage, LLVM input) a candidate need only fail with the same classes and kinds of
+    failure (`evidence.kinds`: `symbol-difference (added)`, whichever configurations show
+    it), the plan becomes the finest split (`evidence.finest_plan`) when that shows the
+    same kinds, and the reduction starts from the slice around the symbols the failure names.
     """
     import dataclasses
 
@@ -216,19 +254,43 @@ def reduce_finding(
         )
     fmt = EMBER_FORMAT if (root / "input.em").exists() else LLVM_FORMAT
 
+    report = properties.check(case, plan, faults=faults)
+    wanted = properties.signature(report)
+    if not wanted:
+        raise EmberError("the finding no longer reproduces (its recorded check passes)", Location(path))
+    plan_note = ""
+    triage = evidence_slice and fmt is LLVM_FORMAT
+    from fuzz.reduce import evidence
+
+    if triage:
+        fine = evidence.finest_plan(plan)
+        if fine != plan:
+            fine_sig = properties.signature(properties.check(case, fine, faults=faults))
+            if evidence.kinds(fine_sig) == evidence.kinds(wanted):
+                plan, wanted = fine, fine_sig
+                plan_note = "the finding's check at split cost 1 and piece cost 1 (the same classes and kinds of failure)"
+
     def failures_of(module: str) -> properties.Signature:
         return properties.signature(properties.check(dataclasses.replace(case, module=module), plan, faults=faults))
 
-    wanted = failures_of(case.module)
-    if not wanted:
-        raise EmberError("the finding no longer reproduces (its recorded check passes)", Location(path))
+    def interesting(c: str) -> bool:
+        if triage:  # the class and kind of each failure, whichever configurations show it
+            return evidence.kinds(failures_of(c)) == evidence.kinds(wanted)
+        return failures_of(c) == wanted
 
-    _, stats = _reduce_to_file(
-        case.module, lambda c: failures_of(c) == wanted, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet
-    )
+    text, started = case.module, None
+    if evidence_slice:
+        text, started = _start_from_evidence(text, fmt, [f"{f.summary}\n{f.detail}" for f in report.failures], interesting, quiet)
+    _, stats = _reduce_to_file(text, interesting, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet)
+    stats.initial_lines = fmt.size(case.module)
     preserved = properties.render_signature(wanted)
+    if triage:
+        kinds = ", ".join(f"{c} ({k})" for c, k in sorted(evidence.kinds(wanted)))
+        preserved = f"{kinds}, by class and kind; first seen as: {preserved}"
     lines = [
         *_report_head(f"finding {path}", out, preserved, stats),
+        *([f"started from: {started}"] if started else []),
+        *([f"checked with: {plan_note}"] if plan_note else []),
         "",
         "reproduce: copy the reduced input over the finding's input and run its reproduce.sh, or",
         "  " + reproduce_command(out, oracle.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),
@@ -266,9 +328,12 @@ def _write_report(
     test: str | None,
     stats: engine.ReduceStats,
     suffix: str = ".ll",
+    *,
+    started: str | None = None,
 ) -> None:
     lines = [
         *_report_head(original, out, wanted, stats),
+        *([f"started from: {started}"] if started else []),
         "",
         "reproduce:",
         "  " + (f"{test} {shlex.quote(out)}" if test else reproduce_command(out, settings)),

@@ -14,11 +14,17 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler import children, driver
 from compiler.diagnostics import EmberError, Location, UsageError
-from fuzz import properties
-from fuzz.strategies import FuzzCase
+
+if TYPE_CHECKING:
+    from fuzz import properties
+
+# `fuzz.properties` (and with it Hypothesis and the whole harness: ~2 s) is imported where a
+# built-in property runs, not here: a `--test` reduction of a 300-function module takes
+# about as long as that import.
 
 #: `--property` values: the check's failure classes, or `any` (the check fails; its headline class is kept)
 CLASSES: dict[str, tuple[str, ...] | None] = {
@@ -53,10 +59,14 @@ class Settings:
 
     def plan(self) -> properties.CheckPlan:
         """The check: the reference `--split none` build against this split build, at one -O."""
+        from fuzz import properties
+
         config = properties.BuildConfig(self.split, self.jobs, self.opt_level, self.subgraph_cost)
         return properties.CheckPlan(self.opt_level, self.subgraph_cost, (config,), opt_check=False)
 
     def limits(self) -> properties.runner.Limits:
+        from fuzz import properties
+
         return dataclasses.replace(properties.RUN_LIMITS, timeout_s=self.timeout_s)
 
 
@@ -71,6 +81,8 @@ class Judgement:
 
     @property
     def text(self) -> str | None:
+        from fuzz import properties
+
         return properties.render_signature(self.signature) if self.signature else None
 
 
@@ -88,6 +100,9 @@ def judge(path: Path, prop: str, s: Settings) -> Judgement:
     With deliberate faults, a failure counts only if the same check without them passes,
     so a reducer does not drift to programs that differ anyway (an address printed,
     undefined behaviour)."""
+    from fuzz import properties
+    from fuzz.strategies import FuzzCase
+
     classes = classes_of(prop)
     is_ember = driver.input_kind(str(path)) is driver.InputKind.EMBER
     if prop == "interp-mismatch" and not is_ember:

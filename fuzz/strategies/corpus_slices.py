@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hypothesis import strategies as st
 
-if TYPE_CHECKING:
-    from compiler.backend.irmodel import IRModule
-    from compiler.backend.planner import UnionFind
+from fuzz.slicing import Slicer
 
 #: a slice stops growing past this many lines (keeps one check to a second or two)
 MAX_SLICE_LINES = 6000
@@ -62,49 +59,20 @@ def available() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=8)
-def _parsed(name: str) -> tuple[IRModule, UnionFind, dict[str, list[str]]]:
-    from compiler.backend import irmodel, planner
+def _slicer(name: str) -> Slicer:
+    from compiler.backend import irmodel
 
-    mod = irmodel.parse_module(load(name).text)
-    atoms = planner.atoms_of(mod)
-    partners: dict[str, list[str]] = {}
-    for e in mod.entities:
-        if e.is_value and e.is_definition:
-            partners.setdefault(atoms.find(e.name), []).append(e.name)
-    return mod, atoms, partners
+    return Slicer(irmodel.parse_module(load(name).text))
 
 
 def slice_members(name: str, anchors: list[str], max_lines: int = MAX_SLICE_LINES) -> list[str]:
     """Anchors (in the order drawn, while the slice fits) plus the locals they reach, atoms whole."""
-    mod, atoms, partners = _parsed(name)
-    values = mod.values
-    members: dict[str, None] = {}
-    lines = 0
-    for anchor in anchors:
-        added: dict[str, None] = {}
-        stack = [anchor]
-        while stack:
-            cur = stack.pop()
-            if cur in members or cur in added or cur not in values or not values[cur].is_definition:
-                continue
-            added[cur] = None
-            e = values[cur]
-            stack.extend(partners.get(atoms.find(cur), ()))
-            stack.extend(r for r in e.refs if r in values and values[r].is_local)
-        size = sum(values[n].text.count("\n") + 1 for n in added)
-        if members and lines + size > max_lines:
-            break
-        members.update(added)
-        lines += size
-    return sorted(members, key=lambda n: values[n].index)
+    return _slicer(name).members(anchors, max_lines)
 
 
 def render_slice(name: str, members: list[str]) -> str:
     """The slice as a module: members defined, everything they name declared (metadata too)."""
-    from compiler.backend import planner
-
-    mod, _atoms, _partners = _parsed(name)
-    return planner.piece_text(mod, members, set(), include_asm=True)
+    return _slicer(name).render(members)
 
 
 @st.composite

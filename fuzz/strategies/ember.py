@@ -164,6 +164,10 @@ def _render_edge_lane(fl: Flavour) -> list[str]:
             f"acc = acc + Int(Int8(acc) + Int8({c % 128}) > Int8(acc)) + Int(Int32(acc) <= Int32(x)) * 2",
             f"acc = acc + Int(UInt64(acc) < UInt64(x)) * 4 + Int(Int8(x) == Int8(acc)) * 8 + Int(Int32(acc) * Int32({c}) < Int32(0)) * 16",
             "acc = acc ^ Int(UInt64(Int8(acc))) ^ Int(Int32(UInt64(x))) ^ Int(Int8(Int32(acc)))",
+            # signed overflow at each narrow width, about half the time: wraps in Ember, so a
+            # compare or widening the optimiser may fold under `nsw` (x + c > x) must not fold
+            f"acc = acc + Int(Int32(acc) + Int32({2147483647 - c}) > Int32(acc)) * 32 + Int(-Int8(acc & -128)) * 64"
+            f" + Int(Int8(acc) * Int8({c % 128})) * 128 + Int(Int32(x) - Int32({2147483647 - c}) < Int32(x)) * 256",
             # the minimum integer % -1 (d odd) or % -2: 0 either way, and never a trap
             "acc = acc + (-9223372036854775807 - 1) % (d | -2)",
         ]

@@ -252,6 +252,28 @@ def weak_definitions(draw: st.DrawFn, p: str) -> Fragment:
 
 
 @st.composite
+def linkonce_definitions(draw: st.DrawFn, p: str) -> Fragment:
+    """Non-ODR `linkonce`: a function (never inlined: another definition may replace it) called
+    from two anchors and through a second discardable function, and a global, so each
+    subgraph that reaches them needs its own copy (one owner would drop it where unused)."""
+    inner_link = draw(st.sampled_from(["linkonce", "linkonce_odr"]))
+    g_link = draw(st.sampled_from(["linkonce", "weak", "linkonce_odr"]))
+    c, k, v = draw(_ANY), draw(_SMALL), draw(_SMALL)
+    top = (
+        f"@{p}lg = {g_link} global i64 {v}",
+        "\n".join([f"define linkonce i64 @{p}lf(i64 %x) {{", f"  %y = mul i64 %x, {c}", f"  %z = add i64 %y, {k}",
+                   "  ret i64 %z", "}"]),
+        "\n".join([f"define {inner_link} i64 @{p}lf2(i64 %x) {{", f"  %y = call i64 @{p}lf(i64 %x)",
+                   "  %z = xor i64 %y, 7", "  ret i64 %z", "}"]),
+        _anchor(f"{p}a", [f"  %r = call i64 @{p}lf(i64 %x)", f"  %g = load i64, ptr @{p}lg", "  %s = add i64 %r, %g"], "%s"),
+        _anchor(f"{p}b", [f"  %r = call i64 @{p}lf2(i64 %x)", f"  %g = load i64, ptr @{p}lg", "  %s = xor i64 %r, %g",
+                          f"  store i64 %s, ptr @{p}lg"], "%s"),
+    )
+    main, values = _two_calls(p, draw)
+    return Fragment(f"linkonce:{inner_link}/{g_link}", top, tuple(main), tuple(values))
+
+
+@st.composite
 def available_externally(draw: st.DrawFn, p: str) -> Fragment:
     """available_externally function and constant; the real definitions live in the support object."""
     c, d, v = draw(_ANY), draw(_SMALL), draw(_SMALL)
@@ -424,20 +446,27 @@ def thread_locals(draw: st.DrawFn, p: str) -> Fragment:
     """Thread-local globals of several linkages and TLS models, read and written from two anchors."""
     link = draw(st.sampled_from(["internal ", "", "hidden ", "dso_local "]))
     model = draw(st.sampled_from(["", "(localdynamic)", "(initialexec)", "(localexec)"]))
+    # the second anchor may reach it through a thread-local alias (declared in other pieces)
+    alias = draw(st.sampled_from(["", "internal ", "hidden "]) | st.none())
     v = draw(_SMALL)
-    body = [
-        f"  %t = call ptr @llvm.threadlocal.address.p0(ptr @{p}tls)",
-        "  %v = load i64, ptr %t",
-        "  %n = add i64 %v, %x",
-        "  store i64 %n, ptr %t",
-    ]
+
+    def body(var: str) -> list[str]:
+        return [
+            f"  %t = call ptr @llvm.threadlocal.address.p0(ptr @{var})",
+            "  %v = load i64, ptr %t",
+            "  %n = add i64 %v, %x",
+            "  store i64 %n, ptr %t",
+        ]
+
     top = (
         f"@{p}tls = {link}thread_local{model} global i64 {v}",
-        _anchor(f"{p}a", body, "%n"),
-        _anchor(f"{p}b", [*body, "  %m = mul i64 %n, 5"], "%m"),
+        *([] if alias is None else [f"@{p}tla = {alias}thread_local{model} alias i64, ptr @{p}tls"]),
+        _anchor(f"{p}a", body(f"{p}tls"), "%n"),
+        _anchor(f"{p}b", [*body(f"{p}tls" if alias is None else f"{p}tla"), "  %m = mul i64 %n, 5"], "%m"),
     )
     main, values = _two_calls(p, draw)
-    return Fragment(f"tls:{link.strip() or 'external'}{model}", top, tuple(main), tuple(values), decls=(TLS_DECL,))
+    via = "" if alias is None else "+alias"
+    return Fragment(f"tls:{link.strip() or 'external'}{model}{via}", top, tuple(main), tuple(values), decls=(TLS_DECL,))
 
 
 @st.composite
@@ -649,6 +678,7 @@ FEATURES = {
     "specialised": specialised_copies,
     "private": private_function,
     "weak": weak_definitions,
+    "linkonce": linkonce_definitions,
     "available_externally": available_externally,
     "common": common_global,
     "visibility": visibility,

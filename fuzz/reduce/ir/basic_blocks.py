@@ -8,6 +8,7 @@ import re
 from fuzz.reduce.engine import DeltaPass
 from fuzz.reduce.ir.common import (
     LABEL,
+    NO_BLOCK_EDITS,
     SIMPLE_TYPE,
     VALUE_DEF,
     function_bodies,
@@ -20,7 +21,6 @@ from fuzz.reduce.ir.common import (
 _BR = re.compile(r"^  br label (%[-\w.$]+)$")
 _CBR = re.compile(r"^  br i1 ([^,]+), label (%[-\w.$]+), label (%[-\w.$]+)$")
 _PHI = re.compile(r"^  (%[-\w.$]+) = phi (\S+) (.*)$")
-_NO_BLOCK_EDITS = re.compile(r"^\s*(?:switch|indirectbr|callbr|invoke)\b|\bswitch |\binvoke |\bblockaddress\(|^\"", re.M)
 
 
 def _block_sites(text: str) -> list[tuple[int, int, int]]:
@@ -29,7 +29,7 @@ def _block_sites(text: str) -> list[tuple[int, int, int]]:
     lines = text.split("\n")
     sites = []
     for start, end in function_bodies(lines):
-        if _NO_BLOCK_EDITS.search("\n".join(lines[start + 1 : end])):
+        if NO_BLOCK_EDITS.search("\n".join(lines[start + 1 : end])):
             continue
         labels = [j for j in range(start + 2, end) if LABEL.match(lines[j])]
         for k, j in enumerate(labels):

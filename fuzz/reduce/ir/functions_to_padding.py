@@ -7,14 +7,21 @@ import re
 
 from compiler.backend import irmodel
 from fuzz.reduce.engine import DeltaPass
-from fuzz.reduce.ir.common import LABEL, function_bodies, rebuild, referenced_by_others, signature
+from fuzz.reduce.ir.common import (
+    LABEL,
+    function_bodies,
+    parsed,
+    rebuild,
+    referenced_by_others,
+    signature,
+)
 
 _PAD_NAME = re.compile(r"%ember\.pad\.([0-9]+)\b")
 
 
 def _paddable_functions(text: str) -> list[irmodel.Entity]:
     """Defined functions but `main` that nothing refers to, when there is a `main` to pad."""
-    mod = irmodel.parse_module(text)
+    mod = parsed(text)
     if not any(e.kind == "function" and e.name == "main" for e in mod.entities):
         return []
     referenced = referenced_by_others(mod)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from compiler.backend import irmodel
-from fuzz.reduce.ir.common import entity_pass
+from fuzz.reduce.ir.common import entity_pass, parsed
 
 
 def _unused_declarations(text: str) -> list[irmodel.Entity]:
     """Function declarations and external global declarations nothing refers to."""
-    mod = irmodel.parse_module(text)
+    mod = parsed(text)
     used = {r for e in mod.entities for r in e.refs}
     return [
         e

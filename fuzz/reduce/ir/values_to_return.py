@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 
-from compiler.backend import irmodel
 from fuzz.reduce.engine import DeltaPass
 from fuzz.reduce.ir.common import (
     LABEL,
     SIMPLE_TYPE,
     VALUE_DEF,
     function_bodies,
+    parsed,
     referenced_by_others,
     result_type,
     returning,
@@ -25,7 +25,7 @@ def _return_sites(text: str) -> list[tuple[int, int, str]]:
     """(define line, value line, type) for each value computed in the entry block of a
     function that returns only constants and that nothing else refers to (so its return
     type can change without touching callers)."""
-    mod = irmodel.parse_module(text)
+    mod = parsed(text)
     referenced = referenced_by_others(mod)
     lines = text.split("\n")
     sites = []
