@@ -57,6 +57,11 @@ EXTRA_WORK = 0.25
 COPY_SHARE = 0.15
 #: ...or this many instructions, whichever is more (small modules copy freely: it is cheap).
 WORK_FLOOR = 600
+#: Copies and imports of the predicted inline closure above this share of the module make the
+#: plan use fewer subgraphs (each re-optimises its own copy of the closure)...
+CLOSURE_WORK = 0.4
+#: ...but never fewer than this many (two workers stay busy).
+MIN_SUBGRAPHS = 4
 #: Suffix of renamed duplicate copies.
 COPY_SUFFIX = ".ember."
 
@@ -294,18 +299,38 @@ def plan(
 ) -> SplitPlan:
     """Cut printed LLVM IR into level-1 subgraphs (the steps below, in order)."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
-    state = load_state(text, policy, strip_debug)
+    loaded = load_state(text, policy, strip_debug)
+    state = _plan_level1(loaded, None)
+    # every subgraph copies the callees the serial inliner takes; where that closure is large
+    # (an interpreter's hundred helpers called from everywhere) fewer, bigger subgraphs do
+    # less work in all: shrink the count until copies and imports fit the bound
+    extra = state.copied_cost + state.imported_cost
+    if policy.inline_level > 0 and state.count > MIN_SUBGRAPHS and extra > CLOSURE_WORK * state.module_cost:
+        count = max(MIN_SUBGRAPHS, int(state.count * CLOSURE_WORK * state.module_cost / extra))
+        state = _plan_level1(loaded, count)
+    return emit_subgraphs(state)
+
+
+def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
+    """The level-1 steps on a fresh copy of the loaded module's state (`count`: subgraphs wanted)."""
+    state = PlanState(
+        mod=loaded.mod, policy=loaded.policy, atoms=loaded.atoms, defs=loaded.defs, by_name=loaded.by_name,
+        order=loaded.order, local_dup=loaded.local_dup, shared=loaded.shared, inline=loaded.inline,
+    )
     form_atoms(state)
+    if count is not None:
+        state.count = min(state.count, count)
     cluster_by_calls(state)
     pack_clusters(state)
     assign_owners(state)
-    if policy.inline_level > 0:
+    if state.policy.inline_level > 0:
         bring_inline_closure(state)
+        loaded.inline = state.inline
     else:
         copy_small_locals(state)
         import_small_callees(state)
     copy_shared_closure(state)
-    return emit_subgraphs(state)
+    return state
 
 
 def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
@@ -628,11 +653,12 @@ def bring_inline_closure(state: PlanState) -> None:
     can be neither (address-taken local, comdat member, one naming local data) is called
     across subgraphs as before.
     """
-    always = always_inline_functions(state.mod)
-    taken = {r for e in state.mod.entities for r in e.address_refs}
-    state.inline = summary.summarise(
-        state.mod, opt_level=state.policy.inline_level, always_inline=always, address_taken=taken
-    )
+    if state.inline is None:
+        always = always_inline_functions(state.mod)
+        taken = {r for e in state.mod.entities for r in e.address_refs}
+        state.inline = summary.summarise(
+            state.mod, opt_level=state.policy.inline_level, always_inline=always, address_taken=taken
+        )
     importable = _importable(state, any_size=True)
     by_name = state.by_name
     for k, members in enumerate(state.bucket_members):

@@ -21,8 +21,9 @@ from compiler.backend.irmodel import Entity, IRModule, unquote
 #: serial inliner takes a callee: LLVM's -O2 threshold of 225 at 5 per instruction is 45, plus
 #: the call it removes and the argument set-up; -O3's 250 adds a little.
 INLINE_SIZE = {1: 45, 2: 55, 3: 60}
-#: A callee marked `noreturn` or `cold` is called from cold sites, where LLVM inlines next to nothing.
-COLD_SIZE = 0
+#: A callee marked `noreturn` or `cold` is called from cold sites, where LLVM inlines only a wrapper
+#: around one call (its cold-site threshold is 45, less a call with its arguments).
+COLD_SIZE = 5
 #: Bodies of more instructions than this are not scanned further: early simplification removes
 #: at most about four in five of them, which leaves far more than any inlining threshold.
 SCAN_LIMIT = 600

@@ -1,0 +1,176 @@
+"""The whole-module summary (compiler/backend/summary.py) and the plan that follows it.
+
+The summary predicts what the unsplit -O2 inliner takes; the checks compare its prediction
+with what LLVM's own -O2 pipeline does to the same module, and the plan with where the
+predicted callees land.
+"""
+
+from __future__ import annotations
+
+import re
+
+from compiler.backend import engine, irmodel, planner, summary
+
+_GROUPS = """
+attributes #0 = { noinline nounwind }
+attributes #1 = { noreturn nounwind }
+"""
+
+
+def _noisy_helper(name: str, linkage: str = "internal ", empty_blocks: int = 40) -> str:
+    """A helper as clang -O0-ish output prints it: allocas, loads/stores of them, empty blocks.
+    Many lines, two real instructions after SROA and SimplifyCFG."""
+    lines = [
+        f"define {linkage}i64 @{name}(i64 %x) {{",
+        "  %slot = alloca i64, align 8",
+        "  %tmp = alloca i64, align 8",
+        "  store i64 %x, ptr %slot, align 8",
+        "  br label %b0",
+    ]
+    for i in range(empty_blocks):
+        lines += ["", f"b{i}:", f"  br label %b{i + 1}"]
+    lines += [
+        "",
+        f"b{empty_blocks}:",
+        "  %v = load i64, ptr %slot, align 8",
+        "  %w = mul i64 %v, 7",
+        "  %u = xor i64 %w, 3",
+        "  store i64 %u, ptr %tmp, align 8",
+        "  %r = load i64, ptr %tmp, align 8",
+        "  ret i64 %r",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
+def _big(name: str, n: int, linkage: str = "", calls: tuple[str, ...] = (), attrs: str = "") -> str:
+    """A function of `n` real instructions (multiplications by the argument and additions: nothing
+    folds) calling `calls`."""
+    lines = [f"define {linkage}i64 @{name}(i64 %x) {attrs}{{", "  %v0 = add i64 %x, 1"]
+    for i in range(1, n):
+        lines.append(f"  %v{i} = mul i64 %v{i - 1}, %x" if i % 2 else f"  %v{i} = add i64 %v{i - 1}, {i}")
+    last = f"%v{n - 1}"
+    for k, callee in enumerate(calls):
+        lines.append(f"  %c{k} = call i64 @{callee}(i64 {last})")
+        last = f"%c{k}"
+    lines += [f"  ret i64 {last}", "}"]
+    return "\n".join(lines)
+
+
+def _checked(name: str, handler: str) -> str:
+    """Calls `handler` (noreturn) on a cold path."""
+    return "\n".join([
+        f"define i64 @{name}(i64 %x) {{",
+        "  %bad = icmp eq i64 %x, 7",
+        "  br i1 %bad, label %fail, label %ok",
+        "fail:",
+        f"  call void @{handler}(i64 %x)",
+        "  unreachable",
+        "ok:",
+        "  ret i64 %x",
+        "}",
+    ])
+
+
+def _module() -> str:
+    callers = [_big(f"user{i}", 30, calls=("noisy", "exported_small", "huge", "pinned")) for i in range(4)]
+    return "\n".join([
+        _noisy_helper("noisy"),
+        _noisy_helper("exported_small", linkage=""),
+        _big("huge", 400, linkage="internal "),
+        _big("pinned", 3, linkage="internal ", attrs="#0 "),
+        "define internal void @fatal(i64 %x) #1 {\n  call void @abort()\n  unreachable\n}",
+        "define internal void @report(i64 %x) #1 {",
+        "  call void @log(i64 %x)\n  call void @log(i64 1)\n  call void @log(i64 2)\n  call void @abort()\n  unreachable\n}",
+        "declare void @abort() #1",
+        "declare void @log(i64)",
+        *(_checked(f"check{i}", handler) for i, handler in enumerate(("fatal", "fatal", "report", "report"))),
+        _big("only_once", 300, linkage="internal "),
+        _big("caller_of_once", 5, calls=("only_once",)),
+        *callers,
+        _GROUPS,
+    ])
+
+
+def _summary(text: str) -> summary.ModuleSummary:
+    return summary.summarise(irmodel.parse_module(text), opt_level=2)
+
+
+def test_the_simplified_size_ignores_slots_and_empty_blocks() -> None:
+    facts = _summary(_module()).functions["noisy"]
+    assert irmodel.parse_module(_module()).values["noisy"].cost > 80  # many printed lines...
+    assert facts.simplified <= 4  # ...two real instructions and the return
+
+
+def test_the_prediction_follows_size_attributes_and_single_calls() -> None:
+    s = _summary(_module())
+    assert {"noisy", "exported_small", "only_once"} <= s.inlined
+    assert "huge" not in s.inlined  # far over the threshold
+    assert "pinned" not in s.inlined  # noinline
+    assert "fatal" in s.inlined  # a noreturn wrapper of one call: inlined even at a cold site
+    assert "report" not in s.inlined  # noreturn and more: its call sites are cold
+
+
+def test_inlining_grows_the_caller_bottom_up() -> None:
+    text = "\n".join([
+        _big("leaf", 30, linkage="internal "),
+        _big("middle", 30, linkage="internal ", calls=("leaf",)),
+        _big("top", 5, calls=("middle", "middle")),
+        _big("other", 5, calls=("leaf",)),
+    ])
+    s = _summary(text)
+    assert "leaf" in s.inlined
+    assert s.effective["middle"] > s.functions["middle"].simplified + 20  # leaf's body came in
+    assert "middle" not in s.inlined  # 60 instructions with leaf inlined: over the threshold
+    assert s.inline_closure(["other"]) == {"leaf"}
+
+
+def test_the_closure_is_transitive() -> None:
+    text = "\n".join([
+        _big("c", 3, linkage="internal "),
+        _big("b", 3, linkage="internal ", calls=("c",)),
+        _big("a", 3, calls=("b",)),
+        _big("root", 3, calls=("a",)),
+    ])
+    assert _summary(text).inline_closure(["root"]) == {"a", "b", "c"}
+
+
+def test_the_prediction_matches_llvm_on_the_module() -> None:
+    """What LLVM's -O2 keeps calling is what the summary predicted it would not inline."""
+    text = _module()
+    with engine.Module(text, "summary.ll", verify=True) as module:
+        module.optimise(engine.Target(engine.default_triple(), 2), 2)
+        optimised = module.text()
+    called = set(re.findall(r"call [^@\n]*@([\w.]+)\(", optimised))
+    s = _summary(text)
+    for name in ("noisy", "exported_small", "only_once", "fatal"):
+        assert name in s.inlined and name not in called, name
+    for name in ("huge", "pinned", "report"):
+        assert name not in s.inlined and name in called, name
+
+
+def test_each_subgraph_gets_the_predicted_inline_closure() -> None:
+    """A noisy helper (many printed lines, tiny after SROA) called from every subgraph is copied
+    into each of them when the plan follows the summary, and into none by raw size alone."""
+    text = _module()
+    followed = planner.plan(text, policy=planner.PlanPolicy(target_cost=100, inline_level=2))
+    by_size = planner.plan(text, policy=planner.PlanPolicy(target_cost=100, import_cost=planner.IMPORT_COST))
+    users = [m for m in (set(sg.members) for sg in followed.subgraphs) if any(n.startswith("user") for n in m)]
+    assert len(users) >= 2
+    for members in users:
+        assert any(n == "noisy" or n.startswith("noisy" + planner.COPY_SUFFIX) for n in members), members
+        assert "exported_small" in members  # imported (available_externally) where not owned
+        assert not any(n.startswith("huge" + planner.COPY_SUFFIX) for n in members)
+    copies_by_size = [n for sg in by_size.subgraphs for n in sg.members if n.startswith("noisy" + planner.COPY_SUFFIX)]
+    assert not copies_by_size  # its printed size is over COPY_COST: the old rule missed it
+
+
+def test_a_large_closure_makes_fewer_subgraphs() -> None:
+    """Every caller needs the same big helper set: the plan shrinks its count to bound the copies."""
+    helpers = [_noisy_helper(f"h{i}", empty_blocks=120) for i in range(30)]
+    names = tuple(f"h{i}" for i in range(30))
+    callers = [_big(f"f{i}", 40, calls=names) for i in range(64)]
+    text = "\n".join(helpers + callers)
+    p = planner.plan(text, policy=planner.PlanPolicy(target_cost=200, inline_level=2))
+    unbounded_count = round(p.work.module_cost / 200)
+    assert planner.MIN_SUBGRAPHS <= len(p.subgraphs) < min(unbounded_count, planner.MAX_SUBGRAPHS)
