@@ -79,7 +79,7 @@ def function_facts(e: Entity, always: bool, groups: dict[str, set[str]] | None =
 
 def _entry_slots(body: str) -> set[str]:
     """The allocas at the top of the entry block (where front ends put every local variable)."""
-    slots = set()
+    slots: set[str] = set()
     for line in body.split("\n", 400):
         name, sep, rest = line.strip().partition(" = ")
         if not sep or not rest.startswith("alloca "):
