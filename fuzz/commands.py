@@ -5,13 +5,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from compiler import cli
+from compiler import cli, outputs
 from compiler.diagnostics import UsageError
+
+
+def _check_written_later(path: str | None, option: str) -> None:
+    """A file a long run writes at its end (or after each step): refuse a bad path before
+    the first measurement rather than lose the run to it."""
+    if path is None or path == "-":
+        return
+    outputs.check_output(path, [], option)
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise UsageError(f"{option} {path}: no such directory: {parent}")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from fuzz import split_bench as bench
+
+    _check_written_later(args.json, "--json")
 
     sizes = list(cli.int_list(args.sizes, "--sizes")) if args.sizes else []
     if any(n > bench.MAX_SIZE for n in sizes):
@@ -35,6 +49,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
+    for path in args.inputs:
+        bench.check_input(path)
+    _check_written_later(args.plot, "--plot")
     return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
 
 
@@ -43,6 +60,11 @@ def cmd_reduce(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
+    from compiler.backend.pool import MAX_JOBS, capped_jobs
+
+    if args.jobs > MAX_JOBS:  # each job runs a test script or a build at once: as many as build workers
+        print(f"ember: note: -j {args.jobs} capped at {MAX_JOBS} candidates at once (twice the cores, at most 64)", file=sys.stderr)
+        args.jobs = capped_jobs(args.jobs)
     settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
     try:
         stats = command.reduce_file(

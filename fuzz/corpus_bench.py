@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from compiler import outputs
 from fuzz import corpus
 from fuzz import split_bench as bench
 
@@ -336,7 +337,7 @@ def main(
             rows.append(bench_program(program, jobs, Path(tmp), runs, repeats, level))
         print("\n".join(render(rows[-1:]).splitlines()[2:]), flush=True)
         if json_path:
-            Path(json_path).write_text(json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
+            outputs.write_output(json_path, json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
                                                    "programs": [asdict(r) for r in rows]}, indent=2))
     if not rows:
         print("ember: error: no corpus program could be built here (bash ci/fetch_corpus.sh; clang-19)", file=sys.stderr)

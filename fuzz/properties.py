@@ -37,7 +37,7 @@ import time
 import traceback
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -235,12 +235,76 @@ class CheckPlan:
         return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "configs": [asdict(c) for c in self.configs]}
 
     @staticmethod
-    def from_json(data: dict[str, object]) -> CheckPlan:
+    def from_json(data: object) -> CheckPlan:
+        """The plan a finding recorded; anything malformed is a ValueError saying which field."""
+        if not isinstance(data, dict):
+            raise ValueError(f"plan: expected an object, got {_json_type(data)}")
         configs = data.get("configs", [])
-        assert isinstance(configs, list)
-        opt, cost = data.get("opt", 2), data.get("cost")
-        assert isinstance(opt, int) and (cost is None or isinstance(cost, int))
-        return CheckPlan(opt, cost, tuple(BuildConfig(**c) for c in configs), bool(data.get("opt_check", True)))
+        if not isinstance(configs, list):
+            raise ValueError(f"plan.configs: expected a list, got {_json_type(configs)}")
+        opt_check = data.get("opt_check", True)
+        if not isinstance(opt_check, bool):
+            raise ValueError(f"plan.opt_check: expected true or false, got {opt_check!r}")
+        return CheckPlan(
+            _opt_level(data.get("opt", 2), "plan.opt"),
+            _optional_count(data.get("cost"), "plan.cost"),
+            tuple(_config_from_json(c, f"plan.configs[{i}]") for i, c in enumerate(configs)),
+            opt_check,
+        )
+
+
+def _json_type(value: object) -> str:
+    """What a JSON value is, in JSON's words."""
+    names = {dict: "an object", list: "a list", str: "text", bool: "true/false", int: "a number", float: "a number"}
+    return names.get(type(value), "null")
+
+
+def _opt_level(value: object, where: str) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise ValueError(f"{where}: expected an optimisation level 0..3, got {value!r}")
+    return value
+
+
+def _optional_count(value: object, where: str) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise ValueError(f"{where}: expected a whole number at least 1, got {value!r}")
+    return value
+
+
+def _config_from_json(data: object, where: str) -> BuildConfig:
+    """One recorded build configuration, every field checked (a finding may have been edited)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected an object, got {_json_type(data)}")
+    unknown = sorted(set(data) - {f.name for f in fields(BuildConfig)})
+    if unknown:
+        raise ValueError(f"{where}: unknown field '{unknown[0]}'")
+    split = data.get("split", "none")
+    if split not in ("none", *SPLIT_MODES):
+        raise ValueError(f"{where}.split: expected one of none, {', '.join(SPLIT_MODES)}, got {split!r}")
+    candidate = data.get("candidate")
+    if candidate is not None:
+        if not isinstance(candidate, str):
+            raise ValueError(f"{where}.candidate: expected a command template, got {candidate!r}")
+        if candidate != INTERP_LABEL:
+            from oracle.candidate import CandidateCommand
+
+            try:
+                CandidateCommand(candidate)
+            except EmberError as exc:
+                raise ValueError(f"{where}.candidate: {exc.message}") from None
+    jobs = _optional_count(data.get("jobs", 1), f"{where}.jobs")  # the pool caps it on this machine
+    if jobs is None:
+        raise ValueError(f"{where}.jobs: expected a whole number at least 1, got null")
+    return BuildConfig(
+        split=str(split),
+        jobs=jobs,
+        opt=_opt_level(data.get("opt", 2), f"{where}.opt"),
+        cost=_optional_count(data.get("cost"), f"{where}.cost"),
+        candidate=candidate,
+        piece_cost=_optional_count(data.get("piece_cost"), f"{where}.piece_cost"),
+    )
 
 
 @dataclass
@@ -757,7 +821,8 @@ def check_plans(
     """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair."""
     opt = draw(st.sampled_from(opt_levels), label="opt")
     cost = draw(st.integers(1, max_cost), label="split cost")
-    # generated programs are smaller than the planner's 600: small piece costs make level 2 cut
+    # generated programs are far below the planner's piece cost (planner.LEVEL2_PIECE_COST):
+    # small piece costs make level 2 cut them
     piece = draw(st.one_of(st.none(), st.sampled_from(PIECE_COSTS)), label="level-2 piece cost")
     configs = [BuildConfig(mode, draw(st.sampled_from(jobs)), opt, cost, piece_cost=piece) for mode in modes]
     if determinism and len(set(jobs)) > 1 and configs:

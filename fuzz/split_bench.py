@@ -218,6 +218,14 @@ def runtime_compare(tmp: Path, runs: int = 3) -> str:
     return "\n".join(lines)
 
 
+def check_input(path: str) -> None:
+    """Parse an input module once here: a missing, binary or invalid one is one located line
+    before any measurement (not a failed child build deep inside the benchmark)."""
+    from compiler import driver
+
+    driver.load_llvm_module(path, driver.BuildOptions(), driver.StageTimes())
+
+
 def main(
     sizes: Sequence[int], inputs: Sequence[str], jobs: Sequence[int] | None, plot_path: str | None, runtime: bool = False
 ) -> int:
