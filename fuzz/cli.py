@@ -1,4 +1,5 @@
-"""`ember fuzz`, `ember findings` and `ember compare`: the harness's commands (wired into compiler/cli.py).
+"""`ember fuzz`, `ember findings` and `ember compare`: the harness's commands (registered by
+fuzz/commands.py through the `ember.commands` entry points).
 
 Only argparse is imported at module level so `ember --help` stays fast.
 """

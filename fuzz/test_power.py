@@ -34,10 +34,8 @@ EXPECTED = {
 }
 
 
-#: an open gap of the strategies, not of the fault: at -O0/-O1 copies are identical, and at -O2 the
-#: copies the generated programs make are inlined away or specialised alike, so redirecting calls
-#: to the home copy changes no output in 199 programs. Not run (199 programs cost ~90 s of the CI
-#: budget); `python -m fuzz.bench` measures it, and this mark goes once the campaign catches it.
+#: every fault must be caught within the bound (merge-specialised-copies by the linkage strategy's
+#: `specialised` fragment, see STRATEGY); `python -m fuzz.bench` measures how soon
 CAMPAIGN_PARAMS = sorted(faults_mod.FAULTS)
 CHECKLIST = Path(__file__).parent.parent / "tests" / "data" / "split_semantics.ll"
 
