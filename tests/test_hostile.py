@@ -540,7 +540,7 @@ def test_no_child_of_the_program_outlives_ember_run(tmp_path: Path, sig: signal.
     src.write_text(FORKS_AND_SLEEPS.replace("SECONDS", "300"))
     proc = subprocess.Popen([*EMBER, "run", str(src), "--split", "none", "--timeout", "60"], stderr=subprocess.PIPE,
                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    tree = _descendants(proc.pid, 4.0)
+    tree = _descendants(proc.pid, 60.0, until=lambda t: _names(t).count("prog") == 4)  # (a loaded machine links late)
     assert _names(tree).count("prog") == 4  # the program and its three forks are running
     proc.send_signal(sig)
     proc.communicate(timeout=60)
