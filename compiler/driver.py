@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, llvm_stage, policy
+from compiler.backend import engine, llvm_stage, policy, split_mode
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
 OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
-SPLIT_MODES = ("none", "subgraph", "function", "two-level", policy.AUTO)
 #: `ember build`'s default: split when it pays (compiler/backend/policy.py)
-DEFAULT_SPLIT = policy.AUTO
+DEFAULT_SPLIT = SplitMode.AUTO
 
 
 class InputKind(Enum):
@@ -77,7 +77,7 @@ class BuildOptions:
     opt_level: int = 2
     emit: str = "obj"
     target: str | None = None
-    split: str = "none"
+    split: str = SplitMode.NONE
     jobs: int | None = None
     time_report: bool = False
     save_pieces: str | None = None
@@ -308,15 +308,15 @@ def _check_offload_options(options: BuildOptions) -> None:
 
 def build(path: str, options: BuildOptions) -> BuildResult:
     """Compile `path` as `options` say; the serial (unsplit) pipeline."""
-    if options.split not in SPLIT_MODES:
-        raise UsageError(f"unknown split mode '{options.split}' (choose from {', '.join(SPLIT_MODES)})")
+    if options.split not in split_mode.ALL:
+        raise UsageError(f"unknown split mode '{options.split}' (choose from {', '.join(split_mode.ALL)})")
     if options.emit not in EMIT_KINDS:
         raise UsageError(f"unknown --emit kind '{options.emit}'")
     times = StageTimes()
     if options.emit == "ptx":
         return BuildResult(_build_ptx(path, options, times), times)
-    split_build = options.split != "none" and options.emit in ("obj", "asm")
-    auto = options.split == policy.AUTO
+    split_build = options.split != SplitMode.NONE and options.emit in ("obj", "asm")
+    auto = options.split == SplitMode.AUTO
     if options.target is not None:
         llvm_stage.check_target(options.target, emit=options.emit, split=split_build and not auto)
     if split_build and (not auto or _probably_splits(path, options)):
@@ -337,7 +337,7 @@ def _build_module(
 ) -> BuildResult:
     """Optimise and generate code for a parsed module: serially here, or split."""
     triple = options.target or module.triple or None  # a module's own triple is the target, not the host
-    auto = options.split == policy.AUTO
+    auto = options.split == SplitMode.AUTO
     if options.target is None and module.triple:
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build and not auto)
     target = llvm_stage.native_target(triple, options.opt_level)
@@ -352,7 +352,7 @@ def _build_module(
         )
         times.notes.append(choice.render())
         options = dataclasses.replace(options, split=choice.mode)
-        split_build = choice.mode != "none"
+        split_build = choice.mode != SplitMode.NONE
     if split_build:
         text = module.text()
         triple = module.triple
@@ -379,7 +379,7 @@ def _probably_splits(path: str, options: BuildOptions) -> bool:
     """Whether `--split auto` will probably split `path` (decides whether workers start early)."""
     cost = policy.estimated_cost(path)
     choice = policy.choose(opt_level=options.opt_level, jobs=options.job_count, cost=cost or 0, splittable=True)
-    return cost is not None and choice.mode != "none"
+    return cost is not None and choice.mode != SplitMode.NONE
 
 
 #: what starts a function definition, per input kind (an upper bound on the split's pieces)

@@ -30,6 +30,7 @@ from hypothesis.control import current_build_context
 from hypothesis.internal.conjecture import engine as hypothesis_engine
 from hypothesis.reporting import current_reporter, with_reporter
 
+from compiler.backend import split_mode
 from fuzz import determinism, findings, properties
 from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
@@ -41,7 +42,7 @@ class CampaignConfig:
     """What a campaign generates, which builds it compares, and where findings go."""
 
     strategy: str = "mixed"
-    modes: tuple[str, ...] = properties.SPLIT_MODES
+    modes: tuple[str, ...] = split_mode.SPLITTING
     jobs: tuple[int, ...] = (1, 2)
     opt_levels: tuple[int, ...] = (2, 0, 1, 3)
     max_cost: int = 200

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from compiler import outputs
+from compiler.backend.split_mode import SplitMode
 from fuzz import corpus
 from fuzz import split_bench as bench
 
@@ -116,7 +117,7 @@ def configurations(src: Path, jobs: Sequence[int], tmp: Path, level: int = 2) ->
 
     serial = "ember --split none"
     configs = [Config(serial, ember("none", 1, tmp / "none.o"), [tmp / "none.o"], ember=True)]
-    configs += [Config(f"ember two-level -j{j}", ember("two-level", j, tmp / f"j{j}.o"), [tmp / f"j{j}.o"], serial, ember=True)
+    configs += [Config(f"ember two-level -j{j}", ember(SplitMode.TWO_LEVEL, j, tmp / f"j{j}.o"), [tmp / f"j{j}.o"], serial, ember=True)
                 for j in jobs]
     configs.append(Config(f"ember default -j{top}", ember(None, top, tmp / "default.o"), [tmp / "default.o"], serial, ember=True))
     configs.append(Config(base, [[[str(tool / "opt"), opt_flag, "--relocation-model=pic", str(src), "-o", str(tmp / "ref.bc")]],

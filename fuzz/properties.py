@@ -44,6 +44,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from compiler import driver
+from compiler.backend import split_mode
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError
 from compiler.link import link_executable
 from compiler.offload import embed
@@ -54,7 +56,6 @@ from oracle import interp, runner, symtab
 
 #: In the order a report's headline picks them.
 CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism")
-SPLIT_MODES = tuple(m for m in driver.SPLIT_MODES if m not in ("none", "auto"))
 #: Generated programs finish in milliseconds: anything near this is a hang.
 RUN_LIMITS = runner.Limits(timeout_s=10.0, memory_mb=1024, cpu_s=20, output_mb=16)
 WORKER_TIMEOUT = 120.0
@@ -87,7 +88,7 @@ def default_lanes() -> int:
 class BuildConfig:
     """One way of compiling the module: Ember with options, or an external candidate command."""
 
-    split: str = "none"
+    split: str = SplitMode.NONE
     jobs: int = 1
     opt: int = 2
     cost: int | None = None
@@ -281,8 +282,9 @@ def _config_from_json(data: object, where: str) -> BuildConfig:
     if unknown:
         raise ValueError(f"{where}: unknown field '{unknown[0]}'")
     split = data.get("split", "none")
-    if split not in ("none", *SPLIT_MODES):
-        raise ValueError(f"{where}.split: expected one of none, {', '.join(SPLIT_MODES)}, got {split!r}")
+    allowed = (SplitMode.NONE, *split_mode.SPLITTING)
+    if split not in allowed:
+        raise ValueError(f"{where}.split: expected one of {', '.join(allowed)}, got {split!r}")
     candidate = data.get("candidate")
     if candidate is not None:
         if not isinstance(candidate, str):
@@ -420,7 +422,7 @@ def failure_exception(report: Report, finding: Path | None = None) -> Differenti
 # ------------------------------------------------------------------ building, running, comparing
 
 
-class Checker:
+class BuildRunner:
     """Builds, runs and compares configurations of one module in a scratch directory.
 
     `prefetch` starts builds (and the links and runs of what they produce) in up to
@@ -476,7 +478,7 @@ class Checker:
                 src = self.workdir / "support.ll"
                 src.write_text(self.case.support)
                 out = self.workdir / "support.o"
-                result = buildserver.build(src, driver.BuildOptions(split="none"), out, timeout=WORKER_TIMEOUT)
+                result = buildserver.build(src, driver.BuildOptions(split=SplitMode.NONE), out, timeout=WORKER_TIMEOUT)
                 if not result.ok:
                     raise EmberError(f"support module does not build: {result.error}")
                 self.support_obj = out
@@ -589,7 +591,7 @@ class Checker:
         start = time.perf_counter()
         try:
             r = interp.run_source(self.case.module, str(self.input), fuel=INTERP_FUEL)
-        except EmberError as exc:  # the generator made a program the checker rejects
+        except EmberError as exc:  # the generator made a program the builds rejects
             outcome.error = exc.render()
         else:
             if r.exhausted:
@@ -749,59 +751,59 @@ def check(
     report = Report(case, plan, faults)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ember-check-") as tmp:
-        checker = Checker(case, Path(tmp), faults=faults, stats=stats, limits=limits, lanes=lanes or default_lanes())
+        build_runner = BuildRunner(case, Path(tmp), faults=faults, stats=stats, limits=limits, lanes=lanes or default_lanes())
         checks_before = stats.checks
         try:
-            _run_plan(checker, plan, report)
+            _run_plan(build_runner, plan, report)
         finally:
-            checker.close()
-            report.builds = {c.label: o for c, o in checker.builds.items()}
+            build_runner.close()
+            report.builds = {c.label: o for c, o in build_runner.builds.items()}
             report.checks = stats.checks - checks_before
     stats.wall += time.perf_counter() - start
     return report
 
 
-def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
-    opt_check = plan.opt_check and checker.case.runnable
+def _run_plan(build_runner: BuildRunner, plan: CheckPlan, report: Report) -> None:
+    opt_check = plan.opt_check and build_runner.case.runnable
     other_level = BuildConfig(opt=0 if plan.opt != 0 else 2)
-    checker.prefetch([BuildConfig(opt=plan.opt), *plan.configs, *([other_level] if opt_check else [])])
-    oracle: BuildOutcome | None = None
-    if checker.case.is_ember:
-        oracle = checker.interpret()
-        if oracle.error is not None:
-            kind = "hang" if oracle.hang else "crash"
-            report.failures.append(Failure(kind, "-", INTERP_LABEL, f"interpreter: {oracle.error.splitlines()[0]}", oracle.error))
+    build_runner.prefetch([BuildConfig(opt=plan.opt), *plan.configs, *([other_level] if opt_check else [])])
+    interpreted: BuildOutcome | None = None
+    if build_runner.case.is_ember:
+        interpreted = build_runner.interpret()
+        if interpreted.error is not None:
+            kind = "hang" if interpreted.hang else "crash"
+            report.failures.append(Failure(kind, "-", INTERP_LABEL, f"interpreter: {interpreted.error.splitlines()[0]}", interpreted.error))
             return
-    ref = checker.build(BuildConfig(opt=plan.opt))
+    ref = build_runner.build(BuildConfig(opt=plan.opt))
     if ref.error is not None:
         kind = "hang" if ref.hang else "crash"
         report.failures.append(
             Failure(kind, "-", ref.config.label, f"reference build failed: {ref.error.splitlines()[0]}", ref.error, error_cause(ref.error))
         )
         return
-    if oracle is not None:  # interpreter == compiled (--split none at the plan's -O)
-        failures = checker.compare(oracle, ref, symbols=False) + export_failures(checker.case.module, ref)
+    if interpreted is not None:  # interpreter == compiled (--split none at the plan's -O)
+        failures = build_runner.compare(interpreted, ref, symbols=False) + export_failures(build_runner.case.module, ref)
         report.failures += failures
         if failures:
             return
-    if checker.case.runnable:
-        checker.execute(ref)
-    if checker.case.runnable and (ref.run is None or ref.run.outcome != "exit 0"):
+    if build_runner.case.runnable:
+        build_runner.execute(ref)
+    if build_runner.case.runnable and (ref.run is None or ref.run.outcome != "exit 0"):
         what = ref.run_error or (ref.run.outcome if ref.run else "no run")
         report.failures.append(Failure("crash", "-", ref.config.label, f"reference program did not exit 0: {what}", ""))
         return
     for config in plan.configs:
-        report.failures += checker.compare(ref, checker.build(config), symbols=True)
+        report.failures += build_runner.compare(ref, build_runner.build(config), symbols=True)
     groups: dict[tuple[str, int, int | None], list[BuildOutcome]] = {}
     for config in plan.configs:
         if config.candidate is None and config.split != "none":
-            groups.setdefault((config.split, config.opt, config.cost), []).append(checker.builds[config])
+            groups.setdefault((config.split, config.opt, config.cost), []).append(build_runner.builds[config])
     for outcomes in groups.values():
         for other in outcomes[1:]:
-            report.failures += checker.same_bytes(outcomes[0], other)
+            report.failures += build_runner.same_bytes(outcomes[0], other)
     if opt_check:
-        baseline = oracle if oracle is not None else ref
-        report.failures += checker.compare(baseline, checker.build(other_level), symbols=False)
+        baseline = interpreted if interpreted is not None else ref
+        report.failures += build_runner.compare(baseline, build_runner.build(other_level), symbols=False)
 
 
 # ------------------------------------------------------------------ plan strategies
@@ -810,7 +812,7 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
 @st.composite
 def check_plans(
     draw: st.DrawFn,
-    modes: Iterable[str] = SPLIT_MODES,
+    modes: Iterable[str] = split_mode.SPLITTING,
     jobs: tuple[int, ...] = (1, 2),
     opt_levels: tuple[int, ...] = (2, 0, 1, 3),
     max_cost: int = 200,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.backend import split_mode
 from fuzz import properties
 from fuzz.properties import BuildConfig, CheckPlan, Report
 from fuzz.strategies import FuzzCase
@@ -42,7 +43,7 @@ def _candidate(template: str, *, opt: int = 2, limits: runner.Limits = propertie
 
 
 def test_split_modes_agree_on_a_correct_back_end() -> None:
-    configs = tuple(BuildConfig(mode, jobs, 2, 1) for mode in properties.SPLIT_MODES for jobs in (1, 2))
+    configs = tuple(BuildConfig(mode, jobs, 2, 1) for mode in split_mode.SPLITTING for jobs in (1, 2))
     report = properties.check(FuzzCase(PRINTS_42), CheckPlan(2, 1, configs, opt_check=True))
     assert report.ok, report.diff_text()
     assert report.checks == len(configs) + 3 + 1  # each config, one -j pair per mode, -O0 vs -O2
@@ -89,22 +90,22 @@ def test_program_killed_by_a_signal_is_a_crash() -> None:
 
 
 def test_different_bytes_across_jobs_are_nondeterminism(tmp_path: Path) -> None:
-    checker = properties.Checker(FuzzCase(PRINTS_42), tmp_path)
-    a = checker.build(BuildConfig("two-level", 1, 2, 1))
-    b = checker.build(BuildConfig("two-level", 2, 2, 1))
-    assert a.obj is not None and checker.same_bytes(a, b) == []
+    builds = properties.BuildRunner(FuzzCase(PRINTS_42), tmp_path)
+    a = builds.build(BuildConfig("two-level", 1, 2, 1))
+    b = builds.build(BuildConfig("two-level", 2, 2, 1))
+    assert a.obj is not None and builds.same_bytes(a, b) == []
     assert b.obj is not None
     b.obj = b.obj[:-1] + bytes([b.obj[-1] ^ 1])
-    failures = checker.same_bytes(a, b)
+    failures = builds.same_bytes(a, b)
     assert [f.classification for f in failures] == ["nondeterminism"]
 
 
 def test_identical_objects_run_once(tmp_path: Path) -> None:
     stats = properties.Stats()
-    checker = properties.Checker(FuzzCase(PRINTS_42), tmp_path, stats=stats)
-    ref = checker.build(BuildConfig())
+    builds = properties.BuildRunner(FuzzCase(PRINTS_42), tmp_path, stats=stats)
+    ref = builds.build(BuildConfig())
     for jobs in (1, 2):
-        assert checker.compare(ref, checker.build(BuildConfig("two-level", jobs, 2, 1)), symbols=True) == []
+        assert builds.compare(ref, builds.build(BuildConfig("two-level", jobs, 2, 1)), symbols=True) == []
     assert stats.runs == 2 and stats.checks == 2  # the reference and ONE split object
 
 
@@ -296,7 +297,7 @@ def test_concurrent_lanes_give_the_sequential_verdicts(fault: str) -> None:
     """Builds in flight at once change only the timing: the same failures in the same order."""
     module = (Path(__file__).parent / "data" / "split_semantics.ll").read_text()
     # one -j per mode: no determinism pairs, whose verdicts depend on the compiler, not on the lanes
-    configs = tuple(BuildConfig(mode, 1, 0, cost, piece_cost=1) for mode in properties.SPLIT_MODES for cost in (1, 50))
+    configs = tuple(BuildConfig(mode, 1, 0, cost, piece_cost=1) for mode in split_mode.SPLITTING for cost in (1, 50))
     plan = CheckPlan(0, 1, configs, opt_check=True)
     reports = [properties.check(FuzzCase(module), plan, faults=frozenset({fault}), lanes=n) for n in (1, 3)]
     assert not reports[0].ok, "the fault should be caught"

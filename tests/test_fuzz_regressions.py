@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.backend import split_mode
 from fuzz import properties
 from fuzz.properties import BuildConfig, CheckPlan
 from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, known_bug
@@ -44,7 +45,7 @@ def test_there_are_reproducers() -> None:
 @pytest.mark.parametrize(("reproducer", "level"), PARAMS)
 def test_reproducer_split_equals_unsplit(reproducer: Path, level: int) -> None:
     case = FuzzCase(reproducer.read_text(), None, reproducer.stem)
-    configs = tuple(BuildConfig(mode, 1, level, 1) for mode in properties.SPLIT_MODES)
+    configs = tuple(BuildConfig(mode, 1, level, 1) for mode in split_mode.SPLITTING)
     report = properties.check(case, CheckPlan(level, 1, configs, opt_check=False))
     if reproducer in OPEN and level in OPEN[reproducer].levels:
         assert known_bug(report) in (None, OPEN[reproducer].name)  # the recogniser knows it while it is open

@@ -1,9 +1,7 @@
 """The parallel back end: plan the split, optimise and codegen pieces in worker processes, MC-link.
 
-Modes: `subgraph` (level 1 only: each optimised subgraph is one codegen piece),
-`function` (no level 1: the unoptimised module is cut per function, optimised and
-compiled per piece), `two-level` (level 1 for optimisation, level 2 per function for
-codegen). Workers come from a `spawn` pool (llvmlite holds one global lock and LLVM is
+The modes (`subgraph`, `function`, `two-level`) are described with their names in
+compiler/backend/split_mode.py. Workers come from a `spawn` pool (llvmlite holds one global lock and LLVM is
 not fork-safe); modules travel as text.
 """
 
@@ -19,11 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import engine, llvm_stage, mclink, planner, pool
+from compiler.backend import engine, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
-
-SPLIT_MODES = ("subgraph", "function", "two-level")
-
 
 
 @dataclass(frozen=True)
@@ -274,20 +270,20 @@ def compile_split(
     """Compile printed LLVM IR with the split back end; returns one assembly text."""
     import time
 
-    if mode not in SPLIT_MODES:
+    if mode not in split_mode.SPLITTING:
         raise EmberError(f"unknown split mode '{mode}'")
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     # `function` mode is level 2 only: one subgraph optimised whole, codegen per function
-    target_cost = 1 << 40 if mode == "function" else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
+    target_cost = 1 << 40 if mode == SplitMode.FUNCTION else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
     # small exported callees come into their callers' subgraphs as available_externally
     # copies whenever the pipeline inlines (-O1 and up), so what the unsplit build inlines
     # (and the libcalls it then folds, e.g. printf -> puts) stays the same; the cost model
     # bounds copies and imports together (docs/backend.md, "The cost model")
     policy = planner.PlanPolicy(
         target_cost=target_cost,
-        import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,
-        import_always_inline=mode != "function",
+        import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != SplitMode.FUNCTION else 0,
+        import_always_inline=mode != SplitMode.FUNCTION,
     )
     hooks = _hooks(config.faults)
     if hooks:
@@ -302,7 +298,7 @@ def compile_split(
     private_names: set[str] = set()
 
     t0 = time.perf_counter()
-    tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != "subgraph")) for sg in the_plan.subgraphs]
+    tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != SplitMode.SUBGRAPH)) for sg in the_plan.subgraphs]
     # biggest subgraphs first so the pool stays busy; output order comes from the keys
     schedule = sorted(range(len(tasks)), key=lambda i: -the_plan.subgraphs[i].cost)
     results_in_schedule = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout)

@@ -114,8 +114,8 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- split orchestration
     Mutant(
         "split-imports-from-O2-only", "compiler/backend/split.py",
-        'import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,',
-        'import_cost=planner.IMPORT_COST if config.opt_level >= 2 and mode != "function" else 0,',
+        'import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != SplitMode.FUNCTION else 0,',
+        'import_cost=planner.IMPORT_COST if config.opt_level >= 2 and mode != SplitMode.FUNCTION else 0,',
         "callees are imported only from -O2 up (-O1 inlines too: the fixed libcall bug, back)",
         "linkage",
     ),

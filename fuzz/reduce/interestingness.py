@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler import children, driver
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz import properties
 from fuzz.strategies import FuzzCase
@@ -44,7 +45,7 @@ _DEFINES_MAIN = re.compile(r"^define [^@\n]*@main\(", re.M)
 class Settings:
     """How candidates are built when checking a built-in property."""
 
-    split: str = "two-level"
+    split: str = SplitMode.TWO_LEVEL
     jobs: int = 1
     opt_level: int = 2
     subgraph_cost: int | None = None
