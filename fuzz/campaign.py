@@ -34,7 +34,7 @@ from compiler.backend import split_mode
 from fuzz import determinism, findings, properties
 from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
-from fuzz.strategies import FuzzCase, cases, known_features
+from fuzz.strategies import FuzzCase, cases, known_features, plans
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ class Campaign:
         self.progress = progress
         self.result = CampaignResult(coverage=dict.fromkeys(known_features(config.strategy), 0))
         self.cases = cases(config.strategy, config.max_functions, config.min_functions)
-        self.plans = properties.check_plans(
+        self.plans = plans.check_plans(
             modes=config.modes,
             jobs=config.jobs,
             opt_levels=config.opt_levels,

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from compiler.backend import split_mode
+from compiler.diagnostics import EmberError
 from fuzz import properties
-from fuzz.properties import BuildConfig, CheckPlan, Report
+from fuzz.properties import BuildConfig, CheckPlan, Report, build_runner
 from fuzz.strategies import FuzzCase
 from oracle import runner
 
@@ -311,7 +312,7 @@ def test_a_harness_error_in_a_lane_reaches_the_caller(monkeypatch: pytest.Monkey
     def broken_link(*args: object, **kwargs: object) -> Path:
         raise RuntimeError("linker plumbing broke")
 
-    monkeypatch.setattr(properties, "link_executable", broken_link)
+    monkeypatch.setattr(build_runner, "link_executable", broken_link)
     plan = CheckPlan(2, 1, (BuildConfig("two-level", 1, 2, 1), BuildConfig("subgraph", 2, 2, 1)), opt_check=True)
     with pytest.raises(RuntimeError, match="linker plumbing broke"):
         properties.check(FuzzCase(PRINTS_42), plan, lanes=3)
@@ -327,12 +328,12 @@ def test_default_lanes_share_the_cpus(env: dict[str, str], cpus: int, expected: 
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(properties.os, "sched_getaffinity", lambda pid: set(range(cpus)))
+    monkeypatch.setattr(build_runner.os, "sched_getaffinity", lambda pid: set(range(cpus)))
     assert properties.default_lanes() == expected
 
 
 @pytest.mark.parametrize("bad", ["two", "0", "-3", "1.5"])
 def test_a_bad_lane_count_is_a_clear_error(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EMBER_CHECK_LANES", bad)
-    with pytest.raises(properties.EmberError, match="EMBER_CHECK_LANES must be a whole number of at least 1"):
+    with pytest.raises(EmberError, match="EMBER_CHECK_LANES must be a whole number of at least 1"):
         properties.default_lanes()

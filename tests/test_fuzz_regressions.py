@@ -12,7 +12,7 @@ import pytest
 
 from compiler.backend import split_mode
 from fuzz import properties
-from fuzz.properties import BuildConfig, CheckPlan
+from fuzz.properties import BuildConfig, CheckPlan, build_runner
 from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, known_bug
 from fuzz.strategies import FuzzCase
 
@@ -65,7 +65,7 @@ def test_private_name_in_string_prints_its_own_name_when_split() -> None:
 
 @pytest.mark.parametrize("reproducer", EMBER_PARAMS, ids=[p.stem for p in EMBER_REPRODUCERS])
 def test_ember_reproducer_interpreter_equals_compiled(reproducer: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(properties, "EMBER_BUILD_TIMEOUT", 15.0)  # an open hang costs 15 s, not 30
+    monkeypatch.setattr(build_runner, "EMBER_BUILD_TIMEOUT", 15.0)  # an open hang costs 15 s, not 30
     case = FuzzCase(reproducer.read_text(), None, "ember")
     report = properties.check(case, CheckPlan(2, 1, (BuildConfig("two-level", 1, 2, 1),), opt_check=True))
     if reproducer in OPEN:

@@ -20,6 +20,7 @@ from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from fuzz import properties
 from fuzz.strategies import FuzzCase
+from oracle import runner
 
 #: `--property` values: the check's failure classes, or `any` (the check fails; its headline class is kept)
 CLASSES: dict[str, tuple[str, ...] | None] = {
@@ -57,7 +58,7 @@ class Settings:
         config = properties.BuildConfig(self.split, self.jobs, self.opt_level, self.subgraph_cost)
         return properties.CheckPlan(self.opt_level, self.subgraph_cost, (config,), opt_check=False)
 
-    def limits(self) -> properties.runner.Limits:
+    def limits(self) -> runner.Limits:
         return dataclasses.replace(properties.RUN_LIMITS, timeout_s=self.timeout_s)
 
 
