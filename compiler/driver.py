@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import os
-import tempfile
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -20,6 +15,7 @@ from pathlib import Path
 from compiler.backend import engine, llvm_stage, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
+from compiler.hooks import BuildHooks
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
 OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
@@ -91,8 +87,8 @@ class BuildOptions:
     gpu_arch: str = "sm_80"
     #: put each kernel's PTX (for `gpu_arch`) in the host object so a GPU can run it
     embed_ptx: bool = True
-    #: deliberately broken back-end variants (power check); tests only, never the CLI
-    faults: frozenset[str] = frozenset()
+    #: a harness's test seams (compiler/hooks.py: faults, a lowering cache); None in every product build
+    hooks: BuildHooks | None = None
 
     @property
     def job_count(self) -> int:
@@ -152,95 +148,19 @@ def mlir_source_to_llvm_ir(text: str, path: str, options: BuildOptions, times: S
             return pipeline.translate_to_llvm_ir(module, path)
 
 
-#: Lowered LLVM IR of recent Ember/MLIR inputs (`cache_lowering`); None: off, as in `ember build`.
-_LOWERED: OrderedDict[tuple[object, ...], str] | None = None
-_LOWERED_SIZE = 0
-_LOWERED_LOCK = threading.Lock()
-#: A folder processes share lowerings through (`lowerings_shared_in`); None: this process only.
-_LOWERED_DIR: ContextVar[Path | None] = ContextVar("ember_lowered_dir", default=None)
-
-
-def cache_lowering(entries: int) -> None:
-    """Remember the lowered LLVM IR of the last `entries` Ember/MLIR inputs (0: forget, off).
-
-    For long-lived processes that compile one program many ways (the fuzzing build server
-    builds each program in about six split configurations at one or two -O levels): the
-    front end and midend depend only on the text, the path and the options in the key,
-    so the program is lowered once per -O level instead of once per build.
-    """
-    global _LOWERED, _LOWERED_SIZE
-    with _LOWERED_LOCK:
-        _LOWERED = OrderedDict() if entries > 0 else None
-        _LOWERED_SIZE = entries
-
-
-@contextmanager
-def lowerings_shared_in(directory: str | Path | None) -> Iterator[None]:
-    """While the cache is on (`cache_lowering`), also keep lowerings as files in `directory`
-    and reuse those other processes left there: the fuzzing harness's build servers, which
-    build one program at once, each lower it once between them, not once each."""
-    token = _LOWERED_DIR.set(Path(directory) if directory is not None else None)
-    try:
-        yield
-    finally:
-        _LOWERED_DIR.reset(token)
-
-
-def _shared_lowering_file(key: tuple[object, ...]) -> Path | None:
-    directory = _LOWERED_DIR.get()
-    if directory is None:
-        return None
-    return directory / f".ember-lowered-{hashlib.sha256(repr(key).encode()).hexdigest()[:32]}.ll"
-
-
 def _lowering_key(kind: InputKind, text: str, path: str, options: BuildOptions) -> tuple[object, ...]:
     digest = hashlib.sha256(text.encode()).hexdigest()
     return (kind, digest, path, options.opt_level, options.target, options.embed_ptx, options.offload_flow, options.gpu_arch)
 
 
 def _lower_cached(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
-    """`_lower` through the `cache_lowering` cache (when it is on and the output is LLVM IR)."""
-    if _LOWERED is None or options.emit == "mlir":
+    """`_lower` through the harness's lowering cache (`options.hooks.lowering`: the fuzzing build
+    servers lower one program once for all its split configurations) when the output is LLVM IR."""
+    cache = options.hooks.lowering if options.hooks is not None else None
+    if cache is None or options.emit == "mlir":
         return _lower(kind, text, path, options, times)
     key = _lowering_key(kind, text, path, options)
-    with _LOWERED_LOCK:
-        hit = _LOWERED.get(key) if _LOWERED is not None else None
-        if hit is not None:
-            _LOWERED.move_to_end(key)
-    if hit is not None:
-        times.notes.append("front end and midend: reused this process's earlier lowering of the same input")
-        return hit
-    shared = _shared_lowering_file(key)
-    if shared is not None and shared.is_file():
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            hit = shared.read_text()
-    if hit is not None:
-        times.notes.append(f"front end and midend: reused the lowering of the same input in {shared}")
-        ir_text = hit
-    else:
-        ir_text = _lower(kind, text, path, options, times)
-        if shared is not None:
-            _write_shared(shared, ir_text)
-    with _LOWERED_LOCK:
-        if _LOWERED is not None:
-            _LOWERED[key] = ir_text
-            while len(_LOWERED) > _LOWERED_SIZE:
-                _LOWERED.popitem(last=False)
-    return ir_text
-
-
-def _write_shared(path: Path, text: str) -> None:
-    """Whole or not at all (another process may be reading it): a temporary file, then rename."""
-    temporary: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".ember-lowering-", delete=False) as f:
-            temporary = f.name
-            f.write(text)
-        os.replace(temporary, path)
-    except OSError:  # a read-only or vanished folder: the cache is an optimisation only
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+    return cache.lower(key, lambda: _lower(kind, text, path, options, times), times.notes)
 
 
 def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -402,7 +322,9 @@ def _codegen_isolated(text: str, triple: str, path: str, options: BuildOptions, 
     from compiler.backend import split
 
     level = options.opt_level if opt_level is None else opt_level
-    config = split.BackendConfig(opt_level=level, triple=triple or None, force_triple=options.target is not None)
+    in_process = options.hooks is not None and options.hooks.in_process
+    config = split.BackendConfig(opt_level=level, triple=triple or None, force_triple=options.target is not None,
+                                 in_process=in_process)
     return split.codegen_isolated(text, options.emit, options.job_count, config, path, options.worker_timeout)
 
 
@@ -434,11 +356,13 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
     from compiler.backend import split
 
+    hooks = options.hooks
     config = split.BackendConfig(
         opt_level=options.opt_level,
         triple=triple or None,
         force_triple=options.target is not None,
-        faults=options.faults,
+        worker_hooks=hooks.worker if hooks is not None else (),
+        in_process=hooks is not None and hooks.in_process,
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)
@@ -450,6 +374,7 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
         save_pieces=options.save_pieces,
         worker_timeout=options.worker_timeout,
         subgraph_cost=options.subgraph_cost,
+        hooks=hooks,
     )
     for stage, secs in result.stage_seconds.items():
         times.seconds[stage] = times.seconds.get(stage, 0.0) + secs

@@ -8,7 +8,7 @@ import pytest
 
 from compiler.backend import split_mode
 from compiler.diagnostics import EmberError
-from fuzz import properties
+from fuzz import faults, properties
 from fuzz.properties import BuildConfig, CheckPlan, Report, build_runner
 from fuzz.strategies import FuzzCase
 from oracle import runner
@@ -182,7 +182,7 @@ def test_build_past_its_deadline_is_a_hang(tmp_path: Path) -> None:
     src.write_text('define i32 @"ember.test.hang.worker"() {\n  ret i32 1\n}\n')
     server = buildserver.BuildServer()
     try:
-        options = driver.BuildOptions(split="two-level", jobs=1, subgraph_cost=1, faults=frozenset({"hang-worker"}))
+        options = driver.BuildOptions(split="two-level", jobs=1, subgraph_cost=1, hooks=faults.hooks_for({"hang-worker"}))
         result = server.build(src, options, tmp_path / "out.o", timeout=3.0)
         assert result.hang and not result.ok and "within 3s" in (result.error or "")
         assert server.proc is None  # killed with its workers
@@ -230,17 +230,21 @@ def test_build_server_dies_with_its_parent_even_mid_build(tmp_path: Path) -> Non
     raise AssertionError("the build server outlived its parent")
 
 
-def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a reducer's per-candidate script builds in its own process (EMBER_INPROCESS_J1); the
+def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path) -> None:
+    # a reducer's per-candidate script builds in its own process (BuildHooks.in_process); the
     # linked module is still assembled in a (forked) child, so the script sees an error,
     # not a silent exit(1) from LLVM
+    import dataclasses
+
     from compiler import driver
     from compiler.diagnostics import EmberError
 
-    monkeypatch.setenv("EMBER_INPROCESS_J1", "1")
     src = tmp_path / "two_loops.ll"
     src.write_text(TWO_LOOPS)
-    options = driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1, faults=frozenset({"reuse-local-labels"}))
+    hooks = faults.hooks_for({"reuse-local-labels"})
+    assert hooks is not None
+    options = driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1,
+                                  hooks=dataclasses.replace(hooks, in_process=True))
     with pytest.raises(EmberError, match="assembler aborted: .*already defined"):
         driver.build(str(src), options)
     assert driver.build(str(src), driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1)).output

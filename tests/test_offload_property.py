@@ -12,12 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from compiler.backend import split_mode
 from compiler.frontend import emit_mlir_text
 from compiler.frontend.checker import check_source
-from compiler.offload import compare, flows, ptxas
+from compiler.offload import flows, ptxas
 from fuzz import properties
 from fuzz.properties import BuildConfig, CheckPlan
 from fuzz.strategies import FuzzCase, kernel_cases
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from oracle import interp
+from tests import offload_compare as compare
 
 EXAMPLES = int(os.environ.get("EMBER_KERNEL_EXAMPLES", "4"))
 FEW = settings(

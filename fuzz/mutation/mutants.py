@@ -41,9 +41,9 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- MC link
     Mutant(
         "mclink-keeps-local-globl", "compiler/backend/mclink.py",
-        "if sym in local_names and not keep_linkage_directives:",
-        "if sym in local_names and keep_linkage_directives:",
-        "the condition that drops `.globl` of a formerly local symbol is inverted",
+        "if sym in local_names:\n                    continue  # restore",
+        "if sym in local_names and sym in private_names:\n                    continue  # restore",
+        "only formerly private symbols lose the `.globl` the split gave them; internal ones leak",
         "callgraph",
     ),
     Mutant(

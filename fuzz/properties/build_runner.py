@@ -21,7 +21,6 @@ from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError
 from compiler.link import link_executable
 from fuzz import buildserver
-from fuzz import faults as _faults  # noqa: F401  (installs the harness's back-end hooks)
 from fuzz.properties.model import (
     INTERP_FUEL,
     INTERP_LABEL,

@@ -10,6 +10,7 @@ from compiler import driver
 from compiler.backend import split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError
+from fuzz.faults import hooks_for as fault_hooks
 from fuzz.strategies import FuzzCase
 from oracle import runner, symtab
 
@@ -62,7 +63,7 @@ class BuildConfig:
             subgraph_cost=self.cost,
             piece_cost=self.piece_cost,
             worker_timeout=WORKER_TIMEOUT,
-            faults=faults if self.split != "none" else frozenset(),
+            hooks=fault_hooks(faults) if self.split != SplitMode.NONE else None,
         )
 
     def command(self, inp: str, out: str) -> str:
