@@ -4,13 +4,19 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from compiler.diagnostics import UsageError
 
 
 def check_store(root: Path | None, option: str = "--findings") -> None:
-    """A findings store option must name a directory (or nothing yet), checked before any work."""
+    """The findings store (the option, else `$EMBER_FINDINGS`) must be a directory or nothing
+    yet, checked before any work: a campaign must not find out when it saves its first finding."""
+    from fuzz.findings import ENV
+
+    if root is None and os.environ.get(ENV):
+        root, option = Path(os.environ[ENV]), f"${ENV}"
     if root is not None and root.exists() and not root.is_dir():
         raise UsageError(f"{option} {root}: not a directory")
 

@@ -199,6 +199,15 @@ def test_bad_usage_exits_2_with_one_line(files: SimpleNamespace, argv: list[str]
     assert "error" in _one_line(r.stderr)
 
 
+@pytest.mark.parametrize("argv", [["fuzz", "--examples", "1", "--no-database"], ["findings", "list"],
+                                  ["compare", "{ll}", "--candidate", "cp {{in}} {{out}}"]], ids=_argv_id)
+def test_a_findings_variable_naming_a_file_is_bad_usage_before_any_work(files: SimpleNamespace, argv: list[str]) -> None:
+    r = subprocess.run([*EMBER, *(a.format(**vars(files)) for a in argv)], capture_output=True, text=True,
+                       env={**os.environ, "EMBER_FINDINGS": str(files.ll)})
+    assert r.returncode == 2 and "seed" not in r.stdout, (argv, r.stderr)
+    assert _one_line(r.stderr) == f"ember: error: $EMBER_FINDINGS {files.ll}: not a directory"
+
+
 def test_a_bad_lanes_variable_is_one_line_before_any_work(ember, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EMBER_CHECK_LANES", "lots")
     r = ember("fuzz", "--examples", "1", "--no-database")
