@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from compiler import driver, outputs
+from compiler.backend import split_mode
 from compiler.diagnostics import EXIT_INTERNAL_ERROR, EmberError, UsageError
 
 
@@ -58,7 +59,7 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--split",
         default=driver.DEFAULT_SPLIT,
-        choices=driver.SPLIT_MODES,
+        choices=split_mode.names(split_mode.ALL),
         help="how the LLVM back end splits the module (default: %(default)s; ignored for --emit llvm/mlir)",
     )
     p.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core)")

@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import os
-import tempfile
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, llvm_stage, policy
+from compiler.backend import engine, llvm_stage, policy, split_mode
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
+from compiler.hooks import BuildHooks
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
 OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
-SPLIT_MODES = ("none", "subgraph", "function", "two-level", policy.AUTO)
 #: `ember build`'s default: split when it pays (compiler/backend/policy.py)
-DEFAULT_SPLIT = policy.AUTO
+DEFAULT_SPLIT = SplitMode.AUTO
 
 
 class InputKind(Enum):
@@ -77,7 +73,7 @@ class BuildOptions:
     opt_level: int = 2
     emit: str = "obj"
     target: str | None = None
-    split: str = "none"
+    split: str = SplitMode.NONE
     jobs: int | None = None
     time_report: bool = False
     save_pieces: str | None = None
@@ -91,8 +87,8 @@ class BuildOptions:
     gpu_arch: str = "sm_80"
     #: put each kernel's PTX (for `gpu_arch`) in the host object so a GPU can run it
     embed_ptx: bool = True
-    #: deliberately broken back-end variants (power check); tests only, never the CLI
-    faults: frozenset[str] = frozenset()
+    #: a harness's test seams (compiler/hooks.py: faults, a lowering cache); None in every product build
+    hooks: BuildHooks | None = None
 
     @property
     def job_count(self) -> int:
@@ -152,95 +148,19 @@ def mlir_source_to_llvm_ir(text: str, path: str, options: BuildOptions, times: S
             return pipeline.translate_to_llvm_ir(module, path)
 
 
-#: Lowered LLVM IR of recent Ember/MLIR inputs (`cache_lowering`); None: off, as in `ember build`.
-_LOWERED: OrderedDict[tuple[object, ...], str] | None = None
-_LOWERED_SIZE = 0
-_LOWERED_LOCK = threading.Lock()
-#: A folder processes share lowerings through (`lowerings_shared_in`); None: this process only.
-_LOWERED_DIR: ContextVar[Path | None] = ContextVar("ember_lowered_dir", default=None)
-
-
-def cache_lowering(entries: int) -> None:
-    """Remember the lowered LLVM IR of the last `entries` Ember/MLIR inputs (0: forget, off).
-
-    For long-lived processes that compile one program many ways (the fuzzing build server
-    builds each program in about six split configurations at one or two -O levels): the
-    front end and midend depend only on the text, the path and the options in the key,
-    so the program is lowered once per -O level instead of once per build.
-    """
-    global _LOWERED, _LOWERED_SIZE
-    with _LOWERED_LOCK:
-        _LOWERED = OrderedDict() if entries > 0 else None
-        _LOWERED_SIZE = entries
-
-
-@contextmanager
-def lowerings_shared_in(directory: str | Path | None) -> Iterator[None]:
-    """While the cache is on (`cache_lowering`), also keep lowerings as files in `directory`
-    and reuse those other processes left there: the fuzzing harness's build servers, which
-    build one program at once, each lower it once between them, not once each."""
-    token = _LOWERED_DIR.set(Path(directory) if directory is not None else None)
-    try:
-        yield
-    finally:
-        _LOWERED_DIR.reset(token)
-
-
-def _shared_lowering_file(key: tuple[object, ...]) -> Path | None:
-    directory = _LOWERED_DIR.get()
-    if directory is None:
-        return None
-    return directory / f".ember-lowered-{hashlib.sha256(repr(key).encode()).hexdigest()[:32]}.ll"
-
-
 def _lowering_key(kind: InputKind, text: str, path: str, options: BuildOptions) -> tuple[object, ...]:
     digest = hashlib.sha256(text.encode()).hexdigest()
     return (kind, digest, path, options.opt_level, options.target, options.embed_ptx, options.offload_flow, options.gpu_arch)
 
 
 def _lower_cached(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
-    """`_lower` through the `cache_lowering` cache (when it is on and the output is LLVM IR)."""
-    if _LOWERED is None or options.emit == "mlir":
+    """`_lower` through the harness's lowering cache (`options.hooks.lowering`: the fuzzing build
+    servers lower one program once for all its split configurations) when the output is LLVM IR."""
+    cache = options.hooks.lowering if options.hooks is not None else None
+    if cache is None or options.emit == "mlir":
         return _lower(kind, text, path, options, times)
     key = _lowering_key(kind, text, path, options)
-    with _LOWERED_LOCK:
-        hit = _LOWERED.get(key) if _LOWERED is not None else None
-        if hit is not None:
-            _LOWERED.move_to_end(key)
-    if hit is not None:
-        times.notes.append("front end and midend: reused this process's earlier lowering of the same input")
-        return hit
-    shared = _shared_lowering_file(key)
-    if shared is not None and shared.is_file():
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            hit = shared.read_text()
-    if hit is not None:
-        times.notes.append(f"front end and midend: reused the lowering of the same input in {shared}")
-        ir_text = hit
-    else:
-        ir_text = _lower(kind, text, path, options, times)
-        if shared is not None:
-            _write_shared(shared, ir_text)
-    with _LOWERED_LOCK:
-        if _LOWERED is not None:
-            _LOWERED[key] = ir_text
-            while len(_LOWERED) > _LOWERED_SIZE:
-                _LOWERED.popitem(last=False)
-    return ir_text
-
-
-def _write_shared(path: Path, text: str) -> None:
-    """Whole or not at all (another process may be reading it): a temporary file, then rename."""
-    temporary: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".ember-lowering-", delete=False) as f:
-            temporary = f.name
-            f.write(text)
-        os.replace(temporary, path)
-    except OSError:  # a read-only or vanished folder: the cache is an optimisation only
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
+    return cache.lower(key, lambda: _lower(kind, text, path, options, times), times.notes)
 
 
 def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -308,15 +228,15 @@ def _check_offload_options(options: BuildOptions) -> None:
 
 def build(path: str, options: BuildOptions) -> BuildResult:
     """Compile `path` as `options` say; the serial (unsplit) pipeline."""
-    if options.split not in SPLIT_MODES:
-        raise UsageError(f"unknown split mode '{options.split}' (choose from {', '.join(SPLIT_MODES)})")
+    if options.split not in split_mode.ALL:
+        raise UsageError(f"unknown split mode '{options.split}' (choose from {', '.join(split_mode.ALL)})")
     if options.emit not in EMIT_KINDS:
         raise UsageError(f"unknown --emit kind '{options.emit}'")
     times = StageTimes()
     if options.emit == "ptx":
         return BuildResult(_build_ptx(path, options, times), times)
-    split_build = options.split != "none" and options.emit in ("obj", "asm")
-    auto = options.split == policy.AUTO
+    split_build = options.split != SplitMode.NONE and options.emit in ("obj", "asm")
+    auto = options.split == SplitMode.AUTO
     if options.target is not None:
         llvm_stage.check_target(options.target, emit=options.emit, split=split_build and not auto)
     if split_build and (not auto or _probably_splits(path, options)):
@@ -337,7 +257,7 @@ def _build_module(
 ) -> BuildResult:
     """Optimise and generate code for a parsed module: serially here, or split."""
     triple = options.target or module.triple or None  # a module's own triple is the target, not the host
-    auto = options.split == policy.AUTO
+    auto = options.split == SplitMode.AUTO
     if options.target is None and module.triple:
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build and not auto)
     target = llvm_stage.native_target(triple, options.opt_level)
@@ -352,7 +272,7 @@ def _build_module(
         )
         times.notes.append(choice.render())
         options = dataclasses.replace(options, split=choice.mode)
-        split_build = choice.mode != "none"
+        split_build = choice.mode != SplitMode.NONE
     if split_build:
         text = module.text()
         triple = module.triple
@@ -379,7 +299,7 @@ def _probably_splits(path: str, options: BuildOptions) -> bool:
     """Whether `--split auto` will probably split `path` (decides whether workers start early)."""
     cost = policy.estimated_cost(path)
     choice = policy.choose(opt_level=options.opt_level, jobs=options.job_count, cost=cost or 0, splittable=True)
-    return cost is not None and choice.mode != "none"
+    return cost is not None and choice.mode != SplitMode.NONE
 
 
 #: what starts a function definition, per input kind (an upper bound on the split's pieces)
@@ -402,7 +322,9 @@ def _codegen_isolated(text: str, triple: str, path: str, options: BuildOptions, 
     from compiler.backend import split
 
     level = options.opt_level if opt_level is None else opt_level
-    config = split.BackendConfig(opt_level=level, triple=triple or None, force_triple=options.target is not None)
+    in_process = options.hooks is not None and options.hooks.in_process
+    config = split.BackendConfig(opt_level=level, triple=triple or None, force_triple=options.target is not None,
+                                 in_process=in_process)
     return split.codegen_isolated(text, options.emit, options.job_count, config, path, options.worker_timeout)
 
 
@@ -434,11 +356,13 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
     from compiler.backend import split
 
+    hooks = options.hooks
     config = split.BackendConfig(
         opt_level=options.opt_level,
         triple=triple or None,
         force_triple=options.target is not None,
-        faults=options.faults,
+        worker_hooks=hooks.worker if hooks is not None else (),
+        in_process=hooks is not None and hooks.in_process,
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)
@@ -450,6 +374,7 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
         save_pieces=options.save_pieces,
         worker_timeout=options.worker_timeout,
         subgraph_cost=options.subgraph_cost,
+        hooks=hooks,
     )
     for stage, secs in result.stage_seconds.items():
         times.seconds[stage] = times.seconds.get(stage, 0.0) + secs

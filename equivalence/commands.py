@@ -7,15 +7,15 @@ import argparse
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from equivalence import command
+    from equivalence import verify_command
 
-    return command.run(args)
+    return verify_command.run(args)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `verify` to `ember`."""
     p = sub.add_parser("verify", help="prove Ember's rewrite patterns with Z3, or validate a pass pipeline (--tv)")
-    from equivalence import command as verify_command
+    from equivalence import verify_command
 
     verify_command.add_arguments(p)
     p.set_defaults(func=cmd_verify)

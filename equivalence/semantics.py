@@ -33,17 +33,11 @@ from dataclasses import dataclass, field
 
 import z3
 
+from compiler.midend.arith_ops import CMPF_PREDICATES, INT_BINARY_OPS
+
 #: Float kinds Ember models, with (exponent bits, significand bits incl. the hidden bit).
 FLOAT_SORTS: dict[str, tuple[int, int]] = {"f16": (5, 11), "f32": (8, 24), "f64": (11, 53)}
 
-#: cmpi predicates in their MLIR enum order (the `predicate` attribute's integer value).
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
-
-#: cmpf predicates in their MLIR enum order.
-CMPF_PREDICATES = (
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
-)  # fmt: skip
 
 
 class Side(enum.Enum):
@@ -293,30 +287,18 @@ class IntBinOp:
     may_ub: bool = False
 
 
+#: each op's encoding; its flags, commutativity and UB come from compiler/midend/arith_ops.py
+_ENCODERS: dict[str, BinaryEncoder] = {
+    "addi": _add, "subi": _sub, "muli": _mul,
+    "divui": _divui, "divsi": _divsi, "ceildivui": _ceildivui, "ceildivsi": _ceildivsi,
+    "floordivsi": _floordivsi, "remui": _remui, "remsi": _remsi,
+    "shli": _shli, "shrui": _shrui, "shrsi": _shrsi,
+    "andi": _bitwise(lambda x, y: x & y), "ori": _bitwise(lambda x, y: x | y), "xori": _bitwise(lambda x, y: x ^ y),
+    "maxsi": _minmax(lambda x, y: x > y), "minsi": _minmax(lambda x, y: x < y),
+    "maxui": _minmax(z3.UGT), "minui": _minmax(z3.ULT),
+}  # fmt: skip
 INT_BINOPS: dict[str, IntBinOp] = {
-    op.name: op
-    for op in (
-        IntBinOp("addi", _add, ("nsw", "nuw"), commutative=True),
-        IntBinOp("subi", _sub, ("nsw", "nuw")),
-        IntBinOp("muli", _mul, ("nsw", "nuw"), commutative=True),
-        IntBinOp("divui", _divui, ("exact",), may_ub=True),
-        IntBinOp("divsi", _divsi, ("exact",), may_ub=True),
-        IntBinOp("ceildivui", _ceildivui, may_ub=True),
-        IntBinOp("ceildivsi", _ceildivsi, may_ub=True),
-        IntBinOp("floordivsi", _floordivsi, may_ub=True),
-        IntBinOp("remui", _remui, may_ub=True),
-        IntBinOp("remsi", _remsi, may_ub=True),
-        IntBinOp("shli", _shli, ("nsw", "nuw")),
-        IntBinOp("shrui", _shrui, ("exact",)),
-        IntBinOp("shrsi", _shrsi, ("exact",)),
-        IntBinOp("andi", _bitwise(lambda x, y: x & y), commutative=True),
-        IntBinOp("ori", _bitwise(lambda x, y: x | y), commutative=True),
-        IntBinOp("xori", _bitwise(lambda x, y: x ^ y), commutative=True),
-        IntBinOp("maxsi", _minmax(lambda x, y: x > y), commutative=True),
-        IntBinOp("minsi", _minmax(lambda x, y: x < y), commutative=True),
-        IntBinOp("maxui", _minmax(z3.UGT), commutative=True),
-        IntBinOp("minui", _minmax(z3.ULT), commutative=True),
-    )
+    name: IntBinOp(name, _ENCODERS[name], op.flags, op.commutative, op.may_ub) for name, op in INT_BINARY_OPS.items()
 }
 
 

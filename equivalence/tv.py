@@ -17,10 +17,11 @@ import z3
 from mlir import ir
 
 from compiler.diagnostics import EmberError, Location
-from compiler.midend import pipeline
+from compiler.midend import arith_ops, pipeline
 from compiler.midend.rewrites.apply import op_flags
 from equivalence import semantics as sem
 from equivalence.semantics import FALSE, Side, Unsupported, Val
+from equivalence.solver import solve
 
 DEFAULT_UNROLL = 64
 DEFAULT_TIMEOUT_S = 60.0
@@ -118,7 +119,7 @@ class _FuncEncoder:
             if short in ("divsi", "divui"):
                 self.quotients[r.val.term.get_id()] = (args[0].term, args[1].term, short == "divsi")
         elif short == "cmpi":
-            pred = sem.CMPI_PREDICATES[ir.IntegerAttr(op.attributes["predicate"]).value]
+            pred = arith_ops.CMPI_PREDICATES[ir.IntegerAttr(op.attributes["predicate"]).value]
             self.width(op.operands[0].type)
             r = sem.cmpi(pred, args[0], args[1])
         elif short == "select":
@@ -137,7 +138,7 @@ class _FuncEncoder:
         elif short == "negf":
             r = sem.negf(args[0])
         elif short == "cmpf":
-            pred = sem.CMPF_PREDICATES[ir.IntegerAttr(op.attributes["predicate"]).value]
+            pred = arith_ops.CMPF_PREDICATES[ir.IntegerAttr(op.attributes["predicate"]).value]
             r = sem.cmpf(pred, args[0], args[1])
         else:
             raise Unsupported(name)
@@ -360,13 +361,6 @@ def _congruence(terms: list[z3.ExprRef], pairs: list[tuple[z3.ExprRef, z3.ExprRe
     return out
 
 
-def _solve(query: z3.BoolRef, timeout_s: float) -> tuple[z3.CheckSatResult, z3.Solver]:
-    solver = z3.Solver()
-    solver.set("timeout", max(1, int(timeout_s * 1000)))
-    solver.add(query)
-    return solver.check(), solver
-
-
 def _prove(queries: list[z3.BoolRef], timeout_s: float) -> tuple[z3.CheckSatResult, z3.ModelRef | None, str]:
     """unsat when every query is; else the first counterexample (sat) or unknown. Each query
     is first tried with division abstracted (fast when both sides share division terms)."""
@@ -375,10 +369,10 @@ def _prove(queries: list[z3.BoolRef], timeout_s: float) -> tuple[z3.CheckSatResu
     for query in queries:
         abstract = abstract_division(query)
         if abstract is not None:
-            answer, _ = _solve(z3.And(abstract[0], *abstract[1]), max(0.001, deadline - time.perf_counter()))
+            answer, _ = solve(z3.And(abstract[0], *abstract[1]), max(0.001, deadline - time.perf_counter()))
             if answer == z3.unsat:
                 continue
-        answer, solver = _solve(query, max(0.001, deadline - time.perf_counter()))
+        answer, solver = solve(query, max(0.001, deadline - time.perf_counter()))
         if answer == z3.sat:
             return answer, solver.model(), ""
         if answer == z3.unknown:

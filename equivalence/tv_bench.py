@@ -5,7 +5,7 @@
 Prints one line per (pass, function): its width, status and TV wall time, then per pass
 the median and maximum; first the division expansions (`arith-expand` on `ceildivsi`,
 `floordivsi`, `remsi`) at i32 and i64. Functions come from the property test's strategy
-(`fuzz/strategies/arith.py`, derandomised, so every run validates the same ones).
+(`equivalence/tv_programs.py`, derandomised, so every run validates the same ones).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import statistics
 from hypothesis import HealthCheck, Phase, given, settings
 
 from equivalence import tv
-from fuzz.strategies.arith import (
+from equivalence.tv_programs import (
     DIVISION_FUNCTION,
     NESTED_DIVISION_FUNCTION,
     arith_functions,

@@ -24,6 +24,7 @@ from compiler.midend.rewrites import dsl
 from compiler.midend.rewrites.dsl import I1, Const, Fn, Lit, Node, Pattern, Pred, Var
 from equivalence import semantics as sem
 from equivalence.semantics import FALSE, Res, Side, Val
+from equivalence.solver import solve
 
 #: Width labels for `index`: the same bit-vector semantics at the two index widths.
 INDEX_WIDTHS = {"index32": 32, "index64": 64}
@@ -273,19 +274,12 @@ def _case_split(pattern: Pattern, enc: Encoded) -> tuple[z3.BitVecRef, list[int]
 _CASE_BY_CASE: set[str] = set()
 
 
-def _solve(query: z3.BoolRef, timeout_s: float) -> tuple[z3.CheckSatResult, z3.Solver]:
-    solver = z3.Solver()
-    solver.set("timeout", max(1, int(timeout_s * 1000)))
-    solver.add(query)
-    return solver.check(), solver
-
-
 def _find_violation(pattern: Pattern, enc: Encoded, timeout_s: float) -> tuple[str, z3.Solver | None]:
     """('unsat', None) when the pattern holds, ('sat', solver) with a model, or ('unknown', None)."""
     violation = enc.violation()
     split = _case_split(pattern, enc) if enc.width > ENUMERATE_ABOVE else None
     if split is None:
-        answer, solver = _solve(violation, timeout_s)
+        answer, solver = solve(violation, timeout_s)
         return str(answer), solver if answer == z3.sat else None
     bits, values = split
     cases: list[z3.BoolRef] = []
@@ -299,13 +293,13 @@ def _find_violation(pattern: Pattern, enc: Encoded, timeout_s: float) -> tuple[s
     # One query for all cases is often fastest; when it is not (it runs out of a short
     # budget), this process remembers to go case by case for that pattern.
     if pattern.name not in _CASE_BY_CASE:
-        answer, solver = _solve(z3.Or(*cases), min(0.25, timeout_s))
+        answer, solver = solve(z3.Or(*cases), min(0.25, timeout_s))
         if answer != z3.unknown:
             return str(answer), solver if answer == z3.sat else None
         _CASE_BY_CASE.add(pattern.name)
     status = "unsat"
     for case in cases:
-        answer, solver = _solve(case, timeout_s)
+        answer, solver = solve(case, timeout_s)
         if answer == z3.sat:
             return "sat", solver
         if answer == z3.unknown:

@@ -28,6 +28,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from compiler import driver
+from compiler.backend.split_mode import SplitMode
 from fuzz import buildserver
 from fuzz import faults as faults_mod
 from fuzz.campaign import Campaign, CampaignConfig
@@ -53,12 +54,12 @@ def fault_is_effective(fault: str) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.s"
         broken = buildserver.build(checklist, driver.BuildOptions(
-            opt_level=0, split="two-level", jobs=1, subgraph_cost=1, emit="asm", faults=frozenset({fault})), out, timeout=300)
+            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="asm", hooks=faults_mod.hooks_for({fault})), out, timeout=300)
         if not broken.ok:
             return True
         faulty = out.read_text()
         clean = buildserver.build(checklist, driver.BuildOptions(
-            opt_level=0, split="two-level", jobs=1, subgraph_cost=1, emit="asm"), out, timeout=300)
+            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="asm"), out, timeout=300)
         return not clean.ok or out.read_text() != faulty
 
 

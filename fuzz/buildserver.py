@@ -7,7 +7,9 @@ therefore sends every Ember build to this server: one request line (JSON) in, on
 response line out, the object written to the requested path. The server keeps LLVM
 initialised and the driver's worker pools warm, so a build costs what it costs in-process
 plus a few hundred microseconds, and it lowers each Ember program once per -O level
-(`driver.cache_lowering`), not once per split configuration. When the server dies, the build is a `crash` carrying
+(its `fuzz.lowering_cache.LoweringCache`, passed to the driver as `BuildOptions.hooks.lowering`),
+not once per split configuration. Hooks travel by name (`BuildHooks.names`, e.g. a power-check
+fault) and the server rebuilds them with `fuzz.faults.hooks_for`. When the server dies, the build is a `crash` carrying
 the tail of its stderr; when a build outlives its deadline, the whole process group
 (server and its workers) is killed and the build is a `hang`. The next build starts a
 fresh server.
@@ -28,12 +30,14 @@ import threading
 import time
 import traceback
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import IO, Any
 
-import fuzz.faults  # noqa: F401  (builds here may name the harness's back-end hooks)
 from compiler import driver
+from compiler.hooks import BuildHooks
+from fuzz import faults
+from fuzz.lowering_cache import LoweringCache
 
 
 @dataclass(frozen=True)
@@ -74,12 +78,14 @@ class BuildServer:
         """Compile `path` to `out` with `options`; never raises for a compiler failure.
 
         `share_lowering`: a folder where the servers building this program leave and reuse
-        its lowering (`driver.lowerings_shared_in`).
+        its lowering (`LoweringCache.shared_in`). Of `options.hooks` only the names travel.
         """
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None and self._stderr is not None
         err_start = self._stderr.seek(0, os.SEEK_END)
-        request = asdict(options) | {"faults": sorted(options.faults), "input": str(path), "output": str(out)}
+        request: dict[str, Any] = {f.name: getattr(options, f.name) for f in fields(options) if f.name != "hooks"}
+        hooks = list(options.hooks.names) if options.hooks is not None else []
+        request |= {"hooks": hooks, "input": str(path), "output": str(out)}
         if share_lowering is not None:
             request["share_lowering"] = str(share_lowering)
         try:
@@ -207,11 +213,11 @@ def _serve_one(request: dict[str, Any]) -> dict[str, object]:
 
     inp, out = request.pop("input"), request.pop("output")
     shared = request.pop("share_lowering", None)
-    request["faults"] = frozenset(request.get("faults", ()))
-    options = driver.BuildOptions(**request)
+    names = request.pop("hooks", ())
     try:
-        with driver.lowerings_shared_in(shared):
-            result = driver.build(inp, options).output
+        base = BuildHooks(lowering=_LOWERINGS.shared_in(shared) if _LOWERINGS is not None else None, in_process=_IN_PROCESS)
+        options = driver.BuildOptions(**request, hooks=faults.hooks_for(names, base=base))
+        result = driver.build(inp, options).output
     except EmberError as exc:
         return {"ok": False, "error": exc.render(), "hang": "timed out" in exc.message}
     except Exception as exc:  # an internal error of the compiler
@@ -249,12 +255,20 @@ def _exit_with_parent(poll_s: float = 1.0) -> None:
 #: Ember programs lowered per server and kept (a check builds one program about six ways);
 #: `$EMBER_LOWERING_CACHE` overrides it (0: off, what the throughput benchmark compares with)
 LOWERING_CACHE_ENTRIES = 8
+#: this server's lowering cache (None: off), set up by `main`
+_LOWERINGS: LoweringCache | None = None
+#: `$EMBER_INPROCESS_J1` (set by a reducer's per-candidate script, where the script is the unit
+#: of parallelism): -j1 builds run their back-end tasks in the server (`BuildHooks.in_process`)
+_IN_PROCESS = False
 
 
 def main() -> int:
+    global _LOWERINGS, _IN_PROCESS
     _exit_with_parent()
-    entries = os.environ.get("EMBER_LOWERING_CACHE", "").strip()
-    driver.cache_lowering(int(entries) if entries.isdigit() else LOWERING_CACHE_ENTRIES)
+    setting = os.environ.get("EMBER_LOWERING_CACHE", "").strip()
+    entries = int(setting) if setting.isdigit() else LOWERING_CACHE_ENTRIES
+    _LOWERINGS = LoweringCache(entries) if entries > 0 else None
+    _IN_PROCESS = bool(os.environ.get("EMBER_INPROCESS_J1"))
     for line in sys.stdin:
         if not line.strip():
             continue

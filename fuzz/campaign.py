@@ -30,10 +30,11 @@ from hypothesis.control import current_build_context
 from hypothesis.internal.conjecture import engine as hypothesis_engine
 from hypothesis.reporting import current_reporter, with_reporter
 
+from compiler.backend import split_mode
 from fuzz import determinism, findings, properties
 from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
-from fuzz.strategies import FuzzCase, cases, known_features
+from fuzz.strategies import FuzzCase, cases, known_features, plans
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class CampaignConfig:
     """What a campaign generates, which builds it compares, and where findings go."""
 
     strategy: str = "mixed"
-    modes: tuple[str, ...] = properties.SPLIT_MODES
+    modes: tuple[str, ...] = split_mode.SPLITTING
     jobs: tuple[int, ...] = (1, 2)
     opt_levels: tuple[int, ...] = (2, 0, 1, 3)
     max_cost: int = 200
@@ -127,7 +128,7 @@ class Campaign:
         self.progress = progress
         self.result = CampaignResult(coverage=dict.fromkeys(known_features(config.strategy), 0))
         self.cases = cases(config.strategy, config.max_functions, config.min_functions)
-        self.plans = properties.check_plans(
+        self.plans = plans.check_plans(
             modes=config.modes,
             jobs=config.jobs,
             opt_levels=config.opt_levels,

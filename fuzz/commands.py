@@ -5,13 +5,29 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from compiler import cli
+from compiler import cli, outputs
+from compiler.backend import split_mode
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import UsageError
+
+
+def _check_written_later(path: str | None, option: str) -> None:
+    """A file a long run writes at its end (or after each step): refuse a bad path before
+    the first measurement rather than lose the run to it."""
+    if path is None or path == "-":
+        return
+    outputs.check_output(path, [], option)
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise UsageError(f"{option} {path}: no such directory: {parent}")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from fuzz import split_bench as bench
+
+    _check_written_later(args.json, "--json")
 
     sizes = list(cli.int_list(args.sizes, "--sizes")) if args.sizes else []
     if any(n > bench.MAX_SIZE for n in sizes):
@@ -35,17 +51,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
     if not sizes and not args.inputs and not args.runtime:
         raise UsageError("nothing to benchmark: give --sizes or input modules")
+    for path in args.inputs:
+        bench.check_input(path)
+    _check_written_later(args.plot, "--plot")
     return bench.main(sizes, args.inputs, jobs, args.plot, runtime=args.runtime)
 
 
 def cmd_reduce(args: argparse.Namespace) -> int:
-    from fuzz.reduce import command, oracle
+    from fuzz.reduce import interestingness, reduce_command
 
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
-    settings = oracle.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
+    from compiler.backend.pool import MAX_JOBS, capped_jobs
+
+    if args.jobs > MAX_JOBS:  # each job runs a test script or a build at once: as many as build workers
+        print(f"ember: note: -j {args.jobs} capped at {MAX_JOBS} candidates at once (twice the cores, at most 64)", file=sys.stderr)
+        args.jobs = capped_jobs(args.jobs)
+    settings = interestingness.Settings(split=args.split, jobs=args.split_jobs, opt_level=args.opt_level, subgraph_cost=args.split_cost)
     try:
-        stats = command.reduce_file(
+        stats = reduce_command.reduce_file(
             args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
             time_budget=args.time_budget, test_timeout=args.test_timeout, evidence_slice=args.evidence_slice,
         )
@@ -57,31 +81,31 @@ def cmd_reduce(args: argparse.Namespace) -> int:
 
 
 def cmd_mutants(args: argparse.Namespace) -> int:
-    from fuzz.mutation import command
+    from fuzz.mutation import mutants_command
 
     if args.list:
-        print(command.list_mutants())
+        print(mutants_command.list_mutants())
         return 0
-    return command.main(args.only, seed=args.seed, examples=args.examples, timeout_s=args.timeout, json_out=args.json,
+    return mutants_command.main(args.only, seed=args.seed, examples=args.examples, timeout_s=args.timeout, json_out=args.json,
                         control=args.control)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from fuzz import cli as fuzz_cli
+    from fuzz import fuzz_command
 
-    return fuzz_cli.cmd_fuzz(args)
+    return fuzz_command.cmd_fuzz(args)
 
 
 def cmd_findings(args: argparse.Namespace) -> int:
-    from fuzz import cli as fuzz_cli
+    from fuzz import findings_command
 
-    return fuzz_cli.cmd_findings(args)
+    return findings_command.cmd_findings(args)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from fuzz import cli as fuzz_cli
+    from fuzz import compare_command
 
-    return fuzz_cli.cmd_compare(args)
+    return compare_command.cmd_compare(args)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -117,7 +141,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds before a --test script run is killed, counted as not interesting (default: 60)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="candidates evaluated in parallel")
     p.add_argument("--time-budget", type=cli.positive_seconds, default=None, metavar="S", help="stop after S seconds (best result kept)")
-    p.add_argument("--split", default="two-level", choices=("subgraph", "function", "two-level"))
+    p.add_argument("--split", default=SplitMode.TWO_LEVEL, choices=split_mode.names(split_mode.SPLITTING))
     p.add_argument("--split-jobs", type=int, default=1, help="-j of the split builds the property runs")
     p.add_argument("--split-cost", type=int, default=None)
     p.add_argument("--no-slice", dest="evidence_slice", action="store_false",
@@ -128,17 +152,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_reduce, opt_level=2)
 
     p = sub.add_parser("fuzz", help="differential fuzz campaign: split vs unsplit, -j, -O0 vs -O2; findings saved")
-    from fuzz import cli as fuzz_cli
+    from fuzz import compare_command, findings_command, fuzz_command
 
-    fuzz_cli.add_fuzz_arguments(p)
+    fuzz_command.add_fuzz_arguments(p)
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("findings", help="list, show or re-run saved fuzz findings")
-    fuzz_cli.add_findings_arguments(p)
+    findings_command.add_findings_arguments(p)
     p.set_defaults(func=cmd_findings)
 
     p = sub.add_parser("compare", help="compare a candidate compiler command with Ember's reference build of IN")
-    fuzz_cli.add_compare_arguments(p)
+    compare_command.add_compare_arguments(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("mutants", help="mutation analysis: realistic compiler mistakes, a fixed-seed campaign on each")

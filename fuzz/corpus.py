@@ -14,6 +14,7 @@ import functools
 import hashlib
 import os
 import random
+import re
 import shutil
 import subprocess
 import tempfile
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.backend import engine
+from compiler.diagnostics import EmberError, Location
 from compiler.link import link_executable
 from oracle import runner
 
@@ -486,10 +488,21 @@ def module_path(program: Program) -> Path:
     return out
 
 
+_TOOL_ERROR = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<message>.*)$", re.M)
+
+
 def _check(cmd: list[str], cwd: Path) -> None:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[:1])} failed on {cmd[-3] if len(cmd) > 3 else ''}: {proc.stderr.strip()[:500]}")
+    """Run a corpus build step; a failure (a damaged or edited source in the cache) is one
+    located line: the tool's first error, else the tool and the file it was given."""
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace")
+    if proc.returncode == 0:
+        return
+    first = _TOOL_ERROR.search(proc.stderr)
+    if first is not None:
+        path = Path(cwd, first["path"])
+        raise EmberError(first["message"], Location(str(path), int(first["line"]), int(first["col"])))
+    said = next((ln.strip() for ln in proc.stderr.splitlines() if ln.strip()), f"exit status {proc.returncode}")
+    raise EmberError(f"{Path(cmd[0]).name} failed: {said}", Location(cmd[-3] if len(cmd) > 3 else str(cwd)))
 
 
 def link(obj: bytes, exe: Path) -> Path:

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from compiler import outputs
+from compiler.backend.split_mode import SplitMode
 from fuzz import corpus
 from fuzz import split_bench as bench
 
@@ -115,7 +117,7 @@ def configurations(src: Path, jobs: Sequence[int], tmp: Path, level: int = 2) ->
 
     serial = "ember --split none"
     configs = [Config(serial, ember("none", 1, tmp / "none.o"), [tmp / "none.o"], ember=True)]
-    configs += [Config(f"ember two-level -j{j}", ember("two-level", j, tmp / f"j{j}.o"), [tmp / f"j{j}.o"], serial, ember=True)
+    configs += [Config(f"ember two-level -j{j}", ember(SplitMode.TWO_LEVEL, j, tmp / f"j{j}.o"), [tmp / f"j{j}.o"], serial, ember=True)
                 for j in jobs]
     configs.append(Config(f"ember default -j{top}", ember(None, top, tmp / "default.o"), [tmp / "default.o"], serial, ember=True))
     configs.append(Config(base, [[[str(tool / "opt"), opt_flag, "--relocation-model=pic", str(src), "-o", str(tmp / "ref.bc")]],
@@ -336,7 +338,7 @@ def main(
             rows.append(bench_program(program, jobs, Path(tmp), runs, repeats, level))
         print("\n".join(render(rows[-1:]).splitlines()[2:]), flush=True)
         if json_path:
-            Path(json_path).write_text(json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
+            outputs.write_output(json_path, json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
                                                    "programs": [asdict(r) for r in rows]}, indent=2))
     if not rows:
         print("ember: error: no corpus program could be built here (bash ci/fetch_corpus.sh; clang-19)", file=sys.stderr)

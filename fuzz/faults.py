@@ -1,19 +1,22 @@
 """The harness's back-end hooks: deliberate faults for the power check, and workers that crash
 or hang for the crash-reporting tests.
 
-The compiler only offers hook points (`compiler.backend.split.BackendHook`); everything
-here is installed by `install()`, which harness code calls (the properties, the build
-server, the power check), never the `ember` CLI. A build names the hooks it wants in
-`BuildOptions.faults`.
+The compiler only offers seams (`compiler.hooks.BuildHooks`, passed in `BuildOptions.hooks`);
+the harness names what it wants (a finding records the names) and `hooks_for(names)` turns
+the names into the hooks object. The `ember` CLI never builds one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import time
+from collections.abc import Iterable
 
-from compiler.backend import mclink, planner, split
+from compiler.backend import mclink, planner
+from compiler.diagnostics import EmberError
+from compiler.hooks import BuildHooks
 
 #: Deliberately broken variants of the split back end; each breaks one rule of the contract.
 FAULTS = frozenset(
@@ -77,21 +80,44 @@ def hang_on_marker(text: str) -> None:
         time.sleep(3600)
 
 
-HOOKS = (
-    split.BackendHook("skip-linkage-restore", link=(("keep_linkage_directives", True),)),
-    split.BackendHook("reuse-local-labels", link=(("unique_labels", False),)),
-    split.BackendHook("duplicate-internal-global", plan=duplicate_internal_globals),
-    split.BackendHook("drop-ctors", pieces=drop_ctors),
-    split.BackendHook("merge-specialised-copies", pieces=merge_specialised_copies),
-    split.BackendHook(CRASH_WORKER, worker=f"{__name__}:crash_on_marker"),
-    split.BackendHook(HANG_WORKER, worker=f"{__name__}:hang_on_marker"),
-)
+def keep_linkage_directives(local_names: set[str], private_names: set[str]) -> tuple[set[str], set[str]]:
+    """skip-linkage-restore: the MC link is told of no formerly local symbol, so the `.globl`
+    and `.hidden` the split gave them stay (every local leaks)."""
+    return set(), private_names
 
 
-def install() -> None:
-    """Install every hook above in this process (idempotent)."""
-    for hook in HOOKS:
-        split.install_hook(hook)
+def reuse_local_labels(asm: str) -> str:
+    """reuse-local-labels: the pieces' local labels lose the per-piece prefix the MC link gave
+    them (`.Lp3_BB0_1` -> `.LBB0_1`), so two pieces' labels collide again."""
+    asm = re.sub(mclink.UNIQUE_LABEL_PREFIX.pattern + r"(GCC_except_table)", r"\1", asm)
+    return mclink.UNIQUE_LABEL_PREFIX.sub(".L", asm)
 
 
-install()
+#: each name a harness may ask for, and the hooks it means
+HOOKS: dict[str, BuildHooks] = {
+    "skip-linkage-restore": BuildHooks(link_names=(keep_linkage_directives,)),
+    "reuse-local-labels": BuildHooks(linked=(reuse_local_labels,)),
+    "duplicate-internal-global": BuildHooks(plan=(duplicate_internal_globals,)),
+    "drop-ctors": BuildHooks(pieces=(drop_ctors,)),
+    "merge-specialised-copies": BuildHooks(pieces=(merge_specialised_copies,)),
+    CRASH_WORKER: BuildHooks(worker=(crash_on_marker,)),
+    HANG_WORKER: BuildHooks(worker=(hang_on_marker,)),
+}
+
+
+def hooks_for(names: Iterable[str], *, base: BuildHooks | None = None) -> BuildHooks | None:
+    """The hooks object for `names` (in name order), added to `base` (a build server's lowering
+    cache); None when there is nothing to hook. An unknown name is an error: names come from
+    the harness and from findings, never from the `ember` CLI."""
+    wanted = sorted(set(names))
+    unknown = [n for n in wanted if n not in HOOKS]
+    if unknown:
+        raise EmberError(f"back-end hook '{unknown[0]}' is not one of the harness's ({', '.join(sorted(HOOKS))})")
+    out = base or BuildHooks()
+    for name in wanted:
+        hook = HOOKS[name]
+        out = dataclasses.replace(
+            out, names=(*out.names, name), plan=out.plan + hook.plan, worker=out.worker + hook.worker,
+            pieces=out.pieces + hook.pieces, link_names=out.link_names + hook.link_names, linked=out.linked + hook.linked,
+        )
+    return None if out == BuildHooks() else out

@@ -247,7 +247,26 @@ def read_meta(path: Path) -> dict[str, Any]:
     missing = [k for k in REQUIRED_KEYS if k not in meta]
     if missing:
         raise EmberError(f"corrupt finding: missing {', '.join(missing)}", where)
+    problem = _meta_problem(meta)
+    if problem:
+        raise EmberError(f"corrupt finding: {problem}", where)
     return meta
+
+
+def _meta_problem(meta: dict[str, Any]) -> str | None:
+    """What is wrong with the fields of a finding.json (an edited or damaged one), or None."""
+    for key in ("id", "classification", "reproduce", "origin", "created", "summary", "test"):
+        if key in meta and meta[key] is not None and not isinstance(meta[key], str):
+            return f"{key}: expected text, got {json.dumps(meta[key])[:40]}"
+    for key in ("faults", "classifications"):
+        names = meta.get(key, [])
+        if names is not None and (not isinstance(names, list) or not all(isinstance(n, str) for n in names)):
+            return f"{key}: expected a list of names, got {json.dumps(names)[:40]}"
+    try:
+        properties.CheckPlan.from_json(meta["plan"])
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 #: what every finding.json has (older keys are read with defaults)
@@ -337,11 +356,8 @@ def load_report_inputs(path: Path) -> tuple[FuzzCase, properties.CheckPlan, froz
     origin = str(meta.get("origin", "finding"))
     inp = "input.em" if origin == "ember" else "input.ll"
     case = FuzzCase(_read_text(path / inp), support, origin)
-    try:
-        plan = properties.CheckPlan.from_json(meta["plan"])
-        faults = frozenset(str(f) for f in meta.get("faults", []) or [])
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise EmberError(f"corrupt finding: bad plan ({type(exc).__name__}: {exc})", Location(str(path / "finding.json"))) from None
+    plan = properties.CheckPlan.from_json(meta["plan"])  # read_meta checked it
+    faults = frozenset(str(f) for f in meta.get("faults", []) or [])
     return case, plan, faults
 
 
@@ -351,8 +367,12 @@ def _read_text(path: Path) -> str:
         return path.read_text()
     except FileNotFoundError:
         raise EmberError("incomplete finding: file missing", Location(str(path))) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EmberError(f"corrupt finding: cannot read ({exc})", Location(str(path))) from None
+    except IsADirectoryError:
+        raise EmberError("corrupt finding: a directory, not a file", Location(str(path))) from None
+    except UnicodeDecodeError as exc:
+        raise EmberError(f"corrupt finding: not UTF-8 text (byte {exc.start})", Location(str(path))) from None
+    except OSError as exc:
+        raise EmberError(f"corrupt finding: cannot read: {exc.strerror}", Location(str(path))) from None
 
 
 def reproduce(path: Path, *, allow_faults: bool = True) -> properties.Report:

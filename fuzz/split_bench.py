@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from compiler.backend.split_mode import SplitMode
 from compiler.link import link_executable
 from fuzz.genmodule import ModuleShape, generate
 
@@ -148,7 +149,7 @@ def measure_reference(src: Path, tmp: Path) -> Measurement:
 def bench_module(src: Path, jobs: Sequence[int], tmp: Path) -> list[Measurement]:
     rows = [measure_ember(src, "none", 1, tmp / "none.o")]
     for j in jobs:
-        rows.append(measure_ember(src, "two-level", j, tmp / f"j{j}.o"))
+        rows.append(measure_ember(src, SplitMode.TWO_LEVEL, j, tmp / f"j{j}.o"))
     rows.append(measure_reference(src, tmp))
     return rows
 
@@ -202,7 +203,7 @@ def runtime_compare(tmp: Path, runs: int = 3) -> str:
         src.write_text(generate(seed, shape))
         for level in (2, 3):  # -O3 imports small exported callees across subgraphs; -O2 does not
             best = {}
-            for split in ("none", "two-level"):
+            for split in (SplitMode.NONE, SplitMode.TWO_LEVEL):
                 obj = tmp / f"heavy{seed}-{split}-O{level}.o"
                 _run([*ember, "build", str(src), f"-O{level}", "--split", split, "-o", str(obj)])
                 exe = link_executable([obj], tmp / f"heavy{seed}-{split}-O{level}", with_runtime=False)
@@ -213,9 +214,17 @@ def runtime_compare(tmp: Path, runs: int = 3) -> str:
                     times.append(time.perf_counter() - start)
                 best[split] = min(times)
             label = f"{shape.functions} functions x{shape.main_repeat}"
-            slowdown = best["two-level"] / best["none"] - 1
-            lines.append(f"{label:<34}{level:>3}{best['none']:>10.3f}{best['two-level']:>13.3f}{slowdown:>9.1%}")
+            slowdown = best[SplitMode.TWO_LEVEL] / best[SplitMode.NONE] - 1
+            lines.append(f"{label:<34}{level:>3}{best[SplitMode.NONE]:>10.3f}{best[SplitMode.TWO_LEVEL]:>13.3f}{slowdown:>9.1%}")
     return "\n".join(lines)
+
+
+def check_input(path: str) -> None:
+    """Parse an input module once here: a missing, binary or invalid one is one located line
+    before any measurement (not a failed child build deep inside the benchmark)."""
+    from compiler import driver
+
+    driver.load_llvm_module(path, driver.BuildOptions(), driver.StageTimes())
 
 
 def main(

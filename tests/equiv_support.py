@@ -12,6 +12,7 @@ from typing import Any
 
 from compiler import driver
 from compiler.link import link_executable
+from compiler.midend import arith_ops
 from equivalence import semantics as sem
 from equivalence.semantics import Res, Side, Val
 
@@ -45,7 +46,7 @@ def _cmpi(pred: str, w: int) -> OpCase:
 def cases_for_width(w: int) -> list[OpCase]:
     """Every modelled integer op at width w (casts where the width allows them)."""
     out = [_binop(name, w) for name in sem.INT_BINOPS]
-    out += [_cmpi(p, w) for p in sem.CMPI_PREDICATES]
+    out += [_cmpi(p, w) for p in arith_ops.CMPI_PREDICATES]
     out.append(OpCase(f"select.i{w}", w, 3, f"%o = arith.select %c, %x, %y : i{w}",
                       lambda v: sem.select(v[2], v[0], v[1]), (w, w, 1)))
     if w < 64:

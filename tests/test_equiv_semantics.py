@@ -19,7 +19,10 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from compiler.midend import arith_ops
+from compiler.midend.rewrites import dsl
 from equivalence import semantics as sem
+from equivalence import tv_programs
 from equivalence.semantics import Side
 from tests import equiv_support as es
 
@@ -256,3 +259,16 @@ def test_floormod_spec_is_pythons_modulo(w: int, data: st.DataObject) -> None:
     b = data.draw(st.integers(-(1 << (w - 1)), (1 << (w - 1)) - 1).filter(lambda v: v != 0))
     r = sem.evaluate(sem.floormodsi(sem.constant(a, w), sem.constant(b, w)))
     assert r.value == (a % b) % (1 << w)
+
+
+def test_every_reader_of_the_arith_table_agrees_with_it() -> None:
+    """One table (compiler/midend/arith_ops.py): the semantics model exactly its ops with its
+    flags, the DSL types them the same, and the TV generator draws only ops it has."""
+    table = arith_ops.INT_BINARY_OPS
+    assert set(sem.INT_BINOPS) == set(table)
+    for name, op in table.items():
+        assert (sem.INT_BINOPS[name].flags, sem.INT_BINOPS[name].commutative, sem.INT_BINOPS[name].may_ub) == (
+            op.flags, op.commutative, op.may_ub)
+        assert (dsl.OPS[name].flags, dsl.OPS[name].commutative) == (op.flags, op.commutative)
+    assert set(tv_programs.BINOPS) <= set(table) and set(tv_programs.FLAGS) <= set(table)
+    assert list(arith_ops.CMPI_PREDICATES) == tv_programs.PREDS

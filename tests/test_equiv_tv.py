@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from compiler import cli
 from compiler.midend import pipeline
 from equivalence import tv
-from fuzz.strategies.arith import DIVISION_FUNCTION, arith_functions
+from equivalence.tv_programs import DIVISION_FUNCTION, arith_functions
 
 EXAMPLES = int(os.environ.get("EMBER_EQUIV_EXAMPLES", "0"))
 #: every pass of Ember's midend pipelines, plus upstream passes worth checking

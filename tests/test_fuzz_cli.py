@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fuzz import findings
 
 
@@ -38,11 +40,19 @@ def test_ember_fuzz_rejects_bad_usage(ember) -> None:
     assert r.status == 2 and "{out}" in r.stderr
 
 
-def test_cli_offers_every_strategy() -> None:
-    from fuzz.cli import STRATEGY_CHOICES
-    from fuzz.strategies import STRATEGIES
+def test_cli_offers_every_strategy_and_each_name_has_a_generator() -> None:
+    """The names are spelled once (fuzz/strategy_names.py): the parser offers exactly them and
+    `cases` maps every one to a strategy."""
+    from compiler import cli
+    from fuzz import strategies
 
-    assert STRATEGY_CHOICES == STRATEGIES
+    fuzz_parser = next(a for a in cli.make_parser()._subparsers._group_actions if "fuzz" in a.choices).choices["fuzz"]
+    offered = next(a.choices for a in fuzz_parser._actions if "--strategy" in a.option_strings)
+    assert tuple(offered) == strategies.STRATEGIES
+    for name in strategies.STRATEGIES:
+        assert strategies.cases(name) is not None
+    with pytest.raises(ValueError, match="unknown strategy"):
+        strategies.cases("bogus")
 
 
 def test_ember_fuzz_on_ember_programs(tmp_path: Path, ember) -> None:

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, find, given, settings
 
+from compiler.backend import split_mode
 from compiler.frontend.checker import check_source
 from fuzz import findings, properties
-from fuzz.properties import BuildConfig, CheckPlan
+from fuzz.properties import BuildConfig, CheckPlan, build_runner
 from fuzz.strategies import FuzzCase, cases, ember_cases
 from fuzz.strategies.callgraph import Call, CallGraph, Function, GlobalUse, Op
 from fuzz.strategies.ember import EmberProgram, Flavour, ember_programs, uses_ticks
@@ -127,9 +128,9 @@ def test_shrinking_gives_a_small_readable_program() -> None:
 )
 @given(case=ember_cases(max_functions=6))
 def test_interpreter_equals_compiled_at_O0_O2_and_every_split_mode(case: FuzzCase) -> None:
-    configs = tuple(BuildConfig(mode, 1, 2, 1) for mode in properties.SPLIT_MODES)
+    configs = tuple(BuildConfig(mode, 1, 2, 1) for mode in split_mode.SPLITTING)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(properties, "EMBER_BUILD_TIMEOUT", 10.0)  # these compile in about a second
+        mp.setattr(build_runner, "EMBER_BUILD_TIMEOUT", 10.0)  # these compile in about a second
         report = properties.check(case, CheckPlan(2, 1, configs, opt_check=True))
     assert report.ok, report.diff_text()
     assert properties.INTERP_LABEL in report.builds

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import properties
-from fuzz.properties import BuildConfig, CheckPlan, Report
+from compiler.backend import split_mode
+from compiler.diagnostics import EmberError
+from fuzz import faults, properties
+from fuzz.properties import BuildConfig, CheckPlan, Report, build_runner
 from fuzz.strategies import FuzzCase
 from oracle import runner
 
@@ -42,7 +44,7 @@ def _candidate(template: str, *, opt: int = 2, limits: runner.Limits = propertie
 
 
 def test_split_modes_agree_on_a_correct_back_end() -> None:
-    configs = tuple(BuildConfig(mode, jobs, 2, 1) for mode in properties.SPLIT_MODES for jobs in (1, 2))
+    configs = tuple(BuildConfig(mode, jobs, 2, 1) for mode in split_mode.SPLITTING for jobs in (1, 2))
     report = properties.check(FuzzCase(PRINTS_42), CheckPlan(2, 1, configs, opt_check=True))
     assert report.ok, report.diff_text()
     assert report.checks == len(configs) + 3 + 1  # each config, one -j pair per mode, -O0 vs -O2
@@ -89,22 +91,22 @@ def test_program_killed_by_a_signal_is_a_crash() -> None:
 
 
 def test_different_bytes_across_jobs_are_nondeterminism(tmp_path: Path) -> None:
-    checker = properties.Checker(FuzzCase(PRINTS_42), tmp_path)
-    a = checker.build(BuildConfig("two-level", 1, 2, 1))
-    b = checker.build(BuildConfig("two-level", 2, 2, 1))
-    assert a.obj is not None and checker.same_bytes(a, b) == []
+    builds = properties.BuildRunner(FuzzCase(PRINTS_42), tmp_path)
+    a = builds.build(BuildConfig("two-level", 1, 2, 1))
+    b = builds.build(BuildConfig("two-level", 2, 2, 1))
+    assert a.obj is not None and builds.same_bytes(a, b) == []
     assert b.obj is not None
     b.obj = b.obj[:-1] + bytes([b.obj[-1] ^ 1])
-    failures = checker.same_bytes(a, b)
+    failures = builds.same_bytes(a, b)
     assert [f.classification for f in failures] == ["nondeterminism"]
 
 
 def test_identical_objects_run_once(tmp_path: Path) -> None:
     stats = properties.Stats()
-    checker = properties.Checker(FuzzCase(PRINTS_42), tmp_path, stats=stats)
-    ref = checker.build(BuildConfig())
+    builds = properties.BuildRunner(FuzzCase(PRINTS_42), tmp_path, stats=stats)
+    ref = builds.build(BuildConfig())
     for jobs in (1, 2):
-        assert checker.compare(ref, checker.build(BuildConfig("two-level", jobs, 2, 1)), symbols=True) == []
+        assert builds.compare(ref, builds.build(BuildConfig("two-level", jobs, 2, 1)), symbols=True) == []
     assert stats.runs == 2 and stats.checks == 2  # the reference and ONE split object
 
 
@@ -180,7 +182,7 @@ def test_build_past_its_deadline_is_a_hang(tmp_path: Path) -> None:
     src.write_text('define i32 @"ember.test.hang.worker"() {\n  ret i32 1\n}\n')
     server = buildserver.BuildServer()
     try:
-        options = driver.BuildOptions(split="two-level", jobs=1, subgraph_cost=1, faults=frozenset({"hang-worker"}))
+        options = driver.BuildOptions(split="two-level", jobs=1, subgraph_cost=1, hooks=faults.hooks_for({"hang-worker"}))
         result = server.build(src, options, tmp_path / "out.o", timeout=3.0)
         assert result.hang and not result.ok and "within 3s" in (result.error or "")
         assert server.proc is None  # killed with its workers
@@ -228,17 +230,21 @@ def test_build_server_dies_with_its_parent_even_mid_build(tmp_path: Path) -> Non
     raise AssertionError("the build server outlived its parent")
 
 
-def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a reducer's per-candidate script builds in its own process (EMBER_INPROCESS_J1); the
+def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path) -> None:
+    # a reducer's per-candidate script builds in its own process (BuildHooks.in_process); the
     # linked module is still assembled in a (forked) child, so the script sees an error,
     # not a silent exit(1) from LLVM
+    import dataclasses
+
     from compiler import driver
     from compiler.diagnostics import EmberError
 
-    monkeypatch.setenv("EMBER_INPROCESS_J1", "1")
     src = tmp_path / "two_loops.ll"
     src.write_text(TWO_LOOPS)
-    options = driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1, faults=frozenset({"reuse-local-labels"}))
+    hooks = faults.hooks_for({"reuse-local-labels"})
+    assert hooks is not None
+    options = driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1,
+                                  hooks=dataclasses.replace(hooks, in_process=True))
     with pytest.raises(EmberError, match="assembler aborted: .*already defined"):
         driver.build(str(src), options)
     assert driver.build(str(src), driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1)).output
@@ -296,7 +302,7 @@ def test_concurrent_lanes_give_the_sequential_verdicts(fault: str) -> None:
     """Builds in flight at once change only the timing: the same failures in the same order."""
     module = (Path(__file__).parent / "data" / "split_semantics.ll").read_text()
     # one -j per mode: no determinism pairs, whose verdicts depend on the compiler, not on the lanes
-    configs = tuple(BuildConfig(mode, 1, 0, cost, piece_cost=1) for mode in properties.SPLIT_MODES for cost in (1, 50))
+    configs = tuple(BuildConfig(mode, 1, 0, cost, piece_cost=1) for mode in split_mode.SPLITTING for cost in (1, 50))
     plan = CheckPlan(0, 1, configs, opt_check=True)
     reports = [properties.check(FuzzCase(module), plan, faults=frozenset({fault}), lanes=n) for n in (1, 3)]
     assert not reports[0].ok, "the fault should be caught"
@@ -310,7 +316,7 @@ def test_a_harness_error_in_a_lane_reaches_the_caller(monkeypatch: pytest.Monkey
     def broken_link(*args: object, **kwargs: object) -> Path:
         raise RuntimeError("linker plumbing broke")
 
-    monkeypatch.setattr(properties, "link_executable", broken_link)
+    monkeypatch.setattr(build_runner, "link_executable", broken_link)
     plan = CheckPlan(2, 1, (BuildConfig("two-level", 1, 2, 1), BuildConfig("subgraph", 2, 2, 1)), opt_check=True)
     with pytest.raises(RuntimeError, match="linker plumbing broke"):
         properties.check(FuzzCase(PRINTS_42), plan, lanes=3)
@@ -326,12 +332,12 @@ def test_default_lanes_share_the_cpus(env: dict[str, str], cpus: int, expected: 
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(properties.os, "sched_getaffinity", lambda pid: set(range(cpus)))
+    monkeypatch.setattr(build_runner.os, "sched_getaffinity", lambda pid: set(range(cpus)))
     assert properties.default_lanes() == expected
 
 
 @pytest.mark.parametrize("bad", ["two", "0", "-3", "1.5"])
 def test_a_bad_lane_count_is_a_clear_error(bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EMBER_CHECK_LANES", bad)
-    with pytest.raises(properties.EmberError, match="EMBER_CHECK_LANES must be a whole number of at least 1"):
+    with pytest.raises(EmberError, match="EMBER_CHECK_LANES must be a whole number of at least 1"):
         properties.default_lanes()

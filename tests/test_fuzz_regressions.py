@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from compiler.backend import split_mode
 from fuzz import properties
-from fuzz.properties import BuildConfig, CheckPlan
+from fuzz.properties import BuildConfig, CheckPlan, build_runner
 from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, known_bug
 from fuzz.strategies import FuzzCase
 
@@ -44,7 +45,7 @@ def test_there_are_reproducers() -> None:
 @pytest.mark.parametrize(("reproducer", "level"), PARAMS)
 def test_reproducer_split_equals_unsplit(reproducer: Path, level: int) -> None:
     case = FuzzCase(reproducer.read_text(), None, reproducer.stem)
-    configs = tuple(BuildConfig(mode, 1, level, 1) for mode in properties.SPLIT_MODES)
+    configs = tuple(BuildConfig(mode, 1, level, 1) for mode in split_mode.SPLITTING)
     report = properties.check(case, CheckPlan(level, 1, configs, opt_check=False))
     if reproducer in OPEN and level in OPEN[reproducer].levels:
         assert known_bug(report) in (None, OPEN[reproducer].name)  # the recogniser knows it while it is open
@@ -64,7 +65,7 @@ def test_private_name_in_string_prints_its_own_name_when_split() -> None:
 
 @pytest.mark.parametrize("reproducer", EMBER_PARAMS, ids=[p.stem for p in EMBER_REPRODUCERS])
 def test_ember_reproducer_interpreter_equals_compiled(reproducer: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(properties, "EMBER_BUILD_TIMEOUT", 15.0)  # an open hang costs 15 s, not 30
+    monkeypatch.setattr(build_runner, "EMBER_BUILD_TIMEOUT", 15.0)  # an open hang costs 15 s, not 30
     case = FuzzCase(reproducer.read_text(), None, "ember")
     report = properties.check(case, CheckPlan(2, 1, (BuildConfig("two-level", 1, 2, 1),), opt_check=True))
     if reproducer in OPEN:

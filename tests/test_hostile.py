@@ -8,7 +8,9 @@ it and whenever), and no traceback or exit 70 for bad usage or broken findings.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -197,6 +199,15 @@ def test_bad_usage_exits_2_with_one_line(files: SimpleNamespace, argv: list[str]
     assert "error" in _one_line(r.stderr)
 
 
+@pytest.mark.parametrize("argv", [["fuzz", "--examples", "1", "--no-database"], ["findings", "list"],
+                                  ["compare", "{ll}", "--candidate", "cp {{in}} {{out}}"]], ids=_argv_id)
+def test_a_findings_variable_naming_a_file_is_bad_usage_before_any_work(files: SimpleNamespace, argv: list[str]) -> None:
+    r = subprocess.run([*EMBER, *(a.format(**vars(files)) for a in argv)], capture_output=True, text=True,
+                       env={**os.environ, "EMBER_FINDINGS": str(files.ll)})
+    assert r.returncode == 2 and "seed" not in r.stdout, (argv, r.stderr)
+    assert _one_line(r.stderr) == f"ember: error: $EMBER_FINDINGS {files.ll}: not a directory"
+
+
 def test_a_bad_lanes_variable_is_one_line_before_any_work(ember, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EMBER_CHECK_LANES", "lots")
     r = ember("fuzz", "--examples", "1", "--no-database")
@@ -248,6 +259,92 @@ def test_broken_findings_are_named_not_crashed_on(ember, tmp_path: Path, kind: s
     listed = ember("findings", "list", "--root", str(tmp_path))
     assert listed.status == 0
     assert f"2026-{kind}" in listed.stdout and "CORRUPT" in listed.stdout
+
+
+GOOD_PLAN = {"opt": 2, "cost": None, "opt_check": False,
+             "configs": [{"split": "two-level", "jobs": 1, "opt": 2, "cost": None, "candidate": None, "piece_cost": None}]}
+#: finding.json fields as a damaged or hand-edited finding has them, and the words that say what is wrong
+MALFORMED_META = {
+    "plan-text": ({"plan": "x"}, "plan: expected an object, got text"),
+    "plan-null": ({"plan": None}, "plan: expected an object, got null"),
+    "configs-text": ({"plan": {**GOOD_PLAN, "configs": "abc"}}, "plan.configs: expected a list, got text"),
+    "config-number": ({"plan": {**GOOD_PLAN, "configs": [1]}}, "plan.configs[0]: expected an object, got a number"),
+    "opt-text": ({"plan": {**GOOD_PLAN, "opt": "2"}}, "plan.opt: expected an optimisation level 0..3, got '2'"),
+    "opt-9": ({"plan": {**GOOD_PLAN, "configs": [{"split": "none", "opt": 9}]}}, "plan.configs[0].opt: expected an optimisation level"),
+    "split-bogus": ({"plan": {**GOOD_PLAN, "configs": [{"split": "bogus"}]}}, "plan.configs[0].split: expected one of none,"),
+    "jobs-negative": ({"plan": {**GOOD_PLAN, "configs": [{"split": "two-level", "jobs": -3}]}}, "plan.configs[0].jobs: expected a whole"),
+    "jobs-bool": ({"plan": {**GOOD_PLAN, "configs": [{"split": "two-level", "jobs": True}]}}, "plan.configs[0].jobs: expected a whole"),
+    "unknown-field": ({"plan": {**GOOD_PLAN, "configs": [{"split": "two-level", "bogus": 1}]}}, "plan.configs[0]: unknown field 'bogus'"),
+    "candidate-template": ({"plan": {**GOOD_PLAN, "configs": [{"candidate": "cc {in"}]}}, "plan.configs[0].candidate: "),
+    "opt-check-text": ({"plan": {**GOOD_PLAN, "opt_check": "no"}}, "plan.opt_check: expected true or false"),
+    "faults-number": ({"faults": 5}, "faults: expected a list of names, got 5"),
+    "classifications-number": ({"classifications": 3}, "classifications: expected a list of names"),
+    "origin-number": ({"origin": 5}, "origin: expected text, got 5"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED_META))
+def test_malformed_finding_fields_are_named_not_crashed_on(ember, tmp_path: Path, kind: str) -> None:
+    """Valid JSON with a damaged field: show, reproduce and reduce say which field, list marks it."""
+    fields, said = MALFORMED_META[kind]
+    finding = tmp_path / f"2026-{kind}"
+    finding.mkdir()
+    meta = {"schema": 1, "id": finding.name, "classification": "crash", "plan": GOOD_PLAN, "reproduce": "x", **fields}
+    (finding / "finding.json").write_text(json.dumps(meta))
+    (finding / "input.ll").write_text(MAIN_LL)
+    for argv in (["findings", "show", str(finding)], ["findings", "reproduce", str(finding)],
+                 ["reduce", str(finding), "-o", str(tmp_path / "r.ll")]):
+        r = ember(*argv)
+        assert r.status == 1, (argv, r)
+        assert _one_line(r.stderr).startswith(f"{finding / 'finding.json'}: error: corrupt finding: {said}"), (argv, r.stderr)
+    listed = ember("findings", "list", "--root", str(tmp_path))
+    assert listed.status == 0 and "CORRUPT" in listed.stdout and said in listed.stdout
+
+
+@pytest.mark.parametrize(("name", "data", "said"), [
+    ("random.ll", bytes(range(128, 256)) * 16, ":1:1: error: not UTF-8 text"),
+    ("garbage.ll", b"garbage\n", ":1:1: error: expected top-level entity"),
+    ("random.bc", bytes(range(256)) * 4, ": error: invalid bitcode"),
+    ("missing.ll", None, ": error: no such file"),
+])
+def test_bench_names_a_bad_input_before_measuring(ember, tmp_path: Path, name: str, data: bytes | None, said: str) -> None:
+    src = tmp_path / name
+    if data is not None:
+        src.write_bytes(data)
+    r = ember("bench", str(src), "--sizes", "", "--jobs", "1")
+    assert r.status == 1 and r.stdout == ""  # said before the first (serial) build is measured
+    assert _one_line(r.stderr).startswith(f"{src}{said}"), r.stderr
+
+
+@pytest.mark.parametrize("option", ["--json", "--plot"])
+def test_bench_refuses_a_report_path_it_could_not_write_at_the_end(ember, files: SimpleNamespace, option: str) -> None:
+    where = files.dir / "no-such-dir" / "out"
+    r = ember("bench", str(files.ll), "--sizes", "", "--jobs", "1", option, str(where))
+    assert r.status == 2 and r.stdout == ""
+    assert _one_line(r.stderr) == f"ember: error: {option} {where}: no such directory: {where.parent}"
+
+
+def test_a_damaged_corpus_source_is_one_located_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The corpus cache (`$EMBER_CORPUS_CACHE`) holds a source that no longer compiles."""
+    from compiler.diagnostics import EmberError
+    from fuzz import corpus
+
+    if shutil.which(corpus.CLANG) is None:
+        pytest.skip(f"{corpus.CLANG} not installed")
+    monkeypatch.setattr(corpus, "CACHE", tmp_path)
+    (tmp_path / "corpus" / "src" / "broken").mkdir(parents=True)
+    (tmp_path / "corpus" / "src" / "broken" / "main.c").write_text("int main(void) { return 0; }\ngarbage {{{\n")
+    program = corpus.Program("broken", "test", "corpus/src/broken", ("main.c",))
+    with pytest.raises(EmberError) as caught:
+        corpus.module_path(program)
+    rendered = caught.value.render()
+    assert rendered.startswith(f"{tmp_path / 'corpus/src/broken/main.c'}:2:1: error: ") and "\n" not in rendered
+
+
+def test_reduce_jobs_are_capped(ember, files: SimpleNamespace) -> None:
+    r = ember("reduce", str(files.ll), "-o", str(files.dir / "r.ll"), "--test", str(files.script), "-j", "100000")
+    assert r.status == 0, r.stderr
+    assert f"-j 100000 capped at {pool.MAX_JOBS}" in r.stderr
 
 
 def test_tv_fails_when_a_public_function_disappears(ember, tmp_path: Path) -> None:
@@ -452,7 +549,7 @@ def test_no_child_of_the_program_outlives_ember_run(tmp_path: Path, sig: signal.
     src.write_text(FORKS_AND_SLEEPS.replace("SECONDS", "300"))
     proc = subprocess.Popen([*EMBER, "run", str(src), "--split", "none", "--timeout", "60"], stderr=subprocess.PIPE,
                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    tree = _descendants(proc.pid, 4.0)
+    tree = _descendants(proc.pid, 60.0, until=lambda t: _names(t).count("prog") == 4)  # (a loaded machine links late)
     assert _names(tree).count("prog") == 4  # the program and its three forks are running
     proc.send_signal(sig)
     proc.communicate(timeout=60)

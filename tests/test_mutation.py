@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from compiler.diagnostics import EmberError
-from fuzz.mutation import command, run
+from fuzz.mutation import mutants_command, run
 from fuzz.mutation.mutants import BY_NAME, MUTANTS, Mutant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,8 +68,8 @@ def test_a_campaign_kills_a_plain_mutant() -> None:
 #: a mutant that changes nothing the campaign can see (a comment): it survives on a sound project
 HARMLESS = Mutant(
     "harmless-comment", "compiler/backend/mclink.py",
-    "if sym in local_names and not keep_linkage_directives:",
-    "if sym in local_names and not keep_linkage_directives:  # mutated",
+    "                    continue  # restore the original local binding",
+    "                    continue  # restore the original local binding (mutated)",
     "a comment", "ember",
 )
 
@@ -108,7 +108,7 @@ def test_survivors_are_a_measurement_exit_0_and_control_output(
 ) -> None:
     monkeypatch.setenv("EMBER_FINDINGS", str(tmp_path / "store"))
     out_json = tmp_path / "out.json"
-    rc = command.main(None, seed=1, examples=3, timeout_s=300, json_out=str(out_json), control=True, mutants=[HARMLESS])
+    rc = mutants_command.main(None, seed=1, examples=3, timeout_s=300, json_out=str(out_json), control=True, mutants=[HARMLESS])
     out = capsys.readouterr().out
     assert rc == 0
     assert "control ember     no finding in 3 programs" in out
@@ -124,7 +124,7 @@ def test_a_control_finding_is_reported_and_the_kill_is_false(
 ) -> None:
     store = tmp_path / "store"
     monkeypatch.setenv("EMBER_FINDINGS", str(store))
-    rc = command.main(None, seed=1, examples=3, timeout_s=300, json_out=None, control=True, mutants=[HARMLESS],
+    rc = mutants_command.main(None, seed=1, examples=3, timeout_s=300, json_out=None, control=True, mutants=[HARMLESS],
                       root=broken_project)
     out = capsys.readouterr().out
     assert rc == 0

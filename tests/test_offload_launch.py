@@ -21,8 +21,9 @@ from elftools.elf.elffile import ELFFile
 
 from compiler import driver
 from compiler.link import link_executable
-from compiler.offload import compare, embed, gpu_host, ptxlink
+from compiler.offload import embed, gpu_host, ptxlink
 from oracle import runner, symtab
+from tests import offload_compare as compare
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "gpu_kernels.em"

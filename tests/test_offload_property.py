@@ -9,14 +9,16 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 
+from compiler.backend import split_mode
 from compiler.frontend import emit_mlir_text
 from compiler.frontend.checker import check_source
-from compiler.offload import compare, flows, ptxas
+from compiler.offload import flows, ptxas
 from fuzz import properties
 from fuzz.properties import BuildConfig, CheckPlan
 from fuzz.strategies import FuzzCase, kernel_cases
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from oracle import interp
+from tests import offload_compare as compare
 
 EXAMPLES = int(os.environ.get("EMBER_KERNEL_EXAMPLES", "4"))
 FEW = settings(
@@ -38,7 +40,7 @@ def test_generated_kernel_programs_type_check_and_run_to_exit_0(prog: KernelProg
 @FEW
 @given(case=kernel_cases())
 def test_interpreter_equals_the_emulator_at_O0_O2_and_every_split_mode(case: FuzzCase) -> None:
-    configs = tuple(BuildConfig(mode, 1, 2, 1) for mode in properties.SPLIT_MODES)
+    configs = tuple(BuildConfig(mode, 1, 2, 1) for mode in split_mode.SPLITTING)
     report = properties.check(case, CheckPlan(2, 1, configs, opt_check=True))
     assert report.ok, report.diff_text()
     assert properties.INTERP_LABEL in report.builds

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from compiler.frontend import emit_mlir_text
-from compiler.offload import compare, flows, ptxas, ptxlink
+from compiler.offload import flows, ptxas, ptxlink
 from compiler.offload.ptx import ARCHS
 from compiler.offload.slice import device_module_text, read_program
+from tests import offload_compare as compare
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gpu_kernels.em"
 

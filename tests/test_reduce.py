@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from fuzz.genmodule import ModuleShape, generate
-from fuzz.reduce import command, engine, oracle
+from fuzz.reduce import engine, interestingness, reduce_command
 
 
 @pytest.fixture
@@ -18,15 +18,15 @@ def module(tmp_path: Path) -> Path:
 
 
 def test_reduces_a_broken_linkage_restore_and_keeps_the_signature(module: Path, tmp_path: Path) -> None:
-    settings = oracle.Settings(subgraph_cost=50, faults=frozenset({"skip-linkage-restore"}))
-    wanted = oracle.signature(module, "split-mismatch", settings)
+    settings = interestingness.Settings(subgraph_cost=50, faults=frozenset({"skip-linkage-restore"}))
+    wanted = interestingness.signature(module, "split-mismatch", settings)
     assert wanted is not None and "leaked-local" in wanted
     out = tmp_path / "out.ll"
-    stats = command.reduce_file(
+    stats = reduce_command.reduce_file(
         str(module), str(out), prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=90, quiet=True
     )
     assert stats.final_lines < stats.initial_lines / 2
-    assert oracle.signature(out, "split-mismatch", settings) == wanted
+    assert interestingness.signature(out, "split-mismatch", settings) == wanted
     report = Path(str(out) + ".report.txt").read_text()
     assert "reproduce:" in report and "ember build" in report
 
@@ -38,8 +38,8 @@ def test_script_property_is_deterministic_across_jobs(module: Path, tmp_path: Pa
     results = []
     for jobs in (1, 2):
         out = tmp_path / f"out{jobs}.ll"
-        command.reduce_file(
-            str(module), str(out), prop=None, test=str(script), settings=oracle.Settings(), jobs=jobs,
+        reduce_command.reduce_file(
+            str(module), str(out), prop=None, test=str(script), settings=interestingness.Settings(), jobs=jobs,
             time_budget=300, quiet=True,  # it finishes in seconds; a budget hit under load would cut one run short
         )
         results.append(out.read_text())
@@ -170,16 +170,16 @@ def test_unused_external_globals_and_module_data_go() -> None:
 def test_with_faults_a_candidate_that_differs_anyway_is_not_interesting(module: Path, tmp_path: Path) -> None:
     # printing an address makes every two runs differ (ASLR): not the fault's bug, so a
     # reducer must not drift to it; the fault-free split build is the control
-    settings = oracle.Settings(subgraph_cost=50, faults=frozenset({"duplicate-internal-global"}))
+    settings = interestingness.Settings(subgraph_cost=50, faults=frozenset({"duplicate-internal-global"}))
     text = module.read_text()
-    assert oracle.signature(module, "split-mismatch", settings) is not None
+    assert interestingness.signature(module, "split-mismatch", settings) is not None
     noisy = tmp_path / "noisy.ll"
     load = "  %seed = load i64, ptr @ctor_seed\n"
     print_address = "  %seedp = alloca i64\n  %p = call i32 (ptr, ...) @printf(ptr @.noisy.fmt, ptr %seedp)\n"
     fmt = '@.noisy.fmt = private constant [4 x i8] c"%p\\0A\\00"\n'
     noisy.write_text(fmt + text.replace(load, print_address + load))
     assert engine.valid_ir(noisy.read_text())
-    assert oracle.signature(noisy, "split-mismatch", settings) is None
+    assert interestingness.signature(noisy, "split-mismatch", settings) is None
 
 
 def test_functions_to_padding_keeps_the_planner_cost_in_main() -> None:
@@ -291,7 +291,7 @@ def test_the_issue_module_reduces_no_larger_than_llvm_reduce(tmp_path: Path) -> 
     script.chmod(0o755)
     from fuzz.reduce.ir.table import IR_DELTAS
 
-    interesting = lambda t: oracle.script_says_interesting(str(script), t, ".ll", 30)  # noqa: E731
+    interesting = lambda t: interestingness.script_says_interesting(str(script), t, ".ll", 30)  # noqa: E731
     assert interesting(text)
     out, _stats = engine.reduce_text(text, interesting, IR_DELTAS, jobs=2)
     assert engine.lines_of(out) <= 10, out
@@ -303,12 +303,12 @@ def test_the_reducer_speaks_the_campaigns_failure_classes(module: Path) -> None:
     `symbol-difference`, and `--property wrong-output` does not see it."""
     from fuzz import properties
 
-    settings = oracle.Settings(subgraph_cost=50, faults=frozenset({"skip-linkage-restore"}))
-    judged = oracle.judge(module, "any", settings)
+    settings = interestingness.Settings(subgraph_cost=50, faults=frozenset({"skip-linkage-restore"}))
+    judged = interestingness.judge(module, "any", settings)
     assert judged.signature and {c for c, *_ in judged.signature} == {"symbol-difference"}
     assert judged.signature == properties.signature(judged.report)
-    assert oracle.signature(module, "symtab-mismatch", settings) == judged.text  # the older name
-    assert oracle.signature(module, "wrong-output", settings) is None
+    assert interestingness.signature(module, "symtab-mismatch", settings) == judged.text  # the older name
+    assert interestingness.signature(module, "wrong-output", settings) is None
 
 
 def test_an_input_whose_reference_fails_is_refused_with_the_reason(tmp_path: Path, ember) -> None:
@@ -329,11 +329,11 @@ def test_a_module_without_main_is_judged_on_its_symbols(tmp_path: Path) -> None:
         "define i64 @first() {\n  call void @bump()\n  %v = load i64, ptr @counter\n  ret i64 %v\n}\n"
         "define i64 @second() {\n  call void @bump()\n  call void @bump()\n  %v = load i64, ptr @counter\n  ret i64 %v\n}\n"
     )
-    healthy = oracle.Settings(subgraph_cost=1, opt_level=0)
-    assert oracle.judge(lib, "any", healthy).reference_failure is None
-    assert oracle.signature(lib, "any", healthy) is None
-    broken = oracle.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"skip-linkage-restore"}))
-    sig = oracle.signature(lib, "symbol-difference", broken)
+    healthy = interestingness.Settings(subgraph_cost=1, opt_level=0)
+    assert interestingness.judge(lib, "any", healthy).reference_failure is None
+    assert interestingness.signature(lib, "any", healthy) is None
+    broken = interestingness.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"skip-linkage-restore"}))
+    sig = interestingness.signature(lib, "symbol-difference", broken)
     assert sig is not None and sig.startswith("symbol-difference: --split none -O0 vs --split two-level")
 
 

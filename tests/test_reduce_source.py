@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz.reduce import command, em_deltas, engine, oracle
+from fuzz.reduce import em_deltas, engine, interestingness, reduce_command
 
 PROGRAM = """\
 total: Int = 0
@@ -176,16 +176,16 @@ def test_split_mismatch_of_a_program_keeps_its_signature(tmp_path: Path) -> None
     """A real split-linkage failure (a power-check fault) on Ember source, reduced by the built-in property."""
     src = tmp_path / "prog.em"
     src.write_text(SHARED_GLOBAL)
-    settings = oracle.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"skip-linkage-restore"}))
+    settings = interestingness.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"skip-linkage-restore"}))
     # the private global shared by two anchors keeps its `.globl` under the fault: the
     # assembler aborts (in a worker, so the reducer survives and sees a crash signature)
-    wanted = oracle.signature(src, "split-mismatch", settings)
+    wanted = interestingness.signature(src, "split-mismatch", settings)
     assert wanted is not None and wanted.startswith("crash: --split none -O0 vs --split two-level") and wanted.endswith("(assembler aborted)")
     out = tmp_path / "small.em"
-    stats = command.reduce_file(
+    stats = reduce_command.reduce_file(
         str(src), str(out), prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=120, quiet=True
     )
-    assert oracle.signature(out, "split-mismatch", settings) == wanted
+    assert interestingness.signature(out, "split-mismatch", settings) == wanted
     assert "counter" in out.read_text()
     assert stats.final_lines <= 13 < stats.initial_lines
 
@@ -203,8 +203,8 @@ def test_findings_directory_is_reduced_by_its_recorded_check(tmp_path: Path, fau
     finding = findings.save(report, root=tmp_path / "findings")
     out = tmp_path / "small.ll"
     with pytest.raises(Exception, match="deliberate back-end faults"):
-        command.reduce_finding(str(finding), str(out), jobs=2, time_budget=5, quiet=True)
-    stats = command.reduce_finding(str(finding), str(out), jobs=2, time_budget=30, quiet=True, allow_faults=True)
+        reduce_command.reduce_finding(str(finding), str(out), jobs=2, time_budget=5, quiet=True)
+    stats = reduce_command.reduce_finding(str(finding), str(out), jobs=2, time_budget=30, quiet=True, allow_faults=True)
     assert stats.final_lines < stats.initial_lines
     again = properties.check(FuzzCase(out.read_text()), plan, faults=faults)
     assert {(f.classification, f.reference, f.candidate) for f in again.failures} == {
@@ -216,9 +216,9 @@ def test_findings_directory_is_reduced_by_its_recorded_check(tmp_path: Path, fau
 def test_interp_mismatch_property_sees_a_wrong_compiled_output(tmp_path: Path) -> None:
     src = tmp_path / "prog.em"
     src.write_text(SHARED_GLOBAL)
-    fine = oracle.Settings(subgraph_cost=1, opt_level=0)
-    assert oracle.signature(src, "interp-mismatch", fine) is None
-    broken = oracle.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"duplicate-internal-global"}))
-    assert oracle.signature(src, "interp-mismatch", broken) == (
+    fine = interestingness.Settings(subgraph_cost=1, opt_level=0)
+    assert interestingness.signature(src, "interp-mismatch", fine) is None
+    broken = interestingness.Settings(subgraph_cost=1, opt_level=0, faults=frozenset({"duplicate-internal-global"}))
+    assert interestingness.signature(src, "interp-mismatch", broken) == (
         "wrong-output: --split none -O0 vs --split two-level -j1 -O0 --split-cost 1"
     )

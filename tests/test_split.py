@@ -109,7 +109,7 @@ def test_crashing_worker_is_reported_and_piece_saved(tmp_path: Path, monkeypatch
         "define i32 @main() {\n  ret i32 0\n}\n"
     )
     with pytest.raises(EmberError) as info:
-        _build(src, "two-level", cost=1, faults=frozenset({faults.CRASH_WORKER}))
+        _build(src, "two-level", cost=1, hooks=faults.hooks_for({faults.CRASH_WORKER}))
     assert "worker process crashed" in info.value.message
     saved = Path(str(info.value.location))
     assert saved.exists() and "ember.test.crash.worker" in saved.read_text()
@@ -120,18 +120,19 @@ def test_hanging_worker_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     src = tmp_path / "hang.ll"
     src.write_text('define i32 @"ember.test.hang.worker"() {\n  ret i32 1\n}\n')
     with pytest.raises(EmberError) as info:
-        _build(src, "two-level", cost=1, worker_timeout=3.0, faults=frozenset({faults.HANG_WORKER}))
+        _build(src, "two-level", cost=1, worker_timeout=3.0, hooks=faults.hooks_for({faults.HANG_WORKER}))
     assert "timed out" in info.value.message
     assert Path(str(info.value.location)).exists()
 
 
 def test_no_input_can_trigger_a_test_hook(tmp_path: Path) -> None:
-    """The crash marker is inert without the harness's hook; an unknown hook name is refused."""
+    """The crash marker is inert without the harness's hook object (the CLI never builds one);
+    the harness refuses a hook name it does not know."""
     src = tmp_path / "crash.ll"
     src.write_text('define i32 @"ember.test.crash.worker"() {\n  ret i32 1\n}\n')
-    assert _build(src, "two-level", cost=1)  # builds: no hook was asked for
-    with pytest.raises(EmberError, match="not installed"):
-        _build(src, "two-level", cost=1, faults=frozenset({"no-such-hook"}))
+    assert _build(src, "two-level", cost=1)  # builds: no hooks were passed
+    with pytest.raises(EmberError, match="not one of the harness's"):
+        faults.hooks_for({"no-such-hook"})
 
 
 def test_save_pieces_and_plan(tmp_path: Path, ember) -> None:

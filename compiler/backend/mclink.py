@@ -43,9 +43,6 @@ def link(
     pieces: Sequence[AsmPiece],
     local_names: set[str],
     private_names: set[str],
-    *,
-    keep_linkage_directives: bool = False,
-    unique_labels: bool = True,
 ) -> str:
     """One assembly text from many pieces (see the module docstring)."""
     out: list[str] = []
@@ -82,12 +79,12 @@ def link(
             if "DW.ref." in line and _repeated_dw_ref(line, dw_refs):
                 skip_data = True
                 continue
-            if unique_labels and (".L" in line or "GCC_except_table" in line):
+            if ".L" in line or "GCC_except_table" in line:
                 line = _LOCAL_LABEL.sub(functools.partial(_unique_label, prefix), line)
             m = _BINDING.match(line) if directive else None
             if m:
                 sym = _unquote(m.group(2))
-                if sym in local_names and not keep_linkage_directives:
+                if sym in local_names:
                     continue  # restore the original local binding
                 key = line.strip()
                 if key in binding_seen:
@@ -119,6 +116,10 @@ def _repeated_dw_ref(line: str, seen: set[str]) -> bool:
         return True
     seen.add(sym)
     return False
+
+
+#: what `link` puts in front of a piece's local labels: `.Lp<piece>_` (`.LBB0_1` -> `.Lp3_BB0_1`)
+UNIQUE_LABEL_PREFIX = re.compile(r"\.Lp\d+_")
 
 
 def _unique_label(prefix: str, match: re.Match[str]) -> str:

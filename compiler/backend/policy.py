@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-AUTO = "auto"
+from compiler.backend.split_mode import SplitMode
+
 #: the split mode `auto` uses when splitting pays: each subgraph is optimised and compiled in
 #: one worker either way, and `two-level`'s per-function codegen pieces only add a print and
 #: re-parse of every optimised subgraph (Lua -O2 -j2: 5.3-5.5 s CPU against 6.0-6.2 s)
-SPLIT_MODE = "subgraph"
+SPLIT_MODE = SplitMode.SUBGRAPH
 #: basic blocks below which a -O2/-O3 split build cannot win back its fixed costs (blocks are
 #: counted without printing the module; the corpus has 3-11 instructions per block, about 7)
 MIN_SPLIT_COST = 3_000
@@ -30,7 +31,7 @@ _BYTES_PER_BLOCK = {".bc": 70, ".ll": 280}
 class Choice:
     """The mode a build runs in and why (printed by `--time-report`)."""
 
-    mode: str
+    mode: SplitMode
     reason: str
 
     def render(self) -> str:
@@ -40,14 +41,14 @@ class Choice:
 def choose(*, opt_level: int, jobs: int, cost: int, splittable: bool, target: str = "") -> Choice:
     """Serial or split for a module of `cost` basic blocks built at `opt_level` with `jobs` workers."""
     if not splittable:
-        return Choice("none", f"the split back end links x86 ELF only, not '{target}'")
+        return Choice(SplitMode.NONE, f"the split back end links x86 ELF only, not '{target}'")
     if opt_level == 0:
-        return Choice("none", "-O0: code generation alone is too cheap to split")
+        return Choice(SplitMode.NONE, "-O0: code generation alone is too cheap to split")
     if jobs < 2:
-        return Choice("none", "one job: splitting only adds work")
+        return Choice(SplitMode.NONE, "one job: splitting only adds work")
     least = MIN_SPLIT_COST_O1 if opt_level == 1 else MIN_SPLIT_COST
     if cost < least:
-        return Choice("none", f"{cost} basic blocks < {least}: the fixed costs of splitting would not pay")
+        return Choice(SplitMode.NONE, f"{cost} basic blocks < {least}: the fixed costs of splitting would not pay")
     return Choice(SPLIT_MODE, f"{cost} basic blocks, -O{opt_level}, -j{jobs}")
 
 

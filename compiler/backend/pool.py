@@ -264,14 +264,15 @@ def run(
     doing: str = "compiling a piece",
     saved_name: str = "piece.ll",
     isolated: bool = False,
+    in_process: bool = False,
 ) -> list[object]:
     """Run tasks (piece text, args) on the pool; a crash or hang names and saves the piece.
 
-    `EMBER_INPROCESS_J1` (a reducer's per-candidate script) runs -j1 tasks in this process,
-    except `isolated` ones (LLVM may abort on them), which get a forked child: cheap, and
-    the abort becomes an error instead of killing the caller.
+    `in_process` (`BuildHooks.in_process`: a reducer's per-candidate script) runs -j1 tasks in
+    this process, except `isolated` ones (LLVM may abort on them), which get a forked child:
+    cheap, and the abort becomes an error instead of killing the caller.
     """
-    in_process = jobs == 1 and bool(os.environ.get("EMBER_INPROCESS_J1"))
+    in_process = in_process and jobs == 1
     if in_process and not isolated:
         return [fn(*args) for _text, args in tasks]
     pool = _new_pool(1, "fork") if in_process else None

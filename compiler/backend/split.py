@@ -1,15 +1,12 @@
 """The parallel back end: plan the split, optimise and codegen pieces in worker processes, MC-link.
 
-Modes: `subgraph` (level 1 only: each optimised subgraph is one codegen piece),
-`function` (no level 1: the unoptimised module is cut per function, optimised and
-compiled per piece), `two-level` (level 1 for optimisation, level 2 per function for
-codegen). Workers come from a `spawn` pool (llvmlite holds one global lock and LLVM is
+The modes (`subgraph`, `function`, `two-level`) are described with their names in
+compiler/backend/split_mode.py. Workers come from a `spawn` pool (llvmlite holds one global lock and LLVM is
 not fork-safe); modules travel as text.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import tempfile
@@ -19,49 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import engine, llvm_stage, mclink, planner, pool
+from compiler.backend import engine, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
-
-SPLIT_MODES = ("subgraph", "function", "two-level")
-
-
-
-@dataclass(frozen=True)
-class BackendHook:
-    """A change a test harness makes to the back end (its power check's deliberate faults, a
-    worker that crashes or hangs). The compiler defines none and the `ember` CLI installs
-    none: a build names installed hooks in `BackendConfig.faults`, and an unknown name is
-    an error, so no input can switch one on."""
-
-    name: str
-    #: rewrite the level-1 plan before the workers see it
-    plan: Callable[[planner.SplitPlan], planner.SplitPlan] | None = None
-    #: rewrite the pieces' assembly before the MC link
-    pieces: Callable[[list[mclink.AsmPiece]], list[mclink.AsmPiece]] | None = None
-    #: keyword overrides for `mclink.link`
-    link: tuple[tuple[str, bool], ...] = ()
-    #: "module:function" called in the worker with each subgraph's text before compiling it
-    worker: str | None = None
-
-
-_HOOKS: dict[str, BackendHook] = {}
-
-
-def install_hook(hook: BackendHook) -> None:
-    """Make `hook` available to builds that name it (harness code only)."""
-    _HOOKS[hook.name] = hook
-
-
-def installed_hooks() -> frozenset[str]:
-    """Names of the hooks installed in this process."""
-    return frozenset(_HOOKS)
-
-
-def _hooks(names: frozenset[str]) -> list[BackendHook]:
-    unknown = sorted(n for n in names if n not in _HOOKS)
-    if unknown:
-        raise EmberError(f"back-end hook '{unknown[0]}' is not installed (hooks come from a test harness, never from input)")
-    return [_HOOKS[n] for n in sorted(names)]
+from compiler.hooks import BuildHooks
 
 
 @dataclass(frozen=True)
@@ -71,10 +29,10 @@ class BackendConfig:
     opt_level: int = 2
     triple: str | None = None
     force_triple: bool = False
-    #: names of installed `BackendHook`s (tests and the harness's power check only)
-    faults: frozenset[str] = frozenset()
-    #: the worker-side functions of those hooks ("module:function"), filled in by compile_split
-    worker_hooks: tuple[str, ...] = ()
+    #: a harness's worker-side hooks (`BuildHooks.worker`: module-level functions, so they pickle)
+    worker_hooks: tuple[Callable[[str], None], ...] = ()
+    #: run -j1 tasks in this process (`BuildHooks.in_process`)
+    in_process: bool = False
     #: level-2 codegen pieces group functions up to this cost (the harness draws small ones)
     piece_cost: int = planner.LEVEL2_PIECE_COST
 
@@ -106,12 +64,9 @@ def _worker_target(config: BackendConfig) -> engine.Target:
 
 
 def _run_worker_hooks(text: str, config: BackendConfig) -> None:
-    """Call the installed hooks' worker-side functions on a subgraph's text (tests only)."""
-    import importlib
-
-    for path in config.worker_hooks:
-        module, _, function = path.partition(":")
-        getattr(importlib.import_module(module), function)(text)
+    """Call a harness's worker-side hooks on a subgraph's text (none in a product build)."""
+    for hook in config.worker_hooks:
+        hook(text)
 
 
 #: linkages of definitions that may be dropped where unused (a link keeps one copy)
@@ -216,7 +171,8 @@ def codegen_isolated(text: str, emit: str, jobs: int, config: BackendConfig, pat
         err = os.path.join(tmp, "stderr.txt")
         try:
             [out] = pool.run(
-                jobs, codegen_task, [(text, (text, config, emit, err))], timeout, doing="generating code", isolated=True
+                jobs, codegen_task, [(text, (text, config, emit, err))], timeout, doing="generating code", isolated=True,
+                in_process=config.in_process,
             )
         except EmberError:
             first = _first_llvm_error(err)
@@ -246,7 +202,7 @@ def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) 
         try:
             [obj] = pool.run(
                 jobs, assemble_task, [(asm, (asm, config, err))], timeout,
-                doing="assembling the linked module", saved_name="linked.s", isolated=True,
+                doing="assembling the linked module", saved_name="linked.s", isolated=True, in_process=config.in_process,
             )
         except EmberError as exc:
             said = Path(err).read_text(errors="replace") if os.path.exists(err) else ""
@@ -270,43 +226,44 @@ def compile_split(
     save_pieces: str | None = None,
     worker_timeout: float = 600.0,
     subgraph_cost: int | None = None,
+    hooks: BuildHooks | None = None,
 ) -> SplitResult:
-    """Compile printed LLVM IR with the split back end; returns one assembly text."""
+    """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
+    harness's changes to the plan, the pieces and the link (compiler/hooks.py)."""
     import time
 
-    if mode not in SPLIT_MODES:
+    if mode not in split_mode.SPLITTING:
         raise EmberError(f"unknown split mode '{mode}'")
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     # `function` mode is level 2 only: one subgraph optimised whole, codegen per function
-    target_cost = 1 << 40 if mode == "function" else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
+    target_cost = 1 << 40 if mode == SplitMode.FUNCTION else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
     # small exported callees come into their callers' subgraphs as available_externally
     # copies whenever the pipeline inlines (-O1 and up), so what the unsplit build inlines
     # (and the libcalls it then folds, e.g. printf -> puts) stays the same; the cost model
     # bounds copies and imports together (docs/backend.md, "The cost model")
     policy = planner.PlanPolicy(
         target_cost=target_cost,
-        import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,
-        import_always_inline=mode != "function",
-        inline_level=config.opt_level if mode != "function" and os.environ.get("EMBER_PLAN_SUMMARY", "1") == "1" else 0,
+        import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != SplitMode.FUNCTION else 0,
+        import_always_inline=mode != SplitMode.FUNCTION,
+        # each subgraph gets the callees the unsplit inliner would inline (compiler/backend/summary.py)
+        inline_level=config.opt_level if mode != SplitMode.FUNCTION else 0,
     )
-    hooks = _hooks(config.faults)
-    if hooks:
-        config = dataclasses.replace(config, worker_hooks=tuple(h.worker for h in hooks if h.worker))
+    hooks = hooks or BuildHooks()
     the_plan = planner.plan(module_text, policy=policy)
-    for hook in hooks:
-        if hook.plan is not None:
-            the_plan = hook.plan(the_plan)
+    for rewrite_plan in hooks.plan:
+        the_plan = rewrite_plan(the_plan)
     seconds["split"] = time.perf_counter() - t0
     order = the_plan.order
     local_names = set(the_plan.local_names)
     private_names: set[str] = set()
 
     t0 = time.perf_counter()
-    tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != "subgraph")) for sg in the_plan.subgraphs]
+    tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != SplitMode.SUBGRAPH)) for sg in the_plan.subgraphs]
     # biggest subgraphs first so the pool stays busy; output order comes from the keys
     schedule = sorted(range(len(tasks)), key=lambda i: -the_plan.subgraphs[i].cost)
-    results_in_schedule = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout)
+    results_in_schedule = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout,
+                                   in_process=config.in_process)
     results: list[object] = [None] * len(tasks)
     for i, result in zip(schedule, results_in_schedule, strict=True):
         results[i] = result
@@ -337,12 +294,14 @@ def compile_split(
         _write_pieces(save_pieces, the_plan, pieces_asm, piece_members)
 
     t0 = time.perf_counter()
-    link_options: dict[str, bool] = {}
-    for hook in hooks:
-        if hook.pieces is not None:
-            pieces_asm = hook.pieces(pieces_asm)
-        link_options.update(hook.link)
-    asm = mclink.link(pieces_asm, local_names, private_names | the_plan.private_names, **link_options)
+    for rewrite_pieces in hooks.pieces:
+        pieces_asm = rewrite_pieces(pieces_asm)
+    private_names |= the_plan.private_names
+    for rewrite_names in hooks.link_names:
+        local_names, private_names = rewrite_names(local_names, private_names)
+    asm = mclink.link(pieces_asm, local_names, private_names)
+    for rewrite_linked in hooks.linked:
+        asm = rewrite_linked(asm)
     seconds["link"] = time.perf_counter() - t0
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)

@@ -26,15 +26,10 @@ LOWER_TO_LLVM = (
 
 #: The upstream pattern that folds `cf.cond_br` on a constant (its debug name, as GCC spells it).
 CONST_COND_BRANCH_PATTERN = "{anonymous}::SimplifyConstCondBranchPred"
-#: `canonicalize` without constant-branch folding, and with a cap on rewrites per greedy
-#: iteration. Upstream MLIR 22 never terminates when folding a branch removes the only
-#: entry edge of a loop while the rewriter runs (llvm-project PRs 221037/221152): the
-#: header merges with its latch into `%x = arith.addi %x, %c`, which folds forever (the
-#: cap counts rewrites, not folds). `ember-fold-branches` folds those branches between
-#: canonicalizations instead; each canonicalize first erases the blocks that became
-#: unreachable (fuzzer finding fuzz/regressions/midend_hang_dead_loop.em).
+#: `canonicalize` without constant-branch folding (why: compiler/midend/passes/fold_branches.py),
+#: and with a cap on rewrites per greedy iteration (the cap counts rewrites, not folds).
 CANONICALIZE = f"canonicalize{{max-num-rewrites=20000 disable-patterns={CONST_COND_BRANCH_PATTERN}}}"
-#: Folds constant `cf.cond_br` with no other pattern (compiler/midend/passes/fold_branches.py).
+#: Folds constant `cf.cond_br` between canonicalizations (compiler/midend/passes/fold_branches.py).
 FOLD_BRANCHES = "ember-fold-branches"
 #: One round of inlining. Upstream's default (4 rounds, canonicalizing in between) blows up
 #: doubly exponentially on recursion that only becomes direct after canonicalization

@@ -41,9 +41,9 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- MC link
     Mutant(
         "mclink-keeps-local-globl", "compiler/backend/mclink.py",
-        "if sym in local_names and not keep_linkage_directives:",
-        "if sym in local_names and keep_linkage_directives:",
-        "the condition that drops `.globl` of a formerly local symbol is inverted",
+        "if sym in local_names:\n                    continue  # restore",
+        "if sym in local_names and sym in private_names:\n                    continue  # restore",
+        "only formerly private symbols lose the `.globl` the split gave them; internal ones leak",
         "callgraph",
     ),
     Mutant(
@@ -114,8 +114,8 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- split orchestration
     Mutant(
         "split-imports-from-O2-only", "compiler/backend/split.py",
-        'import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != "function" else 0,',
-        'import_cost=planner.IMPORT_COST if config.opt_level >= 2 and mode != "function" else 0,',
+        'import_cost=planner.IMPORT_COST if config.opt_level >= 1 and mode != SplitMode.FUNCTION else 0,',
+        'import_cost=planner.IMPORT_COST if config.opt_level >= 2 and mode != SplitMode.FUNCTION else 0,',
         "callees are imported only from -O2 up (-O1 inlines too: the fixed libcall bug, back)",
         "linkage",
     ),

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compiler.backend import engine
+from compiler.backend.split_mode import SplitMode
 from fuzz.genmodule import ModuleShape, generate
 from fuzz.reduce.engine import lines_of
 
@@ -43,16 +44,16 @@ import os
 import sys
 os.environ["EMBER_INPROCESS_J1"] = "1"  # no worker pool per candidate: the script is the unit of parallelism
 from pathlib import Path
-from fuzz.reduce import oracle
-settings = oracle.Settings(**{settings!r}, faults=frozenset({{{fault!r}}}))
-sig = oracle.signature(Path(sys.argv[-1]), "split-mismatch", settings)
+from fuzz.reduce import interestingness
+settings = interestingness.Settings(**{settings!r}, faults=frozenset({{{fault!r}}}))
+sig = interestingness.signature(Path(sys.argv[-1]), "split-mismatch", settings)
 sys.exit(0 if sig == {wanted!r} else 1)
 """
 
 BUILTIN = """
-from fuzz.reduce import command, oracle
-settings = oracle.Settings(**{settings!r}, faults=frozenset({{{fault!r}}}))
-command.reduce_file({src!r}, {out!r}, prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=None, quiet=True)
+from fuzz.reduce import interestingness, reduce_command
+settings = interestingness.Settings(**{settings!r}, faults=frozenset({{{fault!r}}}))
+reduce_command.reduce_file({src!r}, {out!r}, prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=None, quiet=True)
 """
 
 
@@ -93,13 +94,13 @@ def finding_cases(seed: int, tmp: Path) -> list[Case]:
 
 def _case_for(name: str, module: str, fault: str, modes: list[str], opt: int, cost: int | None, tmp: Path) -> Case | None:
     """The first split mode under which the module fails at -j1 (in-process builds), as a case."""
-    from fuzz.reduce import oracle
+    from fuzz.reduce import interestingness
 
     src = tmp / "probe.ll"
     src.write_text(module)
     for mode in dict.fromkeys(modes):
         settings: dict[str, object] = {"split": mode, "opt_level": opt, "subgraph_cost": cost}
-        wanted = oracle.signature(src, "split-mismatch", oracle.Settings(**settings, faults=frozenset({fault})))  # type: ignore[arg-type]
+        wanted = interestingness.signature(src, "split-mismatch", interestingness.Settings(**settings, faults=frozenset({fault})))  # type: ignore[arg-type]
         if wanted is not None:
             return Case(name, module, fault, settings, wanted)
     print(f"{name}: does not fail at -j1 under any of its split modes; skipped", file=sys.stderr)
@@ -111,7 +112,7 @@ def generated_cases(functions: int, seed: int, faults: list[str], tmp: Path) -> 
     module = generate(seed, ModuleShape(functions=functions))
     cases = []
     for fault in faults:
-        case = _case_for(f"generated-{functions}/{fault}", module, fault, ["two-level"], 2, 50, tmp)
+        case = _case_for(f"generated-{functions}/{fault}", module, fault, [SplitMode.TWO_LEVEL], 2, 50, tmp)
         if case is not None:
             cases.append(case)
     return cases

@@ -28,8 +28,7 @@ from fuzz.strategies.callgraph import (
 from fuzz.strategies.ember import LANES, EmberProgram, ember_programs
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
-
-STRATEGIES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "corpus", "mixed")
+from fuzz.strategy_names import STRATEGIES
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
+from fuzz.strategies.ir_text import cstring
+
 #: Upper bound on calls one run of `main` makes (keeps every program well under a millisecond).
 MAX_CALLS = 4000
 #: Deepest start depth main passes (a chain longer than this is cut short by the budget).
@@ -253,17 +255,11 @@ def _render_function(f: Function, graph: CallGraph) -> str:
     return "\n".join(lines)
 
 
-def _cstring(text: str) -> tuple[str, int]:
-    data = text.encode() + b"\0"
-    body = "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else f"\\{b:02X}" for b in data)
-    return f'c"{body}"', len(data)
-
-
 def render(graph: CallGraph) -> str:
     """LLVM IR text for `graph` (deterministic)."""
-    fmt_f, len_f = _cstring("f%lld %016llx\n")
-    fmt_g, len_g = _cstring("g%lld %016llx\n")
-    fmt_t, len_t = _cstring("table %lld\n")
+    fmt_f, len_f = cstring("f%lld %016llx\n")
+    fmt_g, len_g = cstring("g%lld %016llx\n")
+    fmt_t, len_t = cstring("table %lld\n")
     lines = [
         f"@.fmt.f = private unnamed_addr constant [{len_f} x i8] {fmt_f}",
         f"@.fmt.g = private unnamed_addr constant [{len_g} x i8] {fmt_g}",

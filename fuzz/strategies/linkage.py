@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
+from fuzz.strategies.ir_text import cstring
+
 TLS_DECL = "declare ptr @llvm.threadlocal.address.p0(ptr)"
 
 
@@ -61,12 +63,6 @@ class LinkageModule:
 
 
 # ------------------------------------------------------------------ rendering
-
-
-def _cstring(text: str) -> tuple[str, int]:
-    data = text.encode() + b"\0"
-    body = "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else f"\\{b:02X}" for b in data)
-    return f'c"{body}"', len(data)
 
 
 def _structors(name: str, entries: list[tuple[int, str]]) -> str:
@@ -123,7 +119,7 @@ def render(module: LinkageModule) -> str:
         dtors.extend(frag.dtors)
         main.extend(frag.main)
         for label, value in frag.values:
-            fmt, size = _cstring(f"{label}=%016llx\n")
+            fmt, size = cstring(f"{label}=%016llx\n")
             name = f"@.fmt.{label}"
             globals_.append(f"{name} = private unnamed_addr constant [{size} x i8] {fmt}")
             main.append(f"  call i32 (ptr, ...) @printf(ptr {name}, i64 {value})")
@@ -186,7 +182,7 @@ def specialised_copies(draw: st.DrawFn, p: str) -> Fragment:
     (IPSCCP) for its own constant, so the copies must never be merged into one."""
     k1 = draw(_SMALL)
     k2 = draw(_SMALL.filter(lambda k: k != k1))
-    lit, size = _cstring(f"{p}spec %ld\n")
+    lit, size = cstring(f"{p}spec %ld\n")
     top = (
         f"@{p}fmt = private unnamed_addr constant [{size} x i8] {lit}",
         "\n".join([
@@ -207,7 +203,7 @@ def specialised_copies(draw: st.DrawFn, p: str) -> Fragment:
 def private_function(draw: st.DrawFn, p: str) -> Fragment:
     """A private function reading a private string, called from two anchors."""
     text = draw(st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=12))
-    lit, size = _cstring(text)
+    lit, size = cstring(text)
     noinline = " noinline" if draw(st.booleans()) else ""
     top = (
         f"@{p}str = private unnamed_addr constant [{size} x i8] {lit}",
@@ -489,7 +485,7 @@ def constructors(draw: st.DrawFn, p: str) -> Fragment:
         ctors.append((prio, f"{p}ctor{n}"))
     dtors: tuple[tuple[int, str], ...] = ()
     if draw(st.booleans()):
-        lit, size = _cstring(f"{p}dtor=%lld\n")
+        lit, size = cstring(f"{p}dtor=%lld\n")
         top.append(f"@{p}dfmt = private unnamed_addr constant [{size} x i8] {lit}")
         top.append("\n".join([
             f"define internal void @{p}dtor() {{",
@@ -509,7 +505,7 @@ def constructors(draw: st.DrawFn, p: str) -> Fragment:
 def private_strings(draw: st.DrawFn, p: str) -> Fragment:
     """Private string constants printed by main and handed out by an anchor."""
     text = draw(st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_characters="%"), max_size=16))
-    lit, size = _cstring(f"{p}msg {text}\n")
+    lit, size = cstring(f"{p}msg {text}\n")
     top = (
         f"@{p}msg = private unnamed_addr constant [{size} x i8] {lit}",
         "\n".join([f"define ptr @{p}get() {{", f"  ret ptr @{p}msg", "}"]),

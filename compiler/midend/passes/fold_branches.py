@@ -4,11 +4,13 @@ Upstream MLIR 22's canonicalizer never terminates when, within one greedy iterat
 folded conditional branch removes the only entry edge of a loop: the loop header then
 has its latch as sole predecessor, `cf.br` canonicalization merges the two and leaves
 `%next = arith.addi %next, %c` in the now unreachable loop, and folding that op never
-reaches a fixed point (llvm-project PR 221037; the fuzzer's reproducer is
+reaches a fixed point (llvm-project PRs 221037/221152; the fuzzer's reproducer is
 fuzz/regressions/midend_hang_dead_loop.em). The midend therefore runs `canonicalize`
 with constant-branch folding disabled (`pipeline.CANONICALIZE`) and folds those branches
-here, with no other pattern and no folding, so no block merge can run in between. The
-next `canonicalize` erases the blocks that became unreachable before it applies anything.
+here, with no other pattern and with folding off. The rewrite driver's region
+simplification then runs as in any greedy rewrite, but it erases the blocks that became
+unreachable before it merges blocks, so the dead loop is gone before anything could fold
+it (lit-tests/midend/fold-branches.mlir pins both).
 """
 
 from __future__ import annotations

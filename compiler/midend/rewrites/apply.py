@@ -16,6 +16,7 @@ from mlir import ir
 from mlir.dialects import arith
 from mlir.rewrite import PatternRewriter
 
+from compiler.midend.arith_ops import CMPI_PREDICATES
 from compiler.midend.rewrites import dsl
 from compiler.midend.rewrites.dsl import I1, Const, Fn, Lit, Node, Op, Pattern, Var
 
@@ -133,7 +134,7 @@ def match(pattern: Pattern, node: Node, value: ir.Value, m: Match) -> Match | No
         return None
     if node.predicate:
         pred = ir.IntegerAttr(op.attributes["predicate"]).value
-        if dsl.CMPI_PREDICATES[pred] != node.predicate:
+        if CMPI_PREDICATES[pred] != node.predicate:
             return None
     for f in node.opt_flags:
         m.opt_flags.setdefault(f, []).append(f in flags)
@@ -226,7 +227,7 @@ class _Builder:
             attrs["isExact"] = ir.UnitAttr.get()
         if node.predicate:
             attrs["predicate"] = ir.IntegerAttr.get(
-                ir.IntegerType.get_signless(64), dsl.CMPI_PREDICATES.index(node.predicate)
+                ir.IntegerType.get_signless(64), CMPI_PREDICATES.index(node.predicate)
             )
         op = ir.Operation.create(f"arith.{node.name}", results=[self.type_of(node)], operands=list(operands),
                                  attributes=attrs)

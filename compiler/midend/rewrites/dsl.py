@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TypeAlias
 
+from compiler.midend.arith_ops import CMPI_PREDICATES, INT_BINARY_OPS
+
 W = "W"  # the pattern's type
 I1 = "i1"
 
@@ -58,16 +60,8 @@ class OpSig:
     spec_only: bool = False
 
 
-_BINARY_FLAGS = {
-    "addi": ("nsw", "nuw"), "subi": ("nsw", "nuw"), "muli": ("nsw", "nuw"), "shli": ("nsw", "nuw"),
-    "divsi": ("exact",), "divui": ("exact",), "shrsi": ("exact",), "shrui": ("exact",),
-    "ceildivsi": (), "ceildivui": (), "floordivsi": (), "remsi": (), "remui": (),
-    "andi": (), "ori": (), "xori": (), "maxsi": (), "minsi": (), "maxui": (), "minui": (),
-}  # fmt: skip
-_COMMUTATIVE = {"addi", "muli", "andi", "ori", "xori", "maxsi", "minsi", "maxui", "minui"}
-
 OPS: dict[str, OpSig] = {
-    **{n: OpSig(n, 2, f, n in _COMMUTATIVE) for n, f in _BINARY_FLAGS.items()},
+    **{n: OpSig(n, 2, op.flags, op.commutative) for n, op in INT_BINARY_OPS.items()},
     "cmpi": OpSig("cmpi", 2, kind="cmpi"),
     "select": OpSig("select", 3, kind="select"),
     "extsi": OpSig("extsi", 1, kind="ext"),
@@ -76,8 +70,6 @@ OPS: dict[str, OpSig] = {
     # Python's `%` (the sign follows the divisor): the spec of the floor-mod lowering.
     "floormodsi": OpSig("floormodsi", 2, spec_only=True),
 }
-
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 
 #: constant functions: name -> arity (their meaning: `const_eval` here, Z3 in equivalence)
 CONST_FUNCS: dict[str, int] = {

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from compiler.midend.arith_ops import CMPI_PREDICATES, INT_BINARY_OPS
+
+#: the ops drawn (a selection from the one table, in the order the property test has always drawn them)
 BINOPS = ["addi", "subi", "muli", "andi", "ori", "xori", "shli", "shrui", "shrsi",
           "divui", "divsi", "remui", "remsi", "ceildivsi", "floordivsi", "maxsi", "minui"]  # fmt: skip
-FLAGS = {"addi": ("nsw", "nuw"), "subi": ("nsw", "nuw"), "muli": ("nsw", "nuw"), "shli": ("nsw", "nuw")}
-PREDS = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+#: the overflow flags the generator writes as `overflow<...>` (exact ops are drawn without `exact`)
+FLAGS = {n: op.flags for n, op in INT_BINARY_OPS.items() if op.flags and set(op.flags) <= {"nsw", "nuw"}}
+PREDS = list(CMPI_PREDICATES)
 #: the kinds of line the generator writes, weighted (loops only when asked)
 _KINDS = ["bin"] * 6 + ["const", "cmp", "select", "if"]
 

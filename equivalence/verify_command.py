@@ -16,7 +16,7 @@ from compiler.midend.rewrites.table import Rewrite
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of `ember verify` (called by compiler.cli)."""
+    """The options of `ember verify` (equivalence/commands.py registers the subcommand)."""
     p.add_argument("input", nargs="?", help="with --tv: the .mlir file whose functions are validated")
     p.add_argument("--stats", action="store_true", help="print the time each pattern took")
     p.add_argument("--width", type=int, help="prove at this bit width only (1..64)")

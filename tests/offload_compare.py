@@ -1,4 +1,4 @@
-"""Compare PTX from the two offload flows: normalised text and `.entry` signatures.
+"""Compare PTX from the two offload flows (test code: tests/test_offload_*.py and launch_probe.py): normalised text and `.entry` signatures.
 
 The flows differ only in naming: the all-kernel flow's split planner renames copies of a
 callee outside its home subgraph (`helper.ember.<k>`, in PTX `helper_$_ember_$_<k>`), and

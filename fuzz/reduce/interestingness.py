@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from compiler import children, driver
+from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 
 if TYPE_CHECKING:
     from fuzz import properties
+    from oracle import runner
 
 # `fuzz.properties` (and with it Hypothesis and the whole harness: ~2 s) is imported where a
 # built-in property runs, not here: a `--test` reduction of a 300-function module takes
@@ -50,7 +52,7 @@ _DEFINES_MAIN = re.compile(r"^define [^@\n]*@main\(", re.M)
 class Settings:
     """How candidates are built when checking a built-in property."""
 
-    split: str = "two-level"
+    split: str = SplitMode.TWO_LEVEL
     jobs: int = 1
     opt_level: int = 2
     subgraph_cost: int | None = None
@@ -64,7 +66,7 @@ class Settings:
         config = properties.BuildConfig(self.split, self.jobs, self.opt_level, self.subgraph_cost)
         return properties.CheckPlan(self.opt_level, self.subgraph_cost, (config,), opt_check=False)
 
-    def limits(self) -> properties.runner.Limits:
+    def limits(self) -> runner.Limits:
         from fuzz import properties
 
         return dataclasses.replace(properties.RUN_LIMITS, timeout_s=self.timeout_s)

@@ -13,7 +13,7 @@ from pathlib import Path
 from compiler import driver, outputs
 from compiler.backend import llvm_stage
 from compiler.diagnostics import EmberError, Location, UsageError
-from fuzz.reduce import em_deltas, engine, oracle
+from fuzz.reduce import em_deltas, engine, interestingness
 from fuzz.reduce.engine import DeltaPass
 from fuzz.reduce.ir.table import IR_DELTAS
 
@@ -67,7 +67,7 @@ def reduce_file(
     *,
     prop: str | None,
     test: str | None,
-    settings: oracle.Settings,
+    settings: interestingness.Settings,
     jobs: int,
     time_budget: float | None,
     quiet: bool = False,
@@ -103,9 +103,9 @@ def reduce_file(
         timeouts: list[float] = []
 
         def interesting(candidate: str) -> bool:
-            return oracle.script_says_interesting(test, candidate, fmt.suffix, limit, lambda: _timed_out(timeouts, limit, quiet))
+            return interestingness.script_says_interesting(test, candidate, fmt.suffix, limit, lambda: _timed_out(timeouts, limit, quiet))
 
-        if not oracle.script_says_interesting(test, text, fmt.suffix, limit, lambda: timeouts.append(limit)):
+        if not interestingness.script_says_interesting(test, text, fmt.suffix, limit, lambda: timeouts.append(limit)):
             if timeouts:
                 raise EmberError(f"the --test script timed out after {limit:g}s on the input (raise --test-timeout)", Location(path))
             raise EmberError("the input is not interesting to the --test script", Location(path))
@@ -250,7 +250,7 @@ def reduce_finding(
     if faults and not allow_faults:
         raise UsageError(
             f"{path}: this finding was made with deliberate back-end faults ({', '.join(sorted(faults))}); "
-            "the ember CLI never enables them (use fuzz.reduce.command.reduce_finding from Python)"
+            "the ember CLI never enables them (use fuzz.reduce.reduce_command.reduce_finding from Python)"
         )
     fmt = EMBER_FORMAT if (root / "input.em").exists() else LLVM_FORMAT
 
@@ -293,20 +293,20 @@ def reduce_finding(
         *([f"checked with: {plan_note}"] if plan_note else []),
         "",
         "reproduce: copy the reduced input over the finding's input and run its reproduce.sh, or",
-        "  " + reproduce_command(out, oracle.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),
+        "  " + reproduce_command(out, interestingness.Settings(opt_level=plan.opt, subgraph_cost=plan.cost)),
     ]
     outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
     return stats
 
 
-def _judge_text(text: str, prop: str, settings: oracle.Settings, suffix: str = ".ll") -> oracle.Judgement:
+def _judge_text(text: str, prop: str, settings: interestingness.Settings, suffix: str = ".ll") -> interestingness.Judgement:
     with tempfile.TemporaryDirectory(prefix="ember-reduce-") as tmp:
         path = Path(tmp) / f"candidate{suffix}"
         path.write_text(text)
-        return oracle.judge(path, prop, settings)
+        return interestingness.judge(path, prop, settings)
 
 
-def reproduce_command(out: str, settings: oracle.Settings) -> str:
+def reproduce_command(out: str, settings: interestingness.Settings) -> str:
     """The commands that show the failure on the reduced module."""
     q = shlex.quote(out)
     cost = f" --split-cost {settings.subgraph_cost}" if settings.subgraph_cost else ""
@@ -323,7 +323,7 @@ def _write_report(
     out: str,
     reduced: str,
     wanted: str,
-    settings: oracle.Settings,
+    settings: interestingness.Settings,
     prop: str | None,
     test: str | None,
     stats: engine.ReduceStats,

@@ -1,0 +1,57 @@
+"""The test seams of a build, in one typed object a harness builds and passes in
+(`BuildOptions.hooks`): the compiler never makes one, the `ember` CLI cannot ask for one,
+and a build without hooks (`None`) is exactly the product.
+
+What a harness may change (fuzz/faults.py builds the power check's deliberate faults and the
+workers that crash or hang; fuzz/buildserver.py adds its lowering cache):
+
+- `plan`: rewrite the level-1 split plan before the workers see it;
+- `worker`: called in each worker with a subgraph's text before it is compiled (module-level
+  functions: they travel to `spawn` workers by reference);
+- `pieces`: rewrite the pieces' assembly before the MC link;
+- `link_names`: rewrite the (local, private) names the MC link restores;
+- `linked`: rewrite the MC link's one assembly text;
+- `lowering`: a cache of the front end and midend's LLVM IR (`LoweringCache`);
+- `in_process`: run `-j1` back-end tasks in the building process (a reducer's per-candidate
+  script, where the script is the unit of parallelism); tasks LLVM may abort on still get
+  a forked child.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from compiler.backend.mclink import AsmPiece
+    from compiler.backend.planner import SplitPlan
+
+
+class LoweringCache(Protocol):
+    """Where a build may find, or leave, the LLVM IR an Ember/MLIR input lowers to."""
+
+    def lower(self, key: tuple[object, ...], produce: Callable[[], str], notes: list[str]) -> str:
+        """The lowering for `key`: remembered, or `produce()`d and remembered; a reuse is
+        said in `notes` (the time report's lines)."""
+        ...
+
+
+@dataclass(frozen=True)
+class BuildHooks:
+    """A harness's changes to one build (see the module docstring); each field applies in order."""
+
+    #: what the hooks are, in the harness's words (reports and findings name them)
+    names: tuple[str, ...] = ()
+    plan: tuple[Callable[[SplitPlan], SplitPlan], ...] = ()
+    worker: tuple[Callable[[str], None], ...] = ()
+    pieces: tuple[Callable[[list[AsmPiece]], list[AsmPiece]], ...] = ()
+    link_names: tuple[Callable[[set[str], set[str]], tuple[set[str], set[str]]], ...] = ()
+    linked: tuple[Callable[[str], str], ...] = ()
+    lowering: LoweringCache | None = None
+    in_process: bool = False
+
+    @property
+    def changes_the_back_end(self) -> bool:
+        """Whether any hook changes what the split back end produces (a fault, not a cache)."""
+        return bool(self.plan or self.worker or self.pieces or self.link_names or self.linked)

@@ -1,0 +1,38 @@
+"""The Hypothesis strategy for check plans: which split configurations to compare with the
+reference, at which -O, -j and split costs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hypothesis import strategies as st
+
+from compiler.backend import split_mode
+from fuzz.properties.model import PIECE_COSTS, BuildConfig, CheckPlan
+
+
+@st.composite
+def check_plans(
+    draw: st.DrawFn,
+    modes: Iterable[str] = split_mode.SPLITTING,
+    jobs: tuple[int, ...] = (1, 2),
+    opt_levels: tuple[int, ...] = (2, 0, 1, 3),
+    max_cost: int = 200,
+    opt_check: bool = True,
+    determinism: bool = True,
+    candidate: str | None = None,
+) -> CheckPlan:
+    """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair."""
+    opt = draw(st.sampled_from(opt_levels), label="opt")
+    cost = draw(st.integers(1, max_cost), label="split cost")
+    # generated programs are far below the planner's piece cost (planner.LEVEL2_PIECE_COST):
+    # small piece costs make level 2 cut them
+    piece = draw(st.one_of(st.none(), st.sampled_from(PIECE_COSTS)), label="level-2 piece cost")
+    configs = [BuildConfig(mode, draw(st.sampled_from(jobs)), opt, cost, piece_cost=piece) for mode in modes]
+    if determinism and len(set(jobs)) > 1 and configs:
+        base = configs[draw(st.integers(0, len(configs) - 1))]
+        other = next(j for j in jobs if j != base.jobs)
+        configs.append(BuildConfig(base.split, other, opt, cost, piece_cost=piece))
+    if candidate is not None:
+        configs.append(BuildConfig(opt=opt, candidate=candidate))
+    return CheckPlan(opt, cost, tuple(configs), opt_check)
