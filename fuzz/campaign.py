@@ -36,6 +36,10 @@ from fuzz.regressions import known_bug
 from fuzz.strategies import FuzzCase, cases, known_features
 
 
+#: seconds between progress lines (and `on_progress` calls)
+PROGRESS_SECONDS = 10.0
+
+
 @dataclass(frozen=True)
 class CampaignConfig:
     """What a campaign generates, which builds it compares, and where findings go."""
@@ -120,11 +124,17 @@ class Campaign:
         seed: int | None = None,
         name: str = "ember-fuzz",
         progress: Callable[[str], None] | None = None,
+        on_finding: Callable[[Path, CampaignResult], None] | None = None,
+        on_progress: Callable[[CampaignResult], None] | None = None,
     ) -> None:
         self.config = config
         self.seed = seed
         self.name = name
         self.progress = progress
+        #: called with each new finding directory right after it is saved (the fleet uploads it)
+        self.on_finding = on_finding
+        #: called with the running result every `PROGRESS_SECONDS` (the fleet's coverage picture)
+        self.on_progress = on_progress
         self.result = CampaignResult(coverage=dict.fromkeys(known_features(config.strategy), 0))
         self.cases = cases(config.strategy, config.max_functions, config.min_functions)
         self.plans = properties.check_plans(
@@ -187,6 +197,8 @@ class Campaign:
             path = findings.save(report, root=self.config.findings_root, seed=self.seed, test=self.name)
             if path not in self.result.findings:
                 self.result.findings.append(path)
+                if self.on_finding is not None:
+                    self.on_finding(path, self.result)
         raise properties.failure_exception(report, path)
 
     def hypothesis_test(self, test_settings: settings | None = None) -> Callable[[], None]:
@@ -266,8 +278,13 @@ class Campaign:
 
     def _tick(self) -> None:
         now = time.perf_counter()
-        if self.progress is not None and now - self._last_progress >= 10.0:
-            self._last_progress = now
+        if now - self._last_progress < PROGRESS_SECONDS:
+            return
+        self._last_progress = now
+        self.result.seconds = now - self._start
+        if self.on_progress is not None:
+            self.on_progress(self.result)
+        if self.progress is not None:
             s = self.result.stats
             self.progress(
                 f"{now - self._start:.0f}s: {s.examples} programs, {s.checks} checks, "

@@ -109,6 +109,11 @@ def load(name: str | None = None) -> str:
 _LOADED: str | None = None
 
 
+def active() -> str | None:
+    """The profile `load()` last loaded in this process (None before any)."""
+    return _LOADED
+
+
 def campaign_settings(key: str) -> tuple[settings, int | None]:
     """Settings and seed for a campaign test under the loaded profile.
 
