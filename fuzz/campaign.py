@@ -35,7 +35,6 @@ from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
 from fuzz.strategies import FuzzCase, cases, known_features
 
-
 #: seconds between progress lines (and `on_progress` calls)
 PROGRESS_SECONDS = 10.0
 

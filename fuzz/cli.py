@@ -57,12 +57,18 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
     p.add_argument("--report-known", action="store_true", help="save findings for known open bugs too (fuzz/regressions)")
     p.add_argument("--no-database", action="store_true", help="do not replay or record examples in .hypothesis/ember")
+    from fuzz.fleet import commands as fleet
+
+    fleet.add_fuzz_arguments(p)  # --redis, --status, --html
 
 
 def add_findings_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", choices=("list", "show", "reproduce"))
+    p.add_argument("action", choices=("list", "show", "reproduce", "pull"))
     p.add_argument("finding", nargs="?", help="finding id (or a unique prefix/suffix) or directory")
     p.add_argument("--root", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    from fuzz.fleet import commands as fleet
+
+    fleet.add_findings_arguments(p)  # --redis, --trust-candidate
 
 
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:
@@ -81,7 +87,11 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from compiler.cli import int_list
     from fuzz import findings, profiles, properties
     from fuzz.campaign import Campaign, CampaignConfig
+    from fuzz.fleet import commands as fleet
 
+    status = fleet.fuzz_status(args)  # --status/--html: the fleet's picture, no campaign
+    if status is not None:
+        return status
     if args.examples < 1:
         raise UsageError("--examples must be at least 1")
     if args.lanes is not None and args.lanes < 1:
@@ -123,10 +133,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         f"split {','.join(modes)} -j {args.jobs} vs --split none; findings -> {root}",
         flush=True,
     )
-    campaign = Campaign(config, seed=seed, progress=lambda line: print(f"  {line}", flush=True))
+    session = fleet.start_session(args, seed, root)  # --redis / $EMBER_REDIS_URL: findings and coverage shared
+    campaign = Campaign(
+        config, seed=seed, progress=lambda line: print(f"  {line}", flush=True),
+        on_finding=session and session.finding_saved, on_progress=session and session.progress,
+    )
     with _hypothesis_home(private=args.no_database):
-        database = None if args.no_database else profiles.example_database()
+        database = None if args.no_database else profiles.example_database(redis_url=args.redis)
         result = campaign.run(examples=args.examples, database=database)
+    fleet.end_session(session, result)
     print(result.stats.render())
     print(result.coverage_text())
     print(f"campaign fingerprint {result.fingerprint} (programs, builds and verdicts: one seed, one print with --no-database)")
@@ -145,8 +160,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 def cmd_findings(args: argparse.Namespace) -> int:
     from fuzz import findings
+    from fuzz.fleet import commands as fleet
 
     _check_store(args.root, "--root")
+    url = fleet.findings_url(args)
+    if url is not None:  # the fleet's shared store
+        return fleet.cmd_findings(args, url)
+    if args.action == "pull":
+        raise UsageError("'ember findings pull' copies from the fleet: give --redis URL")
     if args.action == "list":
         print(findings.format_list(findings.list_findings(args.root)))
         return 0
@@ -156,6 +177,7 @@ def cmd_findings(args: argparse.Namespace) -> int:
     if args.action == "show":
         print(findings.show(path))
         return 0
+    fleet.check_local_trust(path, args.trust_candidate)  # a finding pulled from the fleet runs no command unasked
     report = findings.reproduce(path, allow_faults=False)
     if report.ok:
         print(f"does not reproduce: {report.summary()}")

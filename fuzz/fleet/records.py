@@ -204,3 +204,22 @@ def parse_sighting(raw: bytes) -> dict[str, Any] | None:
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None
     return doc if isinstance(doc, dict) else None
+
+
+def known(meta: dict[str, Any]) -> str | None:
+    """The known open bug (`fuzz/regressions`) that explains every failure of a finding, as
+    locally (`known_bug`); None when it is new or its failures cannot be read."""
+    from fuzz.regressions import known_bug
+    from fuzz.strategies import FuzzCase
+
+    try:
+        failures = [
+            properties.Failure(**{k: str(f.get(k, "")) for k in ("classification", "reference", "candidate", "summary", "detail", "cause")})
+            for f in meta["failures"]
+        ]
+        plan = properties.CheckPlan.from_json(meta["plan"])
+    except (KeyError, TypeError, ValueError, AttributeError, AssertionError):
+        return None
+    # the recognisers judge the failures (their diffs), not the program text
+    report = properties.Report(FuzzCase("", None, str(meta.get("origin", "fleet"))), plan, frozenset(), failures=failures)
+    return known_bug(report)

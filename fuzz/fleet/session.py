@@ -10,6 +10,7 @@ its sighting once (the sighting id is machine + local finding id).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -139,7 +140,7 @@ class FleetSession:
                 marker.unlink(missing_ok=True)
                 continue
             sid = f"{sighting.get('machine', self.machine)}:{finding.name}"
-            if not self._attempt(lambda m=meta, b=blob, s=sighting, i=sid: self.store.upload(m, b, s, i)):
+            if not self._attempt(functools.partial(self.store.upload, meta, blob, sighting, sid)):
                 return
             marker.unlink(missing_ok=True)
             self.uploaded.append(finding.name)
