@@ -53,7 +53,7 @@ def check_trust(meta: dict[str, Any], trusted: bool, where: str) -> None:
     """Refuse to run a fleet finding's candidate command unless `--trust-candidate` was given."""
     commands = candidate_commands(meta)
     if commands and not trusted:
-        shown = "; ".join(repr(c[:300]) for c in commands)
+        shown = " and ".join("`" + c[:300].replace("\n", "\\n") + "`" for c in commands)
         raise UsageError(
             f"{where} came from the fleet and would run the command it carries: {shown}; "
             "read it, then re-run with --trust-candidate to run it"

@@ -69,3 +69,31 @@ def describe_error(exc: BaseException, url: str) -> str:
         if secret:
             text = text.replace(secret, "***")
     return text.replace(url, redact(url))[:200]
+
+
+#: redacted URLs this process has said are down (one line per outage, whoever notices first)
+_DOWN: set[str] = set()
+
+
+def note_down(url: str, exc: BaseException) -> None:
+    """Say once per outage, in one line on stderr, that Redis is unreachable and the campaign goes on."""
+    import sys
+
+    where = redact(url)
+    if where in _DOWN:
+        return
+    _DOWN.add(where)
+    print(
+        f"ember fleet: Redis {where} unreachable ({describe_error(exc, url)}); going on locally, "
+        "findings are queued and uploaded when it is back (or by the next run with --redis)",
+        file=sys.stderr, flush=True,
+    )
+
+
+def note_up(url: str) -> bool:
+    """Redis answered again; True when it had been noted down."""
+    where = redact(url)
+    if where in _DOWN:
+        _DOWN.discard(where)
+        return True
+    return False

@@ -8,7 +8,6 @@ everything, so nothing the campaign finds is lost; the next call tries Redis aga
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -40,13 +39,8 @@ class TolerantRedisDatabase(RedisExampleDatabase):
             result = call()
         except (redis.exceptions.RedisError, OSError) as exc:
             self._failed_at = time.monotonic()
-            if not self._down:
-                self._down = True
-                print(
-                    f"ember fleet: example database Redis {connection.redact(self._url)} unreachable "
-                    f"({connection.describe_error(exc, self._url)}); using the local database only",
-                    file=sys.stderr, flush=True,
-                )
+            self._down = True
+            connection.note_down(self._url, exc)
             return empty
         self._down = False
         return result

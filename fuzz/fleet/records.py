@@ -61,18 +61,24 @@ def is_sig_id(text: str) -> bool:
 
 
 def pack(directory: Path) -> bytes:
-    """Every file under a finding directory, packed; over `MAX_PACKED_BYTES` is a RecordError."""
-    files: dict[str, str] = {}
+    """Every file under a finding directory, packed; over the limits is a RecordError."""
+    files: dict[str, bytes] = {}
     total = 0
     for path in sorted(p for p in directory.rglob("*") if p.is_file() and not p.is_symlink()):
         rel = path.relative_to(directory).as_posix()
-        _check_path(rel)
-        data = path.read_bytes()
-        total += len(data)
-        if total > MAX_UNPACKED_BYTES or len(files) >= MAX_FILES:
+        files[rel] = path.read_bytes()
+        total += len(files[rel])
+        if total > MAX_UNPACKED_BYTES or len(files) > MAX_FILES:
             raise RecordError(f"reproducer too large to share (over {MAX_UNPACKED_BYTES >> 20} MiB or {MAX_FILES} files)")
-        files[rel] = base64.b64encode(data).decode("ascii")
-    blob = zlib.compress(json.dumps({"files": files}, sort_keys=True).encode(), 6)
+    return pack_files(files)
+
+
+def pack_files(files: dict[str, bytes]) -> bytes:
+    """Files (relative path -> contents) as one blob; over `MAX_PACKED_BYTES` is a RecordError."""
+    for rel in files:
+        _check_path(rel)
+    doc = {rel: base64.b64encode(data).decode("ascii") for rel, data in files.items()}
+    blob = zlib.compress(json.dumps({"files": doc}, sort_keys=True).encode(), 6)
     if len(blob) > MAX_PACKED_BYTES:
         raise RecordError(f"reproducer too large to share ({len(blob)} bytes packed, limit {MAX_PACKED_BYTES})")
     return blob

@@ -83,15 +83,11 @@ class FleetSession:
         try:
             what()
         except _redis_errors() as exc:
-            if self._down_since is None:
-                self._down_since = now
-                self.note(
-                    f"ember fleet: Redis {self.where} unreachable ({connection.describe_error(exc, self.url)}); "
-                    f"going on locally, findings are queued in {self.root / PENDING} and uploaded when it is back"
-                )
+            self._down_since = self._down_since or now
+            connection.note_down(self.url, exc)
             return False
-        if self._down_since is not None:
-            self._down_since = None
+        self._down_since = None
+        if connection.note_up(self.url):
             self.note(f"ember fleet: Redis {self.where} is back; uploading queued findings")
         return True
 
@@ -163,13 +159,6 @@ class FleetSession:
         self._last_try = 0.0  # try now, whatever the retry clock says
         if self._attempt(lambda: self.store.put_run(self.run)):
             self.flush()
-        left = self.pending()
-        if left:
-            self.note(
-                f"ember fleet: {len(left)} finding(s) not yet in Redis {self.where}; queued in "
-                f"{self.root / PENDING}, uploaded by the next run with --redis"
-            )
-
     def _fill(self, result: Any) -> None:
         stats = result.stats
         self.run.examples = stats.examples
