@@ -7,6 +7,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,7 +60,7 @@ class RedisServer:
             self.proc.wait(timeout=10)
             self.proc = None
 
-    def client(self):  # type: ignore[no-untyped-def]
+    def client(self) -> Any:
         import redis
 
         return redis.Redis(host="127.0.0.1", port=self.port)

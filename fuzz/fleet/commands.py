@@ -131,8 +131,8 @@ def _show(f: records.FleetFinding, files: dict[str, bytes], known: str | None) -
         f"fleet finding {f.id}" + (f"   [known: {known}]" if known else ""),
         f"signature {f.signature}",
         f"class     {f.classification}",
-        f"seen      {f.sightings} time(s) on {', '.join(f.machines)}; first {report._when(f.first_seen)}, "
-        f"last {report._when(f.last_seen)}",
+        f"seen      {f.sightings} time(s) on {', '.join(f.machines)}; first {report.when(f.first_seen)}, "
+        f"last {report.when(f.last_seen)}",
         f"faults    {', '.join(str(x) for x in meta.get('faults', []) or []) or 'none'}",
     ]
     for c in candidate_commands(meta):
@@ -142,7 +142,7 @@ def _show(f: records.FleetFinding, files: dict[str, bytes], known: str | None) -
     for s in meta.get("_sightings", []):
         lines.append(
             f"  {str(s.get('machine', '?'))[:24]:<24} {str(s.get('seed'))[:11]:>11} {str(s.get('examples_to_find'))[:16]:>16}  "
-            f"{report._when(float(s.get('seen') or 0))}  {str(s.get('campaign', ''))[:60]}"
+            f"{report.when(float(s.get('seen') or 0))}  {str(s.get('campaign', ''))[:60]}"
         )
     diff = files.get("diff.txt", b"").decode("utf-8", "replace").rstrip()
     lines += ["", diff or "(no diff.txt)", "", "files:"]
@@ -155,7 +155,7 @@ def pull(f: records.FleetFinding, files: dict[str, bytes], root: Path | None, wh
     root = Path(root) if root is not None else findings.default_root()
     meta = _meta_of(files, f.id, where)
     local_id = str(meta.get("id", ""))
-    if not records._PART.match(local_id) or local_id.startswith("."):
+    if not records.is_plain_name(local_id) or local_id.startswith("."):
         local_id = f"fleet-{f.id}"
     final = root / local_id
     if final.exists():

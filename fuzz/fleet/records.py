@@ -53,6 +53,11 @@ def signature_of(meta: dict[str, Any]) -> tuple[str, str]:
     return text, hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def is_plain_name(text: str) -> bool:
+    """A single safe path component (letters, digits, `._+-`), as a local finding id must be."""
+    return bool(_PART.match(text)) and text not in (".", "..")
+
+
 def is_sig_id(text: str) -> bool:
     return bool(_SIG_ID.match(text))
 

@@ -78,7 +78,7 @@ def picture(store: FleetStore) -> Picture:
     return Picture(store.runs(), found, {f.id: records.known(f.meta) if f.problem is None else None for f in found})
 
 
-def _when(t: float) -> str:
+def when(t: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) if t else "-"
 
 
@@ -114,7 +114,7 @@ def format_findings(found: list[records.FleetFinding], known: dict[str, str | No
         fault = f" [fault: {','.join(str(x) for x in faults)}]" if faults else ""
         rows.append(
             f"{f.id:<16}  {f.classification:<18} {f.sightings:>5} {','.join(f.machines)[:20]:<20} "
-            f"{_when(f.first_seen):<19}  {_when(f.last_seen):<19}  {f.summary[:80]}{mark}{fault}"
+            f"{when(f.first_seen):<19}  {when(f.last_seen):<19}  {f.summary[:80]}{mark}{fault}"
         )
     return "\n".join(rows)
 
@@ -222,8 +222,8 @@ def html_page(p: Picture, store: FleetStore, where: str) -> str:
             continue
         known = p.known.get(f.id)
         rows.append([
-            e(f.id), e(f.classification), str(f.sightings), e(", ".join(f.machines)), e(_when(f.first_seen)),
-            e(_when(f.last_seen)), e(f.summary[:300]) + (f" <b>[known: {e(known)}]</b>" if known else ""),
+            e(f.id), e(f.classification), str(f.sightings), e(", ".join(f.machines)), e(when(f.first_seen)),
+            e(when(f.last_seen)), e(f.summary[:300]) + (f" <b>[known: {e(known)}]</b>" if known else ""),
             _reproducer_link(store, f),
         ])
     found = _table("findings", ["id", "class", "sightings", "machines", "first seen", "last seen", "summary", "reproducer"], rows)
@@ -237,7 +237,7 @@ def html_page(p: Picture, store: FleetStore, where: str) -> str:
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}
 td,th{{border:1px solid #ccc;padding:2px 8px;text-align:left}}.note{{color:#a60}}figure{{margin:1em 0}}</style>
 </head><body>
-<h1>Ember fleet</h1><p>store {e(where)}, {e(_when(p.now))}</p>
+<h1>Ember fleet</h1><p>store {e(where)}, {e(when(p.now))}</p>
 {note_html}
 <h2>Totals</h2>{totals}
 <h2>Machines</h2>{machines}
