@@ -16,6 +16,7 @@ Seeds: a derandomised profile (`ci`) gives every shard a fixed seed of its own
 so its database entries and examples are those of before). Under a random profile each
 shard draws its own seed from `$EMBER_SEED` (reproducible: the same base seed gives the
 same per-shard seeds) or from the OS, and the seed is recorded in its findings.
+`$EMBER_CAMPAIGN_SECONDS` bounds each shard's checking time (like `ember fuzz --max-seconds`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fuzz import profiles
 
 SHARDS_ENV = "EMBER_SHARDS"
 SEED_ENV = "EMBER_SEED"
+SECONDS_ENV = "EMBER_CAMPAIGN_SECONDS"
 #: every `ember fuzz` strategy but `mixed` (which only mixes callgraph, linkage and ember)
 STRATEGIES = ("callgraph", "linkage", "ember", "kernels", "llvm-ir", "corpus")
 #: strategies whose pytest campaign runs only under the `campaign` profile (the README's
@@ -84,6 +86,21 @@ def base_seed() -> int | None:
         raise pytest.UsageError(f"{SEED_ENV}={raw!r}: expected an integer seed") from None
 
 
+def campaign_seconds() -> float | None:
+    """`$EMBER_CAMPAIGN_SECONDS`: each shard stops checking new programs after this long (a night's
+    run on a CI runner, a short measurement); unset: the profile's example count alone."""
+    raw = os.environ.get(SECONDS_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise pytest.UsageError(f"{SECONDS_ENV}={raw!r}: expected a positive number of seconds")
+    return value
+
+
 def run_shard(strategy: str, shard: int) -> None:
     """Run shard `shard` of `strategy`'s campaign as (part of) a pytest test.
 
@@ -112,7 +129,7 @@ def run_shard(strategy: str, shard: int) -> None:
 
         session = FleetSession(url, name=name, strategy=strategy, seed=seed)
     campaign = Campaign(
-        CampaignConfig(strategy=strategy),
+        CampaignConfig(strategy=strategy, time_budget=campaign_seconds()),
         seed=seed,
         name=name,
         on_finding=session.finding_saved if session else None,

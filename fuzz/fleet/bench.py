@@ -1,0 +1,130 @@
+"""Opt-in benchmark: 1, 2, 4 ... concurrent `ember fuzz --redis` campaigns against one local Redis.
+
+    python -m fuzz.fleet.bench [--campaigns 1,2,4] [--seconds 30] [--strategy mixed] [--json F]
+
+Starts a `redis-server` on a free loopback port; for each count N it empties the store,
+resets Redis' command statistics, and runs N campaigns at once (seeds 1..N, each with its
+own findings store and Hypothesis database, `EMBER_MACHINE=bench-<i>`). Per N it reports
+each campaign's checks/s (from its run record in Redis), the total checks/s over the
+wall time, and the Redis commands per check (`INFO commandstats`; a pipeline's commands
+share one round trip, so this bounds round trips from above), plus the loopback latency
+of the two writes a campaign makes (a progress record; a finding upload). Figures and
+the projection for 16 machines: `docs/fuzzing.md`, "Campaigns on many machines".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from fuzz.fleet.localserver import RedisServer
+from fuzz.fleet.store import FleetStore, RunRecord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _commands(client: Any) -> dict[str, int]:
+    stats = client.info("commandstats")
+    return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+
+
+def run_round(server: RedisServer, n: int, seconds: float, strategy: str, work: Path) -> dict[str, Any]:
+    client = server.client()
+    client.flushall()
+    client.config_resetstat()
+    procs = []
+    start = time.perf_counter()
+    for i in range(1, n + 1):
+        env = dict(os.environ, EMBER_MACHINE=f"bench-{i}", EMBER_HYPOTHESIS_DIR=str(work / f"db-{n}-{i}"),
+                   PYTHONPATH=str(ROOT))
+        env.pop("EMBER_REDIS_URL", None)
+        cmd = [sys.executable, "-m", "compiler.cli", "fuzz", "--redis", server.url, "--seed", str(i),
+               "--strategy", strategy, "--examples", "100000", "--max-seconds", str(seconds),
+               "--findings", str(work / f"findings-{n}-{i}")]
+        procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outs = [p.communicate() for p in procs]
+    wall = time.perf_counter() - start
+    for p, (_, err) in zip(procs, outs, strict=True):
+        if p.returncode not in (0, 1):
+            raise RuntimeError(f"campaign exited {p.returncode}: {err[-2000:]}")
+    runs = FleetStore(client).runs()
+    calls = _commands(client)
+    checks = sum(r.checks for r in runs)
+    total_calls = sum(calls.values()) - calls.get("info", 0) - calls.get("config|resetstat", 0)
+    return {
+        "campaigns": n,
+        "wall_s": round(wall, 1),
+        "per_campaign_checks_per_s": [round(r.checks_per_s, 2) for r in sorted(runs, key=lambda r: r.machine)],
+        "checks": checks,
+        "total_checks_per_s": round(sum(r.checks_per_s for r in runs), 2),
+        "redis_commands": total_calls,
+        "redis_commands_per_check": round(total_calls / checks, 4) if checks else None,
+        "commands": calls,
+        "findings": len(FleetStore(client).finding_ids()),
+    }
+
+
+def latencies(server: RedisServer) -> dict[str, float]:
+    """Milliseconds per progress record and per finding upload (loopback, median of 50)."""
+    from fuzz.fleet import records
+
+    store = FleetStore(server.client())
+    out = {}
+    samples = []
+    for i in range(50):
+        t = time.perf_counter()
+        store.put_run(RunRecord(id="lat", machine="m", strategy="s", updated=float(i), checks=i, seconds=1.0,
+                                coverage={f"f{k}": k for k in range(40)}))
+        samples.append(time.perf_counter() - t)
+    out["progress_record_ms"] = round(sorted(samples)[25] * 1000, 3)
+    meta = {"id": "x", "classification": "crash", "plan": {"configs": []}, "reproduce": "-", "faults": [],
+            "failures": [{"classification": "crash", "reference": "a", "candidate": "b", "cause": "c"}]}
+    blob = records.pack_files({"finding.json": b"{}", "builds/x/out.o": os.urandom(20_000)})
+    samples = []
+    for i in range(50):
+        t = time.perf_counter()
+        store.upload(meta, blob, {"machine": "m", "seen": float(i)}, f"m:{i}")
+        samples.append(time.perf_counter() - t)
+    out["finding_upload_ms"] = round(sorted(samples)[25] * 1000, 3)
+    out["finding_upload_bytes"] = len(blob)
+    server.client().flushall()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m fuzz.fleet.bench")
+    parser.add_argument("--campaigns", default="1,2,4")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--strategy", default="mixed")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    counts = [int(c) for c in args.campaigns.split(",") if c]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="ember-fleet-bench-") as tmp:
+        server = RedisServer(Path(tmp)).start()
+        try:
+            lat = latencies(server)
+            print(f"loopback: progress record {lat['progress_record_ms']} ms, finding upload "
+                  f"({lat['finding_upload_bytes']} bytes) {lat['finding_upload_ms']} ms", flush=True)
+            for n in counts:
+                row = run_round(server, n, args.seconds, args.strategy, Path(tmp))
+                rows.append(row)
+                print(f"{n} campaign(s): per campaign {row['per_campaign_checks_per_s']} checks/s, total "
+                      f"{row['total_checks_per_s']} checks/s, {row['redis_commands_per_check']} Redis commands per check "
+                      f"({row['redis_commands']} commands, {row['checks']} checks, wall {row['wall_s']} s)", flush=True)
+        finally:
+            server.stop()
+    if args.json:
+        args.json.write_text(json.dumps({"cpus": os.cpu_count(), "latency": lat, "rounds": rows}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
