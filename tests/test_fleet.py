@@ -17,6 +17,7 @@ import pytest
 
 from fuzz import findings, properties, shards
 from fuzz.fleet import connection, records
+from fuzz.fleet.localserver import free_port
 from fuzz.fleet.session import PENDING, FleetSession
 from fuzz.fleet.store import FleetStore, RunRecord
 from fuzz.properties import BuildConfig, CheckPlan
@@ -410,9 +411,14 @@ def test_redact_hides_the_password() -> None:
     assert "pw" not in err.replace("***", "")
 
 
-def test_bad_redis_url_is_usage(tmp_path: Path) -> None:
+def test_bad_redis_url_is_usage_and_a_dead_one_one_line(tmp_path: Path) -> None:
     res = _ember("findings", "list", "--redis", "http://:secret@h/", env=_env())
     assert res.returncode == 2 and "secret" not in res.stderr and "expected redis://" in res.stderr
+    dead = f"redis://:secret@127.0.0.1:{free_port()}/0"
+    for args in (("findings", "list", "--redis", dead), ("fuzz", "--redis", dead, "--status")):
+        res = _ember(*args, env=_env())
+        assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+        assert "cannot use Redis redis://:***@127.0.0.1" in res.stderr and "secret" not in res.stderr
 
 
 @pytest.mark.parametrize(

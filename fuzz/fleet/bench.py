@@ -1,6 +1,7 @@
 """Opt-in benchmark: 1, 2, 4 ... concurrent `ember fuzz --redis` campaigns against one local Redis.
 
-    python -m fuzz.fleet.bench [--campaigns 1,2,4] [--seconds 30] [--strategy mixed] [--json F]
+    python -m fuzz.fleet.bench [--campaigns 1,2,4] [--seconds 30] [--examples 80] [--strategy mixed] [--json F]
+    python -m fuzz.fleet.bench --pytest-workers 1,2 [--pytest-strategy callgraph] [--seconds 30]
 
 Starts a `redis-server` on a free loopback port; for each count N it empties the store,
 resets Redis' command statistics, and runs N campaigns at once (seeds 1..N, each with its
@@ -10,6 +11,8 @@ wall time, and the Redis commands per check (`INFO commandstats`; a pipeline's c
 share one round trip, so this bounds round trips from above), plus the loopback latency
 of the two writes a campaign makes (a progress record; a finding upload). Figures and
 the projection for 16 machines: `docs/fuzzing.md`, "Campaigns on many machines".
+`--pytest-workers` measures the sharded pytest campaign instead: one shard per xdist
+worker, each shard's checks/s over its checking window, from its run record in Redis.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def _commands(client: Any) -> dict[str, int]:
     return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
 
 
-def run_round(server: RedisServer, n: int, seconds: float, strategy: str, work: Path) -> dict[str, Any]:
+def run_round(server: RedisServer, n: int, seconds: float, examples: int, strategy: str, work: Path) -> dict[str, Any]:
     client = server.client()
     client.flushall()
     client.config_resetstat()
@@ -46,10 +49,16 @@ def run_round(server: RedisServer, n: int, seconds: float, strategy: str, work: 
                    PYTHONPATH=str(ROOT))
         env.pop("EMBER_REDIS_URL", None)
         cmd = [sys.executable, "-m", "compiler.cli", "fuzz", "--redis", server.url, "--seed", str(i),
-               "--strategy", strategy, "--examples", "100000", "--max-seconds", str(seconds),
+               "--strategy", strategy, "--examples", str(examples), "--max-seconds", str(seconds),
                "--findings", str(work / f"findings-{n}-{i}")]
         procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    outs = [p.communicate() for p in procs]
+    try:
+        outs = [p.communicate(timeout=seconds * 4 + 300) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     wall = time.perf_counter() - start
     for p, (_, err) in zip(procs, outs, strict=True):
         if p.returncode not in (0, 1):
@@ -69,6 +78,34 @@ def run_round(server: RedisServer, n: int, seconds: float, strategy: str, work: 
         "commands": calls,
         "findings": len(FleetStore(client).finding_ids()),
     }
+
+
+def pytest_round(server: RedisServer, workers: int, seconds: float, strategy: str, work: Path) -> dict[str, Any]:
+    """`EMBER_PROFILE=campaign pytest -n WORKERS fuzz/test_campaign.py -k STRATEGY` for `seconds` of checking:
+    one shard per worker, each shard's checks/s over its checking window (its progress samples)."""
+    client = server.client()
+    client.flushall()
+    test = {"callgraph": "callgraph", "linkage": "linkage_modules", "ember": "ember_programs"}[strategy]
+    env = dict(os.environ, EMBER_PROFILE="campaign", EMBER_CAMPAIGN_SECONDS=str(seconds), EMBER_REDIS_URL=server.url,
+               EMBER_HYPOTHESIS_DIR=str(work / f"pydb-{workers}"), EMBER_FINDINGS=str(work / f"pyfindings-{workers}"),
+               PYTHONPATH=str(ROOT), EMBER_MACHINE="bench")
+    env.pop("EMBER_SHARDS", None)
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", str(workers),
+           str(ROOT / "fuzz" / "test_campaign.py"), "-k", test]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=seconds * 10 + 600, cwd=work)
+    wall = time.perf_counter() - start
+    runs = FleetStore(client).runs()
+    if not runs:
+        raise RuntimeError(f"pytest wrote no run records (exit {proc.returncode}): {proc.stdout[-2000:]}")
+    rates = []
+    for r in runs:
+        window = [(t, c) for t, c, _ in r.samples if t <= seconds + 15]
+        t, c = window[-1] if window else (r.seconds, r.checks)
+        rates.append(c / t if t else 0.0)
+    return {"workers": workers, "shards": len(runs), "wall_s": round(wall, 1),
+            "per_shard_checks_per_s": [round(x, 2) for x in sorted(rates)], "total_checks_per_s": round(sum(rates), 2),
+            "exit": proc.returncode}
 
 
 def latencies(server: RedisServer) -> dict[str, float]:
@@ -103,18 +140,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--campaigns", default="1,2,4")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--strategy", default="mixed")
+    parser.add_argument("--examples", type=int, default=80,
+                        help="programs per campaign (after --seconds the rest are drawn but not checked, which takes time)")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--pytest-workers", default="", help="instead: the sharded pytest campaign at these -n, e.g. 1,2")
+    parser.add_argument("--pytest-strategy", default="callgraph", choices=("callgraph", "linkage", "ember"))
     args = parser.parse_args(argv)
     counts = [int(c) for c in args.campaigns.split(",") if c]
     rows = []
     with tempfile.TemporaryDirectory(prefix="ember-fleet-bench-") as tmp:
         server = RedisServer(Path(tmp)).start()
         try:
+            if args.pytest_workers:
+                prow = [pytest_round(server, int(w), args.seconds, args.pytest_strategy, Path(tmp))
+                        for w in args.pytest_workers.split(",") if w]
+                for r in prow:
+                    print(f"pytest -n {r['workers']}: {r['shards']} shard(s), per shard {r['per_shard_checks_per_s']} "
+                          f"checks/s, total {r['total_checks_per_s']} checks/s (wall {r['wall_s']} s, exit {r['exit']})")
+                if args.json:
+                    args.json.write_text(json.dumps({"cpus": os.cpu_count(), "pytest": prow}, indent=2) + "\n")
+                return 0
             lat = latencies(server)
             print(f"loopback: progress record {lat['progress_record_ms']} ms, finding upload "
                   f"({lat['finding_upload_bytes']} bytes) {lat['finding_upload_ms']} ms", flush=True)
             for n in counts:
-                row = run_round(server, n, args.seconds, args.strategy, Path(tmp))
+                row = run_round(server, n, args.seconds, args.examples, args.strategy, Path(tmp))
                 rows.append(row)
                 print(f"{n} campaign(s): per campaign {row['per_campaign_checks_per_s']} checks/s, total "
                       f"{row['total_checks_per_s']} checks/s, {row['redis_commands_per_check']} Redis commands per check "
