@@ -150,6 +150,8 @@ class Campaign:
         self._passed: set[str] = set()
         self._start = time.perf_counter()
         self._first_failure: float | None = None
+        #: examples of the generate phase not checked because the time budget was spent
+        self._skipped_for_time = 0
         self._last_progress = self._start
 
     # ---------------------------------------------------------------- the property
@@ -163,6 +165,7 @@ class Campaign:
         case: FuzzCase = data.draw(self.cases, label="program")
         plan: properties.CheckPlan = data.draw(self.plans, label="builds")
         if self._first_failure is None and self.config.time_budget is not None and now - self._start > self.config.time_budget:
+            self._skipped_for_time += 1  # Hypothesis stops generating after this one (`_stopped_when_out_of_time`)
             return  # out of time: the remaining examples are not checked
         drawn = time.perf_counter() - now
         stats.generation += drawn
@@ -235,6 +238,8 @@ class Campaign:
             with determinism.seed_only(), _without_span_mutations(), contextlib.ExitStack() as stack:
                 if shrink_seconds is not None:
                     stack.enter_context(_shrinking_limited_to(shrink_seconds))
+                if self.config.time_budget is not None:
+                    stack.enter_context(_stopped_when_out_of_time(self))
                 test()
 
         return wrapped
@@ -346,6 +351,39 @@ def _without_span_mutations() -> Iterator[None]:
         yield
     finally:
         runner.generate_mutations_from = saved  # type: ignore[method-assign]
+
+
+@contextmanager
+def _stopped_when_out_of_time(campaign: Campaign) -> Iterator[None]:
+    """End Hypothesis' generate phase once the campaign's time budget is spent (pinned version).
+
+    Without this, a campaign with many examples left (`--examples 100000 --max-seconds 60`,
+    or a pytest shard's 2,000 under `$EMBER_CAMPAIGN_SECONDS`) went on drawing every
+    remaining program after its budget, unchecked, for minutes. Hypothesis has no public
+    way to stop early; its engine asks `should_generate_more()` before each new example.
+    After the first example the campaign skipped for time (counted from the start of the
+    generate phase, so a long reuse phase does not trip the engine's own assertion) it
+    answers no, unless a failure was found (then shrinking proceeds as before).
+    """
+    runner = hypothesis_engine.ConjectureRunner
+    saved_more, saved_generate = runner.should_generate_more, runner.generate_new_test_cases
+
+    def should_generate_more(self: hypothesis_engine.ConjectureRunner) -> bool:
+        if campaign._skipped_for_time and campaign._first_failure is None:
+            return False
+        return saved_more(self)
+
+    def generate_new_test_cases(self: hypothesis_engine.ConjectureRunner) -> None:
+        campaign._skipped_for_time = 0
+        saved_generate(self)
+
+    runner.should_generate_more = should_generate_more  # type: ignore[method-assign]
+    runner.generate_new_test_cases = generate_new_test_cases  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        runner.should_generate_more = saved_more  # type: ignore[method-assign]
+        runner.generate_new_test_cases = saved_generate  # type: ignore[method-assign]
 
 
 def _no_mutations(runner: object, data: object) -> None:

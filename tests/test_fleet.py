@@ -62,7 +62,7 @@ def _copy_store(finding: Path, root: Path) -> Path:
 
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in (connection.URL_ENV, connection.PASSWORD_ENV)}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     env.update(extra)
     return env
 
