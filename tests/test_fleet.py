@@ -447,3 +447,18 @@ def test_every_fuzz_strategy_has_a_pytest_campaign() -> None:
     for s in STRATEGY_CHOICES:
         if s != "mixed":
             assert f'run_shard("{s}", shard)' in text
+
+
+def test_sharded_pytest_campaign_reports_each_shard_to_the_fleet(tmp_path: Path, server: RedisServer) -> None:
+    env = _env(EMBER_SHARDS="2", EMBER_REDIS_URL=server.url, EMBER_PROFILE="ci", EMBER_MACHINE="runner",
+               EMBER_HYPOTHESIS_DIR=str(tmp_path / "db"), EMBER_FINDINGS=str(tmp_path / "findings"))
+    res = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", str(ROOT / "fuzz" / "test_campaign.py"),
+         "-k", "callgraph"],
+        capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path,
+    )
+    assert res.returncode == 0 and "2 passed" in res.stdout, res.stdout[-3000:]
+    runs = FleetStore(server.client()).runs()
+    assert len(runs) == 2 and all(r.machine == "runner" and r.strategy == "callgraph" for r in runs)
+    assert all(r.examples >= 1 and r.checks >= 1 for r in runs), runs
+    assert runs[0].coverage != runs[1].coverage or runs[0].checks != runs[1].checks  # two seed streams
