@@ -284,6 +284,15 @@ def test_malformed_and_oversized_records_are_refused_in_one_line(
     assert res.returncode == 0 and f"{bad}  CORRUPT" in res.stdout, res.stdout + res.stderr
     res = _ember("findings", "show", bad, "--redis", server.url, env=_env())
     assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1 and "refused" in res.stderr, res.stderr
+    # terminal escapes in what another machine wrote never reach the terminal
+    client.rpush(f"ember-fleet:sightings:{bad}", json.dumps({"machine": "evil\x1b]0;pwned\x07"}))
+    client.zadd("ember-fleet:runs", {"r\x1b[2J": 1.0})
+    client.hset("ember-fleet:run:r\x1b[2J", mapping={"machine": "m\x1b[31m", "strategy": "s", "seed": "", "started": "1",
+                                                     "updated": "1", "examples": "1", "checks": "1", "seconds": "1",
+                                                     "coverage": json.dumps({"f\x1b[0m": 1})})
+    for args in (("findings", "list", "--redis", server.url), ("fuzz", "--status", "--redis", server.url)):
+        res = _ember(*args, env=_env())
+        assert res.returncode == 0 and "\x1b" not in res.stdout + res.stderr, res.stdout
 
     # a well-formed record whose reproducer is oversized, or escapes its directory
     root = tmp_path / "store"

@@ -7,8 +7,9 @@ Starts a `redis-server` on a free loopback port; for each count N it empties the
 resets Redis' command statistics, and runs N campaigns at once (seeds 1..N, each with its
 own findings store and Hypothesis database, `EMBER_MACHINE=bench-<i>`). Per N it reports
 each campaign's checks/s (from its run record in Redis), the total checks/s over the
-wall time, and the Redis commands per check (`INFO commandstats`; a pipeline's commands
-share one round trip, so this bounds round trips from above), plus the loopback latency
+wall time, and the Redis commands and round trips per check (`INFO commandstats`; a
+pipeline's commands share one round trip: round trips are `EXEC`s, script calls and
+connection handshakes), plus the loopback latency
 of the two writes a campaign makes (a progress record; a finding upload). Figures and
 the projection for 16 machines: `docs/fuzzing.md`, "Campaigns on many machines".
 `--pytest-workers` measures the sharded pytest campaign instead: one shard per xdist
@@ -63,10 +64,11 @@ def run_round(server: RedisServer, n: int, seconds: float, examples: int, strate
     for p, (_, err) in zip(procs, outs, strict=True):
         if p.returncode not in (0, 1):
             raise RuntimeError(f"campaign exited {p.returncode}: {err[-2000:]}")
+    calls = _commands(client)  # before the bench's own reads below
     runs = FleetStore(client).runs()
-    calls = _commands(client)
     checks = sum(r.checks for r in runs)
-    total_calls = sum(calls.values()) - calls.get("info", 0) - calls.get("config|resetstat", 0)
+    total_calls = sum(calls.values()) - calls.get("config|resetstat", 0)
+    round_trips = sum(calls.get(k, 0) for k in ("exec", "hello", "evalsha", "eval", "script|load"))
     return {
         "campaigns": n,
         "wall_s": round(wall, 1),
@@ -75,6 +77,7 @@ def run_round(server: RedisServer, n: int, seconds: float, examples: int, strate
         "total_checks_per_s": round(sum(r.checks_per_s for r in runs), 2),
         "redis_commands": total_calls,
         "redis_commands_per_check": round(total_calls / checks, 4) if checks else None,
+        "redis_round_trips_per_check": round(round_trips / checks, 4) if checks else None,
         "commands": calls,
         "findings": len(FleetStore(client).finding_ids()),
     }

@@ -53,7 +53,7 @@ def check_trust(meta: dict[str, Any], trusted: bool, where: str) -> None:
     """Refuse to run a fleet finding's candidate command unless `--trust-candidate` was given."""
     commands = candidate_commands(meta)
     if commands and not trusted:
-        shown = " and ".join("`" + c[:300].replace("\n", "\\n") + "`" for c in commands)
+        shown = " and ".join("`" + records.clean(c[:300]) + "`" for c in commands)
         raise UsageError(
             f"{where} came from the fleet and would run the command it carries: {shown}; "
             "read it, then re-run with --trust-candidate to run it"
@@ -133,20 +133,24 @@ def _show(f: records.FleetFinding, files: dict[str, bytes], known: str | None) -
         f"class     {f.classification}",
         f"seen      {f.sightings} time(s) on {', '.join(f.machines)}; first {report.when(f.first_seen)}, "
         f"last {report.when(f.last_seen)}",
-        f"faults    {', '.join(str(x) for x in meta.get('faults', []) or []) or 'none'}",
+        records.clean(f"faults    {', '.join(str(x) for x in meta.get('faults', []) or []) or 'none'}"[:500]),
     ]
     for c in candidate_commands(meta):
-        lines.append(f"candidate {c}   (runs only with --trust-candidate)")
+        lines.append(f"candidate {records.clean(c)}   (runs only with --trust-candidate)")
     lines.append(f"reproduce ember findings reproduce {f.id} --redis URL   (or: ember findings pull {f.id} --redis URL)")
     lines += ["", "sightings:", f"  {'machine':<24} {'seed':>11} {'programs-to-find':>16}  seen  campaign"]
     for s in meta.get("_sightings", []):
-        lines.append(
+        try:
+            seen = report.when(float(s.get("seen") or 0))
+        except (TypeError, ValueError, OverflowError, OSError):
+            seen = "?"
+        lines.append(records.clean(
             f"  {str(s.get('machine', '?'))[:24]:<24} {str(s.get('seed'))[:11]:>11} {str(s.get('examples_to_find'))[:16]:>16}  "
-            f"{report.when(float(s.get('seen') or 0))}  {str(s.get('campaign', ''))[:60]}"
-        )
-    diff = files.get("diff.txt", b"").decode("utf-8", "replace").rstrip()
+            f"{seen}  {str(s.get('campaign', ''))[:60]}"
+        ))
+    diff = records.clean(files.get("diff.txt", b"").decode("utf-8", "replace").rstrip(), lines=True)
     lines += ["", diff or "(no diff.txt)", "", "files:"]
-    lines += [f"  {rel}  ({len(data)} bytes)" for rel, data in sorted(files.items())]
+    lines += [f"  {rel}  ({len(data)} bytes)" for rel, data in sorted(files.items())]  # plain paths (records.unpack)
     return "\n".join(lines)
 
 

@@ -53,6 +53,16 @@ def signature_of(meta: dict[str, Any]) -> tuple[str, str]:
     return text, hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_OR_NEWLINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean(text: object, *, lines: bool = False) -> str:
+    """`text` safe to print: control characters (terminal escapes among them) become `?`;
+    newlines and tabs survive only with `lines=True`."""
+    return (_CONTROL if lines else _CONTROL_OR_NEWLINE).sub("?", str(text))
+
+
 def is_plain_name(text: str) -> bool:
     """A single safe path component (letters, digits, `._+-`), as a local finding id must be."""
     return bool(_PART.match(text)) and text not in (".", "..")
@@ -196,9 +206,9 @@ def parse_finding(sig_id: str, fields: dict[bytes, bytes]) -> FleetFinding:
         raise RecordError("record signature does not match its key")
     return FleetFinding(
         id=sig_id,
-        signature=signature[:2000],
-        classification=str(meta.get("classification", "?"))[:40],
-        summary=str(meta.get("summary", ""))[:2000],
+        signature=clean(signature[:2000]),
+        classification=clean(str(meta.get("classification", "?"))[:40]),
+        summary=clean(str(meta.get("summary", ""))[:2000]),
         first_seen=first,
         last_seen=last,
         sightings=count,

@@ -111,7 +111,7 @@ def format_findings(found: list[records.FleetFinding], known: dict[str, str | No
             continue
         mark = f" [known: {known[f.id]}]" if known.get(f.id) else ""
         faults = f.meta.get("faults") or []
-        fault = f" [fault: {','.join(str(x) for x in faults)}]" if faults else ""
+        fault = records.clean(f" [fault: {','.join(str(x) for x in faults)}]"[:200]) if faults else ""
         rows.append(
             f"{f.id:<16}  {f.classification:<18} {f.sightings:>5} {','.join(f.machines)[:20]:<20} "
             f"{when(f.first_seen):<19}  {when(f.last_seen):<19}  {f.summary[:80]}{mark}{fault}"

@@ -126,7 +126,7 @@ class FleetStore:
             return records.FleetFinding(id=sig, classification="corrupt", problem=str(exc))
         raw = self.client.lrange(self._k("sightings", sig), 0, -1)
         parsed = [s for s in (records.parse_sighting(r) for r in raw) if s is not None]
-        found.machines = tuple(sorted({str(s.get("machine", "?"))[:64] for s in parsed}))
+        found.machines = tuple(sorted({records.clean(str(s.get("machine", "?"))[:64]) for s in parsed}))
         if with_sightings:
             found.meta = dict(found.meta, _sightings=parsed)
         return found
@@ -198,8 +198,9 @@ def _parse_run(rid: str, fields: dict[bytes, bytes], samples: Iterable[bytes]) -
         t, checks, examples = json.loads(raw)
         points.append((float(t), int(checks), int(examples)))
     return RunRecord(
-        id=rid[:100], machine=f.get("machine", "?")[:64], strategy=f.get("strategy", "?")[:20],
+        id=records.clean(rid[:100]), machine=records.clean(f.get("machine", "?")[:64]),
+        strategy=records.clean(f.get("strategy", "?")[:20]),
         seed=int(f["seed"]) if f.get("seed") else None, started=float(f["started"]), updated=float(f["updated"]),
         examples=int(f["examples"]), checks=int(f["checks"]), seconds=float(f["seconds"]),
-        coverage={str(k)[:64]: int(v) for k, v in coverage.items()}, samples=points,
+        coverage={records.clean(str(k)[:64]): int(v) for k, v in coverage.items()}, samples=points,
     )
