@@ -132,6 +132,8 @@ def _plots(p: Picture) -> tuple[list[tuple[str, str]], str | None]:
     except ImportError:
         return [], "matplotlib is not installed (pip install -e '.[bench]'), so the figures are shown as tables only."
     out = []
+    oldest = min([r.started for r in p.runs] + [f.first_seen for f in p.findings if f.first_seen] + [p.now])
+    scale, unit = (3600.0, "hours") if p.now - oldest > 7200 else (1.0, "seconds")
 
     def emit(fig: object, title: str) -> None:
         buf = io.BytesIO()
@@ -146,8 +148,8 @@ def _plots(p: Picture) -> tuple[list[tuple[str, str]], str | None]:
             xs = [r.started + b[0] for a, b in zip(pts, pts[1:], strict=False) if b[0] > a[0]]
             ys = [(b[1] - a[1]) / (b[0] - a[0]) for a, b in zip(pts, pts[1:], strict=False) if b[0] > a[0]]
             if xs:
-                ax.plot([x - p.now for x in xs], ys, marker=".", label=f"{m} ({r.strategy})")
-    ax.set_xlabel("seconds before now")
+                ax.plot([(x - p.now) / scale for x in xs], ys, marker=".", label=f"{m} ({r.strategy})")
+    ax.set_xlabel(f"{unit} before now")
     ax.set_ylabel("checks/s")
     if p.runs:
         ax.legend(fontsize=7)
@@ -159,10 +161,11 @@ def _plots(p: Picture) -> tuple[list[tuple[str, str]], str | None]:
     emit(fig, "feature coverage")
     fig, ax = plt.subplots(figsize=(8, 2.5))
     for i, f in enumerate(p.findings):
-        ax.scatter([f.first_seen - p.now, f.last_seen - p.now], [i, i])
-        ax.plot([f.first_seen - p.now, f.last_seen - p.now], [i, i])
+        span = [(f.first_seen - p.now) / scale, (f.last_seen - p.now) / scale]
+        ax.scatter(span, [i, i])
+        ax.plot(span, [i, i])
     ax.set_yticks(range(len(p.findings)), [f.id[:8] for f in p.findings])
-    ax.set_xlabel("seconds before now (first seen .. last seen)")
+    ax.set_xlabel(f"{unit} before now (first seen .. last seen)")
     emit(fig, "findings timeline")
     return out, None
 
