@@ -57,18 +57,18 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
     p.add_argument("--report-known", action="store_true", help="save findings for known open bugs too (fuzz/regressions)")
     p.add_argument("--no-database", action="store_true", help="do not replay or record examples in .hypothesis/ember")
-    from fuzz.fleet import commands as fleet
+    from fuzz.fleet import options as fleet_options
 
-    fleet.add_fuzz_arguments(p)  # --redis, --status, --html
+    fleet_options.add_fuzz_arguments(p)  # --redis, --status, --html
 
 
 def add_findings_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("list", "show", "reproduce", "pull"))
     p.add_argument("finding", nargs="?", help="finding id (or a unique prefix/suffix) or directory")
     p.add_argument("--root", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
-    from fuzz.fleet import commands as fleet
+    from fuzz.fleet import options as fleet_options
 
-    fleet.add_findings_arguments(p)  # --redis, --trust-candidate
+    fleet_options.add_findings_arguments(p)  # --redis, --trust-candidate
 
 
 def add_compare_arguments(p: argparse.ArgumentParser) -> None:
@@ -166,8 +166,6 @@ def cmd_findings(args: argparse.Namespace) -> int:
     url = fleet.findings_url(args)
     if url is not None:  # the fleet's shared store
         return fleet.cmd_findings(args, url)
-    if args.action == "pull":
-        raise UsageError("'ember findings pull' copies from the fleet: give --redis URL")
     if args.action == "list":
         print(findings.format_list(findings.list_findings(args.root)))
         return 0

@@ -210,21 +210,6 @@ def cmd_status(url: str, html_path: str | None) -> int:
 # ------------------------------------------------------------------ wiring into fuzz/cli.py
 
 
-def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
-    """`ember fuzz`'s fleet options."""
-    p.add_argument("--redis", metavar="URL", default=None,
-                   help="share examples, findings and coverage through this Redis (default: $EMBER_REDIS_URL)")
-    p.add_argument("--status", action="store_true", help="with --redis: print the fleet's totals, coverage and findings; run nothing")
-    p.add_argument("--html", metavar="FILE", default=None, help="with --status: also write the fleet's picture as one HTML page")
-
-
-def add_findings_arguments(p: argparse.ArgumentParser) -> None:
-    """`ember findings`'s fleet options."""
-    p.add_argument("--redis", metavar="URL", default=None, help="the fleet's shared store (default: $EMBER_REDIS_URL only for pull)")
-    p.add_argument("--trust-candidate", action="store_true",
-                   help="allow reproducing a fleet finding to run the --candidate command it carries")
-
-
 def fuzz_status(args: argparse.Namespace) -> int | None:
     """`ember fuzz --status`: the fleet's picture (the exit status), else None (run a campaign)."""
     if not (args.status or args.html):
