@@ -82,12 +82,35 @@ print('uploaded', s.uploaded)
 
 
 def _ember(*args: str, env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`ember ARGS` in a fresh process (what another machine or a later run is)."""
     return subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, text=True, env=env,
                           cwd=cwd, timeout=300)
 
 
+@pytest.fixture
+def ember_here(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Any:
+    """`ember ARGS` in this process (cheaper), with `env` set for the call."""
+    from compiler import cli
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        with monkeypatch.context() as m:
+            for key in (connection.URL_ENV, connection.PASSWORD_ENV, "EMBER_FINDINGS"):
+                m.delenv(key, raising=False)
+            for key, value in (env or {}).items():
+                if key != "PYTHONPATH":
+                    m.setenv(key, value)
+            try:
+                status = cli.main(list(args))
+            except SystemExit as exc:
+                status = int(exc.code or 0)
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), status, out.out, out.err)
+
+    return run
+
+
 def test_same_bug_from_two_racing_processes_is_one_finding_listed_by_a_third(
-    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path]
+    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path], ember_here: Any
 ) -> None:
     procs = []
     for i, finding in enumerate(two_findings):
@@ -117,7 +140,7 @@ def test_same_bug_from_two_racing_processes_is_one_finding_listed_by_a_third(
     assert res.returncode == 0, res.stderr
     row = next(line for line in res.stdout.splitlines() if line.startswith(ids[0]))
     assert "wrong-output" in row and " 2 " in row and "box0,box1" in row
-    res = _ember("findings", "show", ids[0][:6], "--redis", server.url, env=_env(), cwd=nothing)
+    res = ember_here("findings", "show", ids[0][:6], "--redis", server.url, env=_env())
     assert res.returncode == 0 and "seen      2 time(s) on box0, box1" in res.stdout and "v=43" in res.stdout, res.stderr
 
 
@@ -249,7 +272,7 @@ def test_ember_fuzz_with_redis_down_from_the_start_then_next_run_uploads(tmp_pat
 
 
 def test_fleet_candidate_never_runs_without_trust(
-    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path]
+    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path], ember_here: Any
 ) -> None:
     root = tmp_path / "store"
     finding = _copy_store(two_findings[0], root)
@@ -257,32 +280,32 @@ def test_fleet_candidate_never_runs_without_trust(
     (sig,) = FleetStore(server.client()).finding_ids()
     mine = tmp_path / "mine"
     env = _env(EMBER_FINDINGS=str(mine))
-    res = _ember("findings", "reproduce", sig, "--redis", server.url, env=env)
+    res = ember_here("findings", "reproduce", sig, "--redis", server.url, env=env)
     assert res.returncode == 2 and "sed 's/i64 40/i64 41/'" in res.stderr and "--trust-candidate" in res.stderr, res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
-    res = _ember("findings", "reproduce", sig, "--redis", server.url, "--trust-candidate", env=env)
+    res = ember_here("findings", "reproduce", sig, "--redis", server.url, "--trust-candidate", env=env)
     assert res.returncode == 1 and "v=43" in res.stdout, res.stderr
     # pulled into the local store, it is still the fleet's: the same rule
-    res = _ember("findings", "pull", sig, "--redis", server.url, env=env)
+    res = ember_here("findings", "pull", sig, "--redis", server.url, env=env)
     assert res.returncode == 0, res.stderr
     (pulled,) = [p for p in mine.iterdir() if not p.name.startswith(".")]
     meta = json.loads((pulled / "finding.json").read_text())
     assert meta["fleet"]["id"] == sig and meta["reproduce"] == f"ember findings reproduce {pulled}"
-    res = _ember("findings", "reproduce", pulled.name, env=env)
+    res = ember_here("findings", "reproduce", pulled.name, env=env)
     assert res.returncode == 2 and "--trust-candidate" in res.stderr, res.stderr
 
 
 def test_malformed_and_oversized_records_are_refused_in_one_line(
-    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path]
+    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path], ember_here: Any
 ) -> None:
     client = server.client()
     bad = "0123456789abcdef"
     client.zadd("ember-fleet:findings", {bad: 1.0})
     client.hset(f"ember-fleet:finding:{bad}", mapping={"meta": "{not json", "signature": "x", "first_seen": "1",
                                                        "last_seen": "1", "sightings": "1"})
-    res = _ember("findings", "list", "--redis", server.url, env=_env())
+    res = ember_here("findings", "list", "--redis", server.url, env=_env())
     assert res.returncode == 0 and f"{bad}  CORRUPT" in res.stdout, res.stdout + res.stderr
-    res = _ember("findings", "show", bad, "--redis", server.url, env=_env())
+    res = ember_here("findings", "show", bad, "--redis", server.url, env=_env())
     assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1 and "refused" in res.stderr, res.stderr
     # terminal escapes in what another machine wrote never reach the terminal
     client.rpush(f"ember-fleet:sightings:{bad}", json.dumps({"machine": "evil\x1b]0;pwned\x07"}))
@@ -291,7 +314,7 @@ def test_malformed_and_oversized_records_are_refused_in_one_line(
                                                      "updated": "1", "examples": "1", "checks": "1", "seconds": "1",
                                                      "coverage": json.dumps({"f\x1b[0m": 1})})
     for args in (("findings", "list", "--redis", server.url), ("fuzz", "--status", "--redis", server.url)):
-        res = _ember(*args, env=_env())
+        res = ember_here(*args, env=_env())
         assert res.returncode == 0 and "\x1b" not in res.stdout + res.stderr, res.stdout
 
     # a well-formed record whose reproducer is oversized, or escapes its directory
@@ -307,7 +330,7 @@ def test_malformed_and_oversized_records_are_refused_in_one_line(
         (zlib.compress(b"\0" * (records.MAX_UNPACKED_BYTES * 3)), "size limit"),
     ):
         client.set(f"ember-fleet:repro:{sig}", blob)
-        res = _ember("findings", "pull", sig, "--redis", server.url, env=_env(EMBER_FINDINGS=str(tmp_path / "pulled")))
+        res = ember_here("findings", "pull", sig, "--redis", server.url, env=_env(EMBER_FINDINGS=str(tmp_path / "pulled")))
         assert res.returncode == 1 and reason in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
         assert "Traceback" not in res.stderr
     assert not (tmp_path / "evil.sh").exists() and not (tmp_path / "pulled").exists()
@@ -351,7 +374,7 @@ class _Tables(HTMLParser):
 
 
 def test_status_and_html_page_show_what_the_store_holds(
-    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path]
+    tmp_path: Path, server: RedisServer, two_findings: tuple[Path, Path], ember_here: Any
 ) -> None:
     store = FleetStore(server.client())
     for i, (machine, checks) in enumerate((("box0", 120), ("box1", 45))):
@@ -365,7 +388,7 @@ def test_status_and_html_page_show_what_the_store_holds(
     )
     (sig,) = store.finding_ids()
     page = tmp_path / "fleet.html"
-    res = _ember("fuzz", "--redis", server.url, "--status", "--html", str(page), env=_env())
+    res = ember_here("fuzz", "--redis", server.url, "--status", "--html", str(page), env=_env())
     assert res.returncode == 0, res.stderr
     assert "2 campaign(s) on 2 machine(s)" in res.stdout and "165 checks" in res.stdout, res.stdout
     assert "calls 7" in res.stdout and sig in res.stdout
@@ -397,7 +420,7 @@ def test_status_and_html_page_show_what_the_store_holds(
     assert "http://" not in page.read_text() and "https://" not in page.read_text()
 
 
-def test_known_open_bug_is_marked_known(server: RedisServer) -> None:
+def test_known_open_bug_is_marked_known(server: RedisServer, ember_here: Any) -> None:
     meta = {
         "id": "x", "classification": "symbol-difference", "summary": "extra undefined", "plan": {"opt": 2, "configs": []},
         "reproduce": "ember findings reproduce x", "faults": [],
@@ -407,8 +430,7 @@ def test_known_open_bug_is_marked_known(server: RedisServer) -> None:
     assert records.known(meta) == "dead-external-ref"
     FleetStore(server.client()).upload(meta, records.pack_files({"finding.json": json.dumps(meta).encode()}),
                                        {"machine": "m", "seen": 5.0}, "m:x")
-    res = subprocess.run([sys.executable, "-m", "compiler.cli", "findings", "list", "--redis", server.url],
-                         capture_output=True, text=True, env=_env(), timeout=120)
+    res = ember_here("findings", "list", "--redis", server.url)
     assert "[known: dead-external-ref]" in res.stdout, res.stdout + res.stderr
 
 
@@ -420,12 +442,12 @@ def test_redact_hides_the_password() -> None:
     assert "pw" not in err.replace("***", "")
 
 
-def test_bad_redis_url_is_usage_and_a_dead_one_one_line(tmp_path: Path) -> None:
-    res = _ember("findings", "list", "--redis", "http://:secret@h/", env=_env())
+def test_bad_redis_url_is_usage_and_a_dead_one_one_line(tmp_path: Path, ember_here: Any) -> None:
+    res = ember_here("findings", "list", "--redis", "http://:secret@h/", env=_env())
     assert res.returncode == 2 and "secret" not in res.stderr and "expected redis://" in res.stderr
     dead = f"redis://:secret@127.0.0.1:{free_port()}/0"
     for args in (("findings", "list", "--redis", dead), ("fuzz", "--redis", dead, "--status")):
-        res = _ember(*args, env=_env())
+        res = ember_here(*args, env=_env())
         assert res.returncode == 1 and len(res.stderr.strip().splitlines()) == 1, res.stderr
         assert "cannot use Redis redis://:***@127.0.0.1" in res.stderr and "secret" not in res.stderr
 
