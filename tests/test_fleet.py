@@ -335,6 +335,16 @@ def test_malformed_and_oversized_records_are_refused_in_one_line(
         assert "Traceback" not in res.stderr
     assert not (tmp_path / "evil.sh").exists() and not (tmp_path / "pulled").exists()
 
+    # a record another writer left malformed does not stop uploads: the next sighting repairs it
+    client.hset(f"ember-fleet:finding:{sig}", mapping={"first_seen": "x", "last_seen": "", "size": "junk"})
+    assert FleetStore(client).finding(sig).problem is not None
+    again = FleetSession(server.url, name="c", strategy="callgraph", seed=2, root=root, note=pytest.fail)
+    (root / PENDING).mkdir(exist_ok=True)
+    (root / PENDING / f"{finding.name}.json").write_text(json.dumps({"machine": "other", "seen": 7.0}))
+    again.flush()
+    repaired = FleetStore(client).finding(sig)
+    assert repaired.problem is None and repaired.sightings == 2 and repaired.first_seen == 7.0
+
 
 class _Tables(HTMLParser):
     """Every <table id=...> of a page as rows of cell texts, and the <img> sources."""

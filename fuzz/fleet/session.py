@@ -69,6 +69,7 @@ class FleetSession:
         self.uploaded: list[str] = []
         self._down_since: float | None = None
         self._last_try = 0.0
+        self._refused: set[str] = set()
         self._start = time.perf_counter()
         self.flush()
 
@@ -80,8 +81,16 @@ class FleetSession:
         if self._down_since is not None and now - self._last_try < RETRY_S:
             return False
         self._last_try = now
+        import redis
+
         try:
             what()
+        except redis.exceptions.ResponseError as exc:  # Redis answered: it refused this write
+            reason = connection.describe_error(exc, self.url)
+            if reason not in self._refused:
+                self._refused.add(reason)
+                self.note(f"ember fleet: Redis {self.where} refused a write ({reason}); kept locally and queued")
+            return False
         except _redis_errors() as exc:
             self._down_since = self._down_since or now
             connection.note_down(self.url, exc)
@@ -137,6 +146,8 @@ class FleetSession:
                 continue
             sid = f"{sighting.get('machine', self.machine)}:{finding.name}"
             if not self._attempt(functools.partial(self.store.upload, meta, blob, sighting, sid)):
+                if self.up:
+                    continue  # Redis refused this one (said once): it stays queued, the others go on
                 return
             marker.unlink(missing_ok=True)
             self.uploaded.append(finding.name)

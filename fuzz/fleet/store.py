@@ -48,15 +48,16 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('ZADD', KEYS[5], ARGV[8], ARGV[1])
   created = 1
 else
-  if tonumber(ARGV[5]) < tonumber(redis.call('HGET', KEYS[1], 'size') or '0') then
+  -- an existing record that another writer left malformed gets sane values, never a script error
+  if tonumber(ARGV[5]) < (tonumber(redis.call('HGET', KEYS[1], 'size') or '') or math.huge) then
     redis.call('HSET', KEYS[1], 'meta', ARGV[3], 'size', ARGV[5])
     redis.call('SET', KEYS[2], ARGV[4])
   end
-  if seen < tonumber(redis.call('HGET', KEYS[1], 'first_seen')) then
+  if seen < (tonumber(redis.call('HGET', KEYS[1], 'first_seen') or '') or math.huge) then
     redis.call('HSET', KEYS[1], 'first_seen', ARGV[8])
     redis.call('ZADD', KEYS[5], ARGV[8], ARGV[1])
   end
-  if seen > tonumber(redis.call('HGET', KEYS[1], 'last_seen')) then
+  if seen > (tonumber(redis.call('HGET', KEYS[1], 'last_seen') or '') or 0) then
     redis.call('HSET', KEYS[1], 'last_seen', ARGV[8])
   end
 end
