@@ -55,7 +55,7 @@ def check_trust(meta: dict[str, Any], trusted: bool, where: str) -> None:
     if commands and not trusted:
         shown = " and ".join("`" + records.clean(c[:300]) + "`" for c in commands)
         raise UsageError(
-            f"{where} came from the fleet and would run the command it carries: {shown}; "
+            f"{where} would run the command it carries: {shown}; "
             "read it, then re-run with --trust-candidate to run it"
         )
 
@@ -64,7 +64,7 @@ def check_local_trust(path: Path, trusted: bool) -> None:
     """`ember findings reproduce` of a local finding: the same rule for one pulled from the fleet."""
     meta = findings.read_meta(path)
     if FLEET_KEY in meta:
-        check_trust(meta, trusted, f"finding {path}")
+        check_trust(meta, trusted, f"finding {path} (pulled from the fleet)")
 
 
 # ------------------------------------------------------------------ ember findings --redis
@@ -91,8 +91,8 @@ def cmd_findings(args: argparse.Namespace, url: str) -> int:
         print(_show(finding, files, records.known(finding.meta)))
         return 0
     if args.action == "pull":
-        path = pull(finding, files, args.root, where)
-        print(f"pulled {sig} into {path}")
+        path, created = pull(finding, files, args.root, where)
+        print(f"pulled {sig} into {path}" if created else f"{sig} is already in the local store: {path}")
         return 0
     meta = _meta_of(files, sig, where)
     check_trust(meta, args.trust_candidate, f"fleet finding {sig}")
@@ -154,8 +154,9 @@ def _show(f: records.FleetFinding, files: dict[str, bytes], known: str | None) -
     return "\n".join(lines)
 
 
-def pull(f: records.FleetFinding, files: dict[str, bytes], root: Path | None, where: str) -> Path:
-    """Copy a fleet finding into the local store (atomically), marked as from the fleet."""
+def pull(f: records.FleetFinding, files: dict[str, bytes], root: Path | None, where: str) -> tuple[Path, bool]:
+    """Copy a fleet finding into the local store (atomically), marked as from the fleet; (its path,
+    whether it was copied now) — a finding of the same local id already there is left alone."""
     root = Path(root) if root is not None else findings.default_root()
     meta = _meta_of(files, f.id, where)
     local_id = str(meta.get("id", ""))
@@ -163,7 +164,7 @@ def pull(f: records.FleetFinding, files: dict[str, bytes], root: Path | None, wh
         local_id = f"fleet-{f.id}"
     final = root / local_id
     if final.exists():
-        return final
+        return final, False
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-fleet-{f.id}-", dir=root))
     try:
@@ -176,7 +177,7 @@ def pull(f: records.FleetFinding, files: dict[str, bytes], root: Path | None, wh
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return final
+    return final, True
 
 
 def _umask() -> int:
