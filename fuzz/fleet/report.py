@@ -148,7 +148,7 @@ def _plots(p: Picture) -> tuple[list[tuple[str, str]], str | None]:
             xs = [r.started + b[0] for a, b in zip(pts, pts[1:], strict=False) if b[0] > a[0]]
             ys = [(b[1] - a[1]) / (b[0] - a[0]) for a, b in zip(pts, pts[1:], strict=False) if b[0] > a[0]]
             if xs:
-                ax.plot([(x - p.now) / scale for x in xs], ys, marker=".", label=f"{m} ({r.strategy})")
+                ax.plot([(x - p.now) / scale for x in xs], ys, marker=".", label=f"{m} {r.campaign or r.strategy}"[:60])
     ax.set_xlabel(f"{unit} before now")
     ax.set_ylabel("checks/s")
     if p.runs:
@@ -213,8 +213,8 @@ def html_page(p: Picture, store: FleetStore, where: str) -> str:
         [[e(m), str(n), str(progs), str(c), f"{rate:.2f}"] for m, n, progs, c, rate in p.per_machine()],
     )
     rates = _table(
-        "samples", ["machine", "campaign", "strategy", "seconds", "checks", "checks/s"],
-        [[e(r.machine), e(r.id), e(r.strategy), f"{t:.1f}", str(c), f"{c / t if t else 0:.2f}"]
+        "samples", ["machine", "run", "campaign", "strategy", "seconds", "checks", "checks/s"],
+        [[e(r.machine), e(r.id), e(r.campaign), e(r.strategy), f"{t:.1f}", str(c), f"{c / t if t else 0:.2f}"]
          for r in p.runs for t, c, _ in r.samples],
     )
     coverage = _table("coverage", ["feature", "programs"], [[e(k), str(v)] for k, v in p.coverage().items()])

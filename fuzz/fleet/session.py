@@ -63,7 +63,7 @@ class FleetSession:
         self.machine = machine_name()
         self.run = RunRecord(
             id=f"{self.machine}-{os.getpid()}-{int(time.time())}-{secrets.token_hex(3)}",
-            machine=self.machine, strategy=strategy, seed=seed, started=time.time(),
+            machine=self.machine, strategy=strategy, campaign=name, seed=seed, started=time.time(),
         )
         self.name = name
         self.uploaded: list[str] = []

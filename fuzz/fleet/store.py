@@ -7,7 +7,7 @@ Keys (prefix `ember-fleet:`):
     sightings:<sig>  list   one JSON object per sighting: machine, seed, examples_to_find, seen, campaign
     seen-ids:<sig>   set    sighting ids already counted (an upload retried after a kill counts once)
     findings         zset   sig -> first seen (the index)
-    run:<id>         hash   one campaign: machine, strategy, seed, started, updated, examples, checks,
+    run:<id>         hash   one campaign: machine, strategy, campaign (name), seed, started, updated, examples, checks,
                             seconds, coverage (JSON feature -> programs)
     samples:<id>     list   JSON [t, checks, examples] every progress tick (checks/s over time)
     runs             zset   run id -> last update
@@ -75,6 +75,8 @@ class RunRecord:
     id: str
     machine: str = ""
     strategy: str = ""
+    #: the campaign's name (`ember fuzz`, or a pytest shard's `fuzz/test_campaign.py::ember#shard3`)
+    campaign: str = ""
     seed: int | None = None
     started: float = 0.0
     updated: float = 0.0
@@ -159,7 +161,7 @@ class FleetStore:
     def put_run(self, run: RunRecord, sample: bool = True) -> None:
         """Write a campaign's totals (absolute values) and a progress sample, in one round trip."""
         doc = {
-            "machine": run.machine, "strategy": run.strategy, "seed": "" if run.seed is None else str(run.seed),
+            "machine": run.machine, "strategy": run.strategy, "campaign": run.campaign, "seed": "" if run.seed is None else str(run.seed),
             "started": repr(run.started), "updated": repr(run.updated), "examples": run.examples,
             "checks": run.checks, "seconds": repr(run.seconds), "coverage": json.dumps(run.coverage, sort_keys=True),
         }
@@ -200,7 +202,7 @@ def _parse_run(rid: str, fields: dict[bytes, bytes], samples: Iterable[bytes]) -
         points.append((float(t), int(checks), int(examples)))
     return RunRecord(
         id=records.clean(rid[:100]), machine=records.clean(f.get("machine", "?")[:64]),
-        strategy=records.clean(f.get("strategy", "?")[:20]),
+        strategy=records.clean(f.get("strategy", "?")[:20]), campaign=records.clean(f.get("campaign", "")[:120]),
         seed=int(f["seed"]) if f.get("seed") else None, started=float(f["started"]), updated=float(f["updated"]),
         examples=int(f["examples"]), checks=int(f["checks"]), seconds=float(f["seconds"]),
         coverage={records.clean(str(k)[:64]): int(v) for k, v in coverage.items()}, samples=points,
