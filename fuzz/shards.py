@@ -125,7 +125,14 @@ def run_shard(strategy: str, shard: int) -> None:
     session = None
     url = os.environ.get(profiles.REDIS_ENV)
     if url:
+        from compiler.diagnostics import UsageError
+        from fuzz.fleet.connection import resolve_url
         from fuzz.fleet.session import FleetSession
+
+        try:
+            resolve_url(url)
+        except UsageError as exc:
+            raise pytest.UsageError(f"{profiles.REDIS_ENV}: {exc}") from None
 
         session = FleetSession(url, name=name, strategy=strategy, seed=seed)
     campaign = Campaign(

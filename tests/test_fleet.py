@@ -455,6 +455,8 @@ def test_redact_hides_the_password() -> None:
 def test_bad_redis_url_is_usage_and_a_dead_one_one_line(tmp_path: Path, ember_here: Any) -> None:
     res = ember_here("findings", "list", "--redis", "http://:secret@h/", env=_env())
     assert res.returncode == 2 and "secret" not in res.stderr and "expected redis://" in res.stderr
+    res = ember_here("fuzz", "--status", env=_env(EMBER_REDIS_URL="redis://:secret@h:port/0"))
+    assert res.returncode == 2 and "secret" not in res.stderr and "Port could not be cast" in res.stderr, res.stderr
     dead = f"redis://:secret@127.0.0.1:{free_port()}/0"
     for args in (("findings", "list", "--redis", dead), ("fuzz", "--redis", dead, "--status")):
         res = ember_here(*args, env=_env())

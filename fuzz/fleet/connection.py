@@ -48,6 +48,10 @@ def resolve_url(option: str | None) -> str | None:
         scheme = ""
     if scheme not in ("redis", "rediss", "unix"):
         raise UsageError(f"--redis {redact(url)}: expected redis://host:port/db (or rediss://, unix://)")
+    try:
+        connect(url)  # parses the URL; nothing is sent yet
+    except ValueError as exc:
+        raise UsageError(f"--redis {redact(url)}: {describe_error(exc, url)}") from None
     return url
 
 
