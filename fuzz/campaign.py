@@ -36,6 +36,9 @@ from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
 from fuzz.strategies import FuzzCase, cases, known_features, plans
 
+#: seconds between progress lines (and `on_progress` calls)
+PROGRESS_SECONDS = 10.0
+
 
 @dataclass(frozen=True)
 class CampaignConfig:
@@ -121,11 +124,17 @@ class Campaign:
         seed: int | None = None,
         name: str = "ember-fuzz",
         progress: Callable[[str], None] | None = None,
+        on_finding: Callable[[Path, CampaignResult], None] | None = None,
+        on_progress: Callable[[CampaignResult], None] | None = None,
     ) -> None:
         self.config = config
         self.seed = seed
         self.name = name
         self.progress = progress
+        #: called with each new finding directory right after it is saved (the fleet uploads it)
+        self.on_finding = on_finding
+        #: called with the running result every `PROGRESS_SECONDS` (the fleet's coverage picture)
+        self.on_progress = on_progress
         self.result = CampaignResult(coverage=dict.fromkeys(known_features(config.strategy), 0))
         self.cases = cases(config.strategy, config.max_functions, config.min_functions)
         self.plans = plans.check_plans(
@@ -142,6 +151,8 @@ class Campaign:
         self._passed: set[str] = set()
         self._start = time.perf_counter()
         self._first_failure: float | None = None
+        #: examples of the generate phase not checked because the time budget was spent
+        self._skipped_for_time = 0
         self._last_progress = self._start
 
     # ---------------------------------------------------------------- the property
@@ -155,6 +166,7 @@ class Campaign:
         case: FuzzCase = data.draw(self.cases, label="program")
         plan: properties.CheckPlan = data.draw(self.plans, label="builds")
         if self._first_failure is None and self.config.time_budget is not None and now - self._start > self.config.time_budget:
+            self._skipped_for_time += 1  # Hypothesis stops generating after this one (`_stopped_when_out_of_time`)
             return  # out of time: the remaining examples are not checked
         drawn = time.perf_counter() - now
         stats.generation += drawn
@@ -188,6 +200,8 @@ class Campaign:
             path = findings.save(report, root=self.config.findings_root, seed=self.seed, test=self.name)
             if path not in self.result.findings:
                 self.result.findings.append(path)
+                if self.on_finding is not None:
+                    self.on_finding(path, self.result)
         raise properties.failure_exception(report, path)
 
     def hypothesis_test(self, test_settings: settings | None = None) -> Callable[[], None]:
@@ -225,6 +239,8 @@ class Campaign:
             with determinism.seed_only(), _without_span_mutations(), contextlib.ExitStack() as stack:
                 if shrink_seconds is not None:
                     stack.enter_context(_shrinking_limited_to(shrink_seconds))
+                if self.config.time_budget is not None:
+                    stack.enter_context(_stopped_when_out_of_time(self))
                 test()
 
         return wrapped
@@ -267,8 +283,13 @@ class Campaign:
 
     def _tick(self) -> None:
         now = time.perf_counter()
-        if self.progress is not None and now - self._last_progress >= 10.0:
-            self._last_progress = now
+        if now - self._last_progress < PROGRESS_SECONDS:
+            return
+        self._last_progress = now
+        self.result.seconds = now - self._start
+        if self.on_progress is not None:
+            self.on_progress(self.result)
+        if self.progress is not None:
             s = self.result.stats
             self.progress(
                 f"{now - self._start:.0f}s: {s.examples} programs, {s.checks} checks, "
@@ -331,6 +352,39 @@ def _without_span_mutations() -> Iterator[None]:
         yield
     finally:
         runner.generate_mutations_from = saved  # type: ignore[method-assign]
+
+
+@contextmanager
+def _stopped_when_out_of_time(campaign: Campaign) -> Iterator[None]:
+    """End Hypothesis' generate phase once the campaign's time budget is spent (pinned version).
+
+    Without this, a campaign with many examples left (`--examples 100000 --max-seconds 60`,
+    or a pytest shard's 2,000 under `$EMBER_CAMPAIGN_SECONDS`) went on drawing every
+    remaining program after its budget, unchecked, for minutes. Hypothesis has no public
+    way to stop early; its engine asks `should_generate_more()` before each new example.
+    After the first example the campaign skipped for time (counted from the start of the
+    generate phase, so a long reuse phase does not trip the engine's own assertion) it
+    answers no, unless a failure was found (then shrinking proceeds as before).
+    """
+    runner = hypothesis_engine.ConjectureRunner
+    saved_more, saved_generate = runner.should_generate_more, runner.generate_new_test_cases
+
+    def should_generate_more(self: hypothesis_engine.ConjectureRunner) -> bool:
+        if campaign._skipped_for_time and campaign._first_failure is None:
+            return False
+        return saved_more(self)
+
+    def generate_new_test_cases(self: hypothesis_engine.ConjectureRunner) -> None:
+        campaign._skipped_for_time = 0
+        saved_generate(self)
+
+    runner.should_generate_more = should_generate_more  # type: ignore[method-assign]
+    runner.generate_new_test_cases = generate_new_test_cases  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        runner.should_generate_more = saved_more  # type: ignore[method-assign]
+        runner.generate_new_test_cases = saved_generate  # type: ignore[method-assign]
 
 
 def _no_mutations(runner: object, data: object) -> None:

@@ -22,15 +22,22 @@ def check_store(root: Path | None, option: str = "--findings") -> None:
 
 
 def add_findings_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", choices=("list", "show", "reproduce"))
+    p.add_argument("action", choices=("list", "show", "reproduce", "pull"))
     p.add_argument("finding", nargs="?", help="finding id (or a unique prefix/suffix) or directory")
     p.add_argument("--root", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    from fuzz.fleet import options as fleet_options
+
+    fleet_options.add_findings_arguments(p)  # --redis, --trust-candidate
 
 
 def cmd_findings(args: argparse.Namespace) -> int:
     from fuzz import findings
+    from fuzz.fleet import commands as fleet
 
     check_store(args.root, "--root")
+    url = fleet.findings_url(args)
+    if url is not None:  # the fleet's shared store
+        return fleet.cmd_findings(args, url)
     if args.action == "list":
         print(findings.format_list(findings.list_findings(args.root)))
         return 0
@@ -40,6 +47,7 @@ def cmd_findings(args: argparse.Namespace) -> int:
     if args.action == "show":
         print(findings.show(path))
         return 0
+    fleet.check_local_trust(path, args.trust_candidate)  # a finding pulled from the fleet runs no command unasked
     report = findings.reproduce(path, allow_faults=False)
     if report.ok:
         print(f"does not reproduce: {report.summary()}")

@@ -52,13 +52,20 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
     p.add_argument("--report-known", action="store_true", help="save findings for known open bugs too (fuzz/regressions)")
     p.add_argument("--no-database", action="store_true", help="do not replay or record examples in .hypothesis/ember")
+    from fuzz.fleet import options as fleet_options
+
+    fleet_options.add_fuzz_arguments(p)  # --redis, --status, --html
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from compiler.cli import int_list
     from fuzz import findings, profiles, properties
     from fuzz.campaign import Campaign, CampaignConfig
+    from fuzz.fleet import commands as fleet
 
+    status = fleet.fuzz_status(args)  # --status/--html: the fleet's picture, no campaign
+    if status is not None:
+        return status
     if args.examples < 1:
         raise UsageError("--examples must be at least 1")
     if args.lanes is not None and args.lanes < 1:
@@ -100,10 +107,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         f"split {','.join(modes)} -j {args.jobs} vs --split none; findings -> {root}",
         flush=True,
     )
-    campaign = Campaign(config, seed=seed, progress=lambda line: print(f"  {line}", flush=True))
+    session = fleet.start_session(args, seed, root)  # --redis / $EMBER_REDIS_URL: findings and coverage shared
+    campaign = Campaign(
+        config, seed=seed, progress=lambda line: print(f"  {line}", flush=True),
+        on_finding=session and session.finding_saved, on_progress=session and session.progress,
+    )
     with _hypothesis_home(private=args.no_database):
-        database = None if args.no_database else profiles.example_database()
+        database = None if args.no_database else profiles.example_database(redis_url=args.redis)
         result = campaign.run(examples=args.examples, database=database)
+    fleet.end_session(session, result)
     print(result.stats.render())
     print(result.coverage_text())
     print(f"campaign fingerprint {result.fingerprint} (programs, builds and verdicts: one seed, one print with --no-database)")

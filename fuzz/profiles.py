@@ -48,11 +48,12 @@ def local_database(path: str | Path | None = None) -> DirectoryBasedExampleDatab
 
 
 def redis_database(url: str) -> ExampleDatabase:
-    """A shared database on a Redis server (`redis://host:port/db`)."""
-    import redis
-    from hypothesis.extra.redis import RedisExampleDatabase
+    """A shared database on a Redis server (`redis://host:port/db`); Redis going away mid-campaign
+    is noted once and the campaign goes on with its local database (`fuzz.fleet.exampledb`)."""
+    from fuzz.fleet import connection
+    from fuzz.fleet.exampledb import TolerantRedisDatabase
 
-    return RedisExampleDatabase(redis.Redis.from_url(url), key_prefix=b"ember-hypothesis:")
+    return TolerantRedisDatabase(connection.connect(url), url, key_prefix=b"ember-hypothesis:")
 
 
 def example_database(local: str | Path | None = None, redis_url: str | None = None) -> ExampleDatabase:
@@ -107,6 +108,11 @@ def load(name: str | None = None) -> str:
 
 
 _LOADED: str | None = None
+
+
+def active() -> str | None:
+    """The profile `load()` last loaded in this process (None before any)."""
+    return _LOADED
 
 
 def campaign_settings(key: str) -> tuple[settings, int | None]:

@@ -10,53 +10,28 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-REDIS = shutil.which("redis-server")
+from fuzz.fleet import localserver
+
 FAULT = "skip-linkage-restore"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    if REDIS is None:
-        pytest.skip("redis-server is not installed (Debian package redis-server; ci/system-deps.sh installs it)")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    if localserver.redis_server_path() is None:
+        pytest.skip(localserver.MISSING)
+    server = localserver.RedisServer(tmp_path).start()
     try:
-        import redis
-
-        client = redis.Redis(host="127.0.0.1", port=port)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.exceptions.ConnectionError:
-                time.sleep(0.05)
-        else:
-            pytest.fail("redis-server did not start")
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server.url
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop()
 
 
 def _worker(local_db: Path, redis_url: str, findings: Path, *extra: str) -> dict[str, Any]:

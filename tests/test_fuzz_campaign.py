@@ -41,3 +41,26 @@ def test_shrinking_stops_once_its_budget_is_spent(
     assert result.found
     assert examples_after_failure < 60, examples_after_failure
     assert default_limit == hypothesis_engine.MAX_SHRINKING_SECONDS  # restored for other tests
+
+
+def test_generation_stops_once_the_time_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--examples 100000 --max-seconds S` (or a pytest shard under $EMBER_CAMPAIGN_SECONDS) used
+    # to draw every remaining program after the budget, unchecked: minutes of nothing.
+    after_skip = 0
+    body = Campaign.body
+
+    def counting_body(self: Campaign, data: object) -> None:
+        nonlocal after_skip
+        if self._skipped_for_time:  # an example was already skipped for time
+            after_skip += 1
+        body(self, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Campaign, "body", counting_body)
+    config = CampaignConfig(strategy="callgraph", time_budget=1.0, save_findings=False, opt_check=False,
+                            determinism=False, modes=("two-level",), jobs=(1,))
+    campaign = Campaign(config, seed=3)
+    original = hypothesis_engine.ConjectureRunner.should_generate_more
+    result = campaign.run(examples=100_000)
+    assert result.stats.examples >= 1 and not result.found and campaign._skipped_for_time == 1
+    assert after_skip == 0  # the first example skipped for time was the last one drawn
+    assert hypothesis_engine.ConjectureRunner.should_generate_more is original  # the engine is restored

@@ -61,8 +61,8 @@ def test_redis_url_adds_a_shared_database(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setenv(profiles.REDIS_ENV, "redis://127.0.0.1:1/0")  # not contacted until used
     db = profiles.example_database(tmp_path)
     assert isinstance(db, MultiplexedDatabase)
-    kinds = {type(d) for d in db._wrapped}
-    assert kinds == {DirectoryBasedExampleDatabase, RedisExampleDatabase}
+    local, shared = db._wrapped
+    assert type(local) is DirectoryBasedExampleDatabase and isinstance(shared, RedisExampleDatabase)
 
 
 def test_unknown_profile_is_refused(restore_profile: None) -> None:
