@@ -39,8 +39,11 @@ _FREE_TEXT = (
     "  br label %", "  unreachable\n", "call void @llvm.lifetime", "call void @llvm.dbg",
     " = bitcast ", " = ptrtoint ", " = inttoptr ", " = trunc ", " = freeze ",
 )
-#: a getelementptr with constant indices only (folded into its users' addressing)
-_CONSTANT_GEP = re.compile(r"= getelementptr (?:inbounds )?[^,\n]+, ptr %[-a-zA-Z$._0-9]+(?:, i(?:32|64) -?\d+)*(?:, !|\n)")
+#: a getelementptr (result, base, constant indices when it has only constant ones): free to
+#: the inline cost model, and one into a stack slot is part of the slot SROA splits up
+_GEP = re.compile(r"^  (%[-a-zA-Z$._0-9]+) = getelementptr [^\n]*?, ptr (%[-a-zA-Z$._0-9]+)((?:, i(?:32|64) -?\d+)*)(, !|$)?", re.M)
+#: a memcpy/memset into or out of a stack slot (SROA turns it into plain values)
+_MEM_INTRINSIC = re.compile(r"call void @llvm\.mem(?:cpy|move|set)[^(]*\(ptr [^%\n]*(%[-a-zA-Z$._0-9]+), (?:ptr [^%\n]*(%[-a-zA-Z$._0-9]+))?")
 
 
 @dataclass(frozen=True)
@@ -67,8 +70,14 @@ def function_facts(e: Entity, always: bool, groups: dict[str, set[str]] | None =
     size = body.count("\n  ") - body.count("\n   ")  # instructions: indented two spaces
     if size <= SCAN_LIMIT:
         slots = _entry_slots(body)
-        size -= len(slots) + sum(body.count(text) for text in _FREE_TEXT) + len(_CONSTANT_GEP.findall(body))
+        size -= len(slots) + sum(body.count(text) for text in _FREE_TEXT)
+        for result, base, _indices, constant_only in _GEP.findall(body):
+            if base in slots:
+                slots.add(result)  # a field of a slot is a slot of its own after SROA
+            if constant_only is not None and (constant_only or base in slots):
+                size -= 1
         size -= sum(1 for pointer in _ACCESSED.findall(body) if pointer in slots)
+        size -= sum(1 for dst, src in _MEM_INTRINSIC.findall(body) if dst in slots or src in slots)
     size += CALL_WEIGHT * sum(calls.values())
     words = set(header.split())
     for word in list(words):
