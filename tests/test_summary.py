@@ -169,8 +169,11 @@ def test_a_large_closure_makes_fewer_subgraphs() -> None:
     """Every caller needs the same big helper set: the plan shrinks its count to bound the copies."""
     helpers = [_noisy_helper(f"h{i}", empty_blocks=120) for i in range(30)]
     names = tuple(f"h{i}" for i in range(30))
-    callers = [_big(f"f{i}", 40, calls=names) for i in range(64)]
+    callers = [_big(f"f{i}", 300, calls=names) for i in range(64)]
     text = "\n".join(helpers + callers)
-    p = planner.plan(text, policy=planner.PlanPolicy(target_cost=200, inline_level=2))
-    unbounded_count = round(p.work.module_cost / 200)
+    target = planner.FINE_SPLIT_COST  # the smallest target the shrink applies to
+    p = planner.plan(text, policy=planner.PlanPolicy(target_cost=target, inline_level=2))
+    unbounded_count = round(p.work.module_cost / target)
     assert planner.MIN_SUBGRAPHS <= len(p.subgraphs) < min(unbounded_count, planner.MAX_SUBGRAPHS)
+    fine = planner.plan(text, policy=planner.PlanPolicy(target_cost=1, inline_level=2))
+    assert len(fine.subgraphs) > len(p.subgraphs)  # the harness's fine split keeps its many subgraphs
