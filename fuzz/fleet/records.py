@@ -227,9 +227,11 @@ def parse_sighting(raw: bytes) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
-def known(meta: dict[str, Any]) -> str | None:
+def known(meta: dict[str, Any], module: str | None = None) -> str | None:
     """The known open bug (`fuzz/regressions`) that explains every failure of a finding, as
-    locally (`known_bug`); None when it is new or its failures cannot be read."""
+    locally (`known_bug`); None when it is new or its failures cannot be read. `module`: the
+    finding's program text; without it (a listing reads no reproducers) the symbols its
+    diffs name stand in for the program's own names."""
     from fuzz.regressions import known_bug
     from fuzz.strategies import FuzzCase
 
@@ -242,5 +244,7 @@ def known(meta: dict[str, Any]) -> str | None:
     except (KeyError, TypeError, ValueError, AttributeError, AssertionError):
         return None
     # the recognisers judge the failures (their diffs), not the program text
-    report = properties.Report(FuzzCase("", None, str(meta.get("origin", "fleet"))), plan, frozenset(), failures=failures)
+    if module is None:
+        module = " ".join("@" + ln.split(" UND ", 1)[1].split()[0] for f in failures for ln in f.detail.splitlines() if " UND " in ln)
+    report = properties.Report(FuzzCase(module, None, str(meta.get("origin", "fleet"))), plan, frozenset(), failures=failures)
     return known_bug(report)
