@@ -27,6 +27,11 @@ COLD_SIZE = 5
 #: Bodies of more instructions than this are not scanned further: early simplification removes
 #: at most about four in five of them, which leaves far more than any inlining threshold.
 SCAN_LIMIT = 600
+#: Percent of an inlined callee's size a caller is judged to grow by: call sites often pass
+#: constants that fold the callee's branches (LLVM's cost model simulates that), so the full
+#: size over-counts (Lua's lua_type, 21 instructions, then 75 with index2value inlined, is
+#: still inlined everywhere serially)
+INLINED_SHARE = 50
 #: Each call left inside a callee costs the inline model about this many instructions more.
 CALL_WEIGHT = 4
 
@@ -152,7 +157,7 @@ def summarise(
             size = facts.simplified
             for callee, n in facts.calls.items():
                 if callee in inlined and callee not in members:
-                    size += n * max(effective[callee] - 1 - CALL_WEIGHT, 0)
+                    size += n * max(effective[callee] - 1 - CALL_WEIGHT, 0) * INLINED_SHARE // 100
             effective[name] = size
         for name in scc:  # inside a recursive component each member is judged by its own size
             facts = functions[name]  # self-recursive ones too: tail-call elimination often makes them loops
