@@ -325,6 +325,9 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     pack_clusters(state)
     assign_owners(state)
     if state.policy.inline_level > 0:
+        # small locals first (within their budget), inlined or not: a copy keeps a local
+        # local, with the calling convention and argument facts the serial build gives it
+        copy_small_locals(state)
         bring_inline_closure(state)
         loaded.inline = state.inline
     else:
