@@ -684,22 +684,25 @@ def exception_handling(draw: st.DrawFn, p: str) -> Fragment:
 LIFETIME_DECLS = ("declare void @llvm.lifetime.start.p0(ptr)", "declare void @llvm.lifetime.end.p0(ptr)")
 _PAD_OPS = ("add", "xor", "mul", "sub", "or")
 _PAD_STEP = st.tuples(st.sampled_from(_PAD_OPS), _SMALL)
-#: a few steps, or 12-40: 40-130 instructions before SROA (past the planner's COPY_COST of 60
-#: for an internal callee) but 12-40 after, under the -O2 inliner's threshold (~45)
+#: a few steps, or 12-40: 70-250 instructions before SROA (past the planner's COPY_COST of 60
+#: for an internal callee, and up to past its IMPORT_COST of 200 for an exported one) but
+#: 12-40 after, under the -O2 inliner's threshold (~45 simple instructions)
 _PADDING = st.one_of(st.lists(_PAD_STEP, max_size=8), st.lists(_PAD_STEP, min_size=12, max_size=40))
 
 
 def _unoptimised(arg: str, padding: list[tuple[str, int]]) -> list[str]:
-    """Instructions that run `arg` through an alloca the way clang's unoptimised IR does
-    (lifetime markers, a store and load per step): each step is three instructions to a
-    size count and one after SROA, so the helper looks larger than what the inliner sees.
-    The result is in `%pad.r`."""
-    lines = ["  %pad.t = alloca i64, align 8", "  call void @llvm.lifetime.start.p0(ptr %pad.t)",
-             f"  store i64 {arg}, ptr %pad.t, align 8"]
+    """Instructions that run `arg` through one alloca per step, the way clang's unoptimised
+    IR keeps locals (an alloca, lifetime markers, a store and a load each): six
+    instructions per step to a size count, one after SROA, so the helper looks about six
+    times larger than what the inliner sees. The result is in `%pad.r`."""
+    steps = len(padding)
+    lines = [f"  %pad.t{n} = alloca i64, align 8" for n in range(steps + 1)]
+    lines += ["  call void @llvm.lifetime.start.p0(ptr %pad.t0)", f"  store i64 {arg}, ptr %pad.t0, align 8"]
     for n, (op, c) in enumerate(padding):
-        lines += [f"  %pad.l{n} = load i64, ptr %pad.t, align 8", f"  %pad.o{n} = {op} i64 %pad.l{n}, {c}",
-                  f"  store i64 %pad.o{n}, ptr %pad.t, align 8"]
-    return [*lines, "  %pad.r = load i64, ptr %pad.t, align 8", "  call void @llvm.lifetime.end.p0(ptr %pad.t)"]
+        lines += [f"  call void @llvm.lifetime.start.p0(ptr %pad.t{n + 1})",
+                  f"  %pad.l{n} = load i64, ptr %pad.t{n}, align 8", f"  %pad.o{n} = {op} i64 %pad.l{n}, {c}",
+                  f"  store i64 %pad.o{n}, ptr %pad.t{n + 1}, align 8", f"  call void @llvm.lifetime.end.p0(ptr %pad.t{n})"]
+    return [*lines, f"  %pad.r = load i64, ptr %pad.t{steps}, align 8", f"  call void @llvm.lifetime.end.p0(ptr %pad.t{steps})"]
 
 
 def _loop_anchor(name: str, call: str, trip: int, step: int) -> str:
