@@ -128,6 +128,7 @@ INLINING_PARAMS = [
 
 
 def _object(path: Path, level: int, split: str) -> bytes:
+    """The object `ember build path -O<level> --split <split> -j 2 [--split-cost 1]` makes."""
     options = driver.BuildOptions(opt_level=level, split=split, jobs=2, subgraph_cost=FINE_COST if split != "none" else None)
     out = driver.build(str(path), options).output
     assert isinstance(out, bytes)
@@ -148,3 +149,23 @@ def test_split_inlines_what_serial_inlines(reproducer: Path, level: int) -> None
     assert calls.calls_to(_object(reproducer, level, "none"), helper) == set(), "the serial build no longer inlines it"
     out_of_line = calls.calls_to(_object(reproducer, level, "two-level"), helper)
     assert out_of_line == set(), f"the split object still calls {helper} from {', '.join(sorted(out_of_line))}"
+
+
+INLINED_HELPER = next(b for b in KNOWN_BUGS if b.name == "inlined-helper")
+
+
+@pytest.mark.parametrize("level", [
+    pytest.param(level, marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {INLINED_HELPER.description}"))
+    if level in INLINED_HELPER.levels else level
+    for level in (1, 2)
+])
+def test_generated_module_helper_is_inlined_in_every_function(level: int, tmp_path: Path) -> None:
+    """The same class on a 40-function generated module whose every loop calls one padded
+    internal helper (`ModuleShape.helper_steps`): no function calls it, split or not."""
+    from fuzz.genmodule import ModuleShape, generate
+
+    src = tmp_path / "gen.ll"
+    src.write_text(generate(3, ModuleShape(functions=40, helper_steps=16)))
+    assert calls.calls_to(_object(src, level, "none"), "helper") == set(), "the serial build no longer inlines it"
+    out_of_line = calls.calls_to(_object(src, level, "two-level"), "helper")
+    assert out_of_line == set(), f"{len(out_of_line)} functions of the split object still call the helper"

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
+from fuzz.strategies.unoptimised import LIFETIME_DECLS, PADDING, padded
+
 TLS_DECL = "declare ptr @llvm.threadlocal.address.p0(ptr)"
 
 
@@ -681,30 +683,6 @@ def exception_handling(draw: st.DrawFn, p: str) -> Fragment:
 # --split-cost); the symbol check then sees a libcall folded differently or an undefined
 # symbol kept alive, and `tests/test_fuzz_regressions.py` checks inlining on the reduced ones.
 
-LIFETIME_DECLS = ("declare void @llvm.lifetime.start.p0(ptr)", "declare void @llvm.lifetime.end.p0(ptr)")
-_PAD_OPS = ("add", "xor", "mul", "sub", "or")
-_PAD_STEP = st.tuples(st.sampled_from(_PAD_OPS), _SMALL)
-#: a few steps, or 12-40: 70-250 instructions before SROA (past the planner's COPY_COST of 60
-#: for an internal callee, and up to past its IMPORT_COST of 200 for an exported one) but
-#: 12-40 after, under the -O2 inliner's threshold (~45 simple instructions)
-_PADDING = st.one_of(st.lists(_PAD_STEP, max_size=8), st.lists(_PAD_STEP, min_size=12, max_size=40))
-
-
-def _unoptimised(arg: str, padding: list[tuple[str, int]]) -> list[str]:
-    """Instructions that run `arg` through one alloca per step, the way clang's unoptimised
-    IR keeps locals (an alloca, lifetime markers, a store and a load each): six
-    instructions per step to a size count, one after SROA, so the helper looks about six
-    times larger than what the inliner sees. The result is in `%pad.r`."""
-    steps = len(padding)
-    lines = [f"  %pad.t{n} = alloca i64, align 8" for n in range(steps + 1)]
-    lines += ["  call void @llvm.lifetime.start.p0(ptr %pad.t0)", f"  store i64 {arg}, ptr %pad.t0, align 8"]
-    for n, (op, c) in enumerate(padding):
-        lines += [f"  call void @llvm.lifetime.start.p0(ptr %pad.t{n + 1})",
-                  f"  %pad.l{n} = load i64, ptr %pad.t{n}, align 8", f"  %pad.o{n} = {op} i64 %pad.l{n}, {c}",
-                  f"  store i64 %pad.o{n}, ptr %pad.t{n + 1}, align 8", f"  call void @llvm.lifetime.end.p0(ptr %pad.t{n})"]
-    return [*lines, f"  %pad.r = load i64, ptr %pad.t{steps}, align 8", f"  call void @llvm.lifetime.end.p0(ptr %pad.t{steps})"]
-
-
 def _loop_anchor(name: str, call: str, trip: int, step: int) -> str:
     """An anchor calling `call` (an instruction text using `%acc` and `%i`, result `%h`) in a loop."""
     return "\n".join([
@@ -733,7 +711,7 @@ def inlined_helper(draw: st.DrawFn, p: str) -> Fragment:
     site, and a split build must not call it out of line from the other subgraphs (the
     duktape shape of issue 25; the symbol check sees it only through what inlining folds)."""
     link = draw(st.sampled_from(["internal ", "", "hidden "]))
-    padding = draw(_PADDING)
+    padding = draw(PADDING)
     const_k = draw(st.booleans())  # a constant second argument at every call site (inline bonus)
     key = draw(_ANY)
     helper = "\n".join([
@@ -743,7 +721,7 @@ def inlined_helper(draw: st.DrawFn, p: str) -> Fragment:
         "  store i64 %k, ptr %k.addr, align 8",
         "  %k0 = load i64, ptr %k.addr, align 8",
         "  %s = xor i64 %x, %k0",
-        *_unoptimised("%s", padding),
+        *padded("%s", padding),
         f"  %r = add i64 %pad.r, {key}",
         "  ret i64 %r",
         "}",
@@ -822,7 +800,7 @@ def libcall_shape(draw: st.DrawFn, p: str) -> Fragment:
     role = draw(st.sampled_from(["get", "say"]))
     fmt = draw(st.sampled_from(LIBCALL_FORMATS))
     link = draw(st.sampled_from(["internal ", "", "hidden "]))
-    padding = draw(_PADDING)
+    padding = draw(PADDING)
     text = draw(st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_characters="%"), max_size=10))
     char = draw(st.characters(min_codepoint=33, max_codepoint=126, exclude_characters="%"))
     fmt_text = {"line": f"{p}{text}\n", "char": char, "s-line": "%s\n"}[fmt]
@@ -834,7 +812,7 @@ def libcall_shape(draw: st.DrawFn, p: str) -> Fragment:
         top.append(f"@{p}arg = private unnamed_addr constant [{arg_size} x i8] {arg_lit}")
         extra = f", ptr @{p}arg"
     # the padding computes a value the helper returns too, so it is not dead code
-    pad = _unoptimised("%x", padding)
+    pad = padded("%x", padding)
     if role == "get":
         top.append("\n".join([f"define {link}ptr @{p}get(i64 %x, ptr %out) {{", "entry:", *pad,
                                "  store i64 %pad.r, ptr %out, align 8", f"  ret ptr @{p}fmt", "}"]))
