@@ -129,8 +129,8 @@ def corpus_cases(draw: st.DrawFn, max_anchors: int = 6) -> FuzzCase:
     """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's IR shapes."""
     from fuzz.strategies.corpus_slices import corpus_slices
 
-    _name, module = draw(corpus_slices(max_anchors))
-    return FuzzCase(module, None, "corpus")
+    _name, module, features = draw(corpus_slices(max_anchors))
+    return FuzzCase(module, None, "corpus", features)
 
 
 @st.composite
@@ -150,8 +150,8 @@ DERIVED_FEATURES = ("select-call", "large-functions", "many-functions")
 
 
 def known_features(kind: str = "mixed") -> tuple[str, ...]:
-    """Every feature a strategy's programs can record in `FuzzCase.features` (kernel and
-    corpus programs record none)."""
+    """Every feature a strategy's programs can record in `FuzzCase.features` (kernel
+    programs record none)."""
     graph = OP_KINDS + GRAPH_FEATURES + DERIVED_FEATURES
     ember = tuple(f for f in graph if f not in EMBER_WITHOUT) + LANES[1:]
     per_kind = {
@@ -160,6 +160,7 @@ def known_features(kind: str = "mixed") -> tuple[str, ...]:
         "ember": ember,
         "llvm-ir": graph + tuple(FEATURES),
         "mixed": tuple(dict.fromkeys(graph + tuple(FEATURES) + ember)),
+        "corpus": ("shared-local",),  # = corpus_slices.SHARED_LOCAL (imported lazily: it loads the corpus)
     }
     return per_kind.get(kind, ())
 
