@@ -13,24 +13,31 @@ import pytest
 from compiler import driver
 from fuzz import properties
 from fuzz.properties import BuildConfig, CheckPlan
-from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, known_bug
+from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, KnownBug, known_bug
 from fuzz.strategies import FuzzCase
 from oracle import calls
 
 OPEN = {bug.reproducer: bug for bug in KNOWN_BUGS if bug.check == "symbols"}
 #: open bugs the code shows (a call the serial build inlined), by reproducer
 OPEN_INLINING = {bug.reproducer: bug for bug in KNOWN_BUGS if bug.check == "inlining"}
-PARAMS = [
-    pytest.param(
-        path, level,
-        marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {OPEN[path].description}"),
-        id=f"{level}-{path.stem}",
-    )
-    if path in OPEN and level in OPEN[path].levels
-    else pytest.param(path, level, id=f"{level}-{path.stem}")
-    for path in REPRODUCERS
-    for level in (0, 1, 2)
-]
+
+
+def _params(paths: list[Path] | tuple[Path, ...], levels: tuple[int, ...], open_bugs: dict[Path, KnownBug]) -> list[object]:
+    """(reproducer, level) test parameters: a strict xfail where an open bug shows."""
+    return [
+        pytest.param(
+            path, level,
+            marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {open_bugs[path].description}"),
+            id=f"{level}-{path.stem}",
+        )
+        if path in open_bugs and level in open_bugs[path].levels
+        else pytest.param(path, level, id=f"{level}-{path.stem}")
+        for path in paths
+        for level in levels
+    ]
+
+
+PARAMS = _params(REPRODUCERS, (0, 1, 2), OPEN)
 
 
 EMBER_PARAMS = [
@@ -114,17 +121,7 @@ INLINED = {p: line.split(":", 1)[1].strip() for p in REPRODUCERS for line in p.r
            if line.startswith("; inlined:")}
 #: the small split cost that puts every anchor in a subgraph of its own
 FINE_COST = 1
-INLINING_PARAMS = [
-    pytest.param(
-        path, level,
-        marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {OPEN_INLINING[path].description}"),
-        id=f"{level}-{path.stem}",
-    )
-    if path in OPEN_INLINING and level in OPEN_INLINING[path].levels
-    else pytest.param(path, level, id=f"{level}-{path.stem}")
-    for path in sorted(INLINED)
-    for level in (1, 2)
-]
+INLINING_PARAMS = _params(sorted(INLINED), (1, 2), OPEN_INLINING)
 
 
 def _object(path: Path, level: int, split: str) -> bytes:
