@@ -3,13 +3,18 @@
 Layered call DAGs (shared internal callees reached from many anchors), internal mutable
 globals read and written from several anchors, constant tables, an address-taken
 function table called indirectly, a global constructor, and a `main` that calls every
-anchor and prints a checksum, so a miscompile shows as a different output.
+anchor and prints a checksum, so a miscompile shows as a different output. With
+`helper_steps`, every loop also calls one small internal `@helper` written the way
+clang's unoptimised IR is (issue 25's inlined-helper shape: the serial build inlines it
+in every function, so a split build that calls it out of line runs more instructions).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+
+from fuzz.strategies.unoptimised import LIFETIME_DECLS, PAD_OPS, padded
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,7 @@ class ModuleShape:
     loop_trip: int = 6
     body_ops: int = 10
     main_repeat: int = 1  # >1 makes the program compute-heavy (runtime benchmarks)
+    helper_steps: int = 0  # >0: every loop calls a padded internal @helper of this many steps
 
 
 def generate(seed: int, shape: ModuleShape = ModuleShape()) -> str:
@@ -53,6 +59,9 @@ def generate(seed: int, shape: ModuleShape = ModuleShape()) -> str:
             f"@ftab = internal constant [{len(table)} x ptr] [" + ", ".join(f"ptr @{names[i]}" for i in table) + "]"
         )
     lines.append("declare i32 @printf(ptr, ...)")
+    if shape.helper_steps > 0:
+        lines.extend(LIFETIME_DECLS)
+        lines.append(_helper(random.Random(seed ^ 0x5EED), shape.helper_steps))
     lines.append(
         "define internal void @ember_gen_ctor() {\n  store i64 12345, ptr @ctor_seed\n  ret void\n}"
     )
@@ -60,6 +69,13 @@ def generate(seed: int, shape: ModuleShape = ModuleShape()) -> str:
         lines.append(_function(rng, i, names, layer_of, shape, table))
     lines.append(_main(rng, names, anchors, shape))
     return "\n".join(lines) + "\n"
+
+
+def _helper(rng: random.Random, steps: int) -> str:
+    """The padded helper (its own generator, so modules without it are unchanged)."""
+    padding = [(rng.choice(PAD_OPS), rng.randrange(1, 1000)) for _ in range(steps)]
+    return "\n".join(["define internal i64 @helper(i64 %x, i64 %k) {", "entry:", "  %s = xor i64 %x, %k",
+                      *padded("%s", padding), "  ret i64 %pad.r", "}"])
 
 
 def _function(
@@ -79,6 +95,9 @@ def _function(
             operand = str(rng.randrange(1, 13))
         body.append(f"  %v{k} = {op} i64 {cur}, {operand}")
         cur = f"%v{k}"
+    if shape.helper_steps > 0:
+        body.append(f"  %hc = call i64 @helper(i64 {cur}, i64 %i)")
+        cur = "%hc"
     body.append(f"  %acc.next = add i64 {cur}, 7")
     body.append("  %i.next = add i64 %i, 1")
     body.append(f"  %done = icmp eq i64 %i.next, {shape.loop_trip}")

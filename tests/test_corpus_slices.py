@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 
 from compiler.backend import irmodel, llvm_stage
 from fuzz.strategies import corpus_cases
@@ -55,6 +55,30 @@ def test_slice_stops_growing_past_its_limit() -> None:
 def test_drawn_slices_parse(case) -> None:  # type: ignore[no-untyped-def]
     assert case.origin == "corpus" and not case.runnable
     llvm_stage.parse_ir(case.module, "<slice>")
+
+
+@needs_corpus
+def test_sharers_name_a_local_the_anchor_names() -> None:
+    """`shared-local` slices: each sharer of an anchor names one of the anchor's locals."""
+    name = _names()[0]
+    mod = cs._slicer(name).mod
+    table = cs.sharers(name)
+    assert any(table.values()), f"no two anchors of {name} share a local"
+    for anchor, others in list(table.items())[:50]:
+        mine = {r for r in mod.values[anchor].refs if mod.values[r].is_local}
+        for other in others:
+            assert other != anchor and mine & {r for r in mod.values[other].refs if r in mod.values}
+
+
+@needs_corpus
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(corpus_cases(max_anchors=3))
+def test_shared_local_slices_define_a_local_two_anchors_name(case) -> None:  # type: ignore[no-untyped-def]
+    assume("shared-local" in case.features)  # Unsatisfiable if no slice of 20 shares
+    mod = irmodel.parse_module(case.module)
+    anchors = [e for e in mod.entities if e.is_value and e.is_definition and not e.is_local and e.kind == "function"]
+    named = [{r for r in a.refs if r in mod.values and mod.values[r].is_local} for a in anchors]
+    assert any(x & y for i, x in enumerate(named) for y in named[i + 1:]), case.module[:400]
 
 
 def test_missing_corpus_is_one_line_before_any_work(tmp_path) -> None:  # type: ignore[no-untyped-def]

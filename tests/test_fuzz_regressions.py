@@ -10,24 +10,35 @@ from pathlib import Path
 
 import pytest
 
+from compiler import driver
 from compiler.backend import split_mode
 from fuzz import properties
 from fuzz.properties import BuildConfig, CheckPlan, build_runner
-from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, known_bug
+from fuzz.regressions import EMBER_REPRODUCERS, KNOWN_BUGS, REPRODUCERS, KnownBug, known_bug
 from fuzz.strategies import FuzzCase
+from oracle import calls
 
-OPEN = {bug.reproducer: bug for bug in KNOWN_BUGS}
-PARAMS = [
-    pytest.param(
-        path, level,
-        marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {OPEN[path].description}"),
-        id=f"{level}-{path.stem}",
-    )
-    if path in OPEN and level in OPEN[path].levels
-    else pytest.param(path, level, id=f"{level}-{path.stem}")
-    for path in REPRODUCERS
-    for level in (0, 1, 2)
-]
+OPEN = {bug.reproducer: bug for bug in KNOWN_BUGS if bug.check == "symbols"}
+#: open bugs the code shows (a call the serial build inlined), by reproducer
+OPEN_INLINING = {bug.reproducer: bug for bug in KNOWN_BUGS if bug.check == "inlining"}
+
+
+def _params(paths: list[Path] | tuple[Path, ...], levels: tuple[int, ...], open_bugs: dict[Path, KnownBug]) -> list[object]:
+    """(reproducer, level) test parameters: a strict xfail where an open bug shows."""
+    return [
+        pytest.param(
+            path, level,
+            marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {open_bugs[path].description}"),
+            id=f"{level}-{path.stem}",
+        )
+        if path in open_bugs and level in open_bugs[path].levels
+        else pytest.param(path, level, id=f"{level}-{path.stem}")
+        for path in paths
+        for level in levels
+    ]
+
+
+PARAMS = _params(REPRODUCERS, (0, 1, 2), OPEN)
 
 
 EMBER_PARAMS = [
@@ -86,3 +97,73 @@ def test_dead_external_ref_recogniser_covers_only_the_programs_own_symbols() -> 
     assert known_bug(_extra_undefined("realloc", module)) == "dead-external-ref"
     assert known_bug(_extra_undefined("__tls_get_addr", module)) is None
     assert known_bug(_extra_undefined("memcpy", module + "declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n")) == "dead-external-ref"
+
+
+
+def _symbol_change(line: str, module: str) -> properties.Report:
+    failure = properties.Failure("symbol-difference", "--split none -O2", "--split subgraph -O2", "symbols differ", line)
+    return properties.Report(FuzzCase(module), CheckPlan(), frozenset(), failures=[failure])
+
+
+def test_libcall_shape_recogniser_covers_only_printf_folds() -> None:
+    """A missing `UND puts` (or a new `UND putchar`) in a module calling printf is the known
+    libcall-shape bug; a missing `UND memcpy`, or a local made global, is a finding."""
+    module = "declare i32 @printf(ptr, ...)\ndefine i32 @main() {\n  call i32 (ptr, ...) @printf(ptr null)\n  ret i32 0\n}\n"
+    assert known_bug(_symbol_change("- GLOBAL NOTYPE DEFAULT UND puts  (missing in candidate)", module)) == "libcall-shape"
+    assert known_bug(_symbol_change("+ GLOBAL NOTYPE DEFAULT UND putchar  (new in candidate)", module)) == "libcall-shape"
+    assert known_bug(_symbol_change("- GLOBAL NOTYPE DEFAULT UND memcpy  (missing in candidate)", module)) is None
+    assert known_bug(_symbol_change("~ GLOBAL FUNC DEFAULT .text puts  (binding)", module)) is None
+    assert known_bug(_symbol_change("- GLOBAL NOTYPE DEFAULT UND puts  (missing in candidate)", "define i32 @main() {\n  ret i32 0\n}\n")) is None
+
+
+# ------------------------------------------------------------------ inlining parity (issue 25)
+#: reproducers whose header names a function the serial build inlines everywhere (`; inlined: NAME`)
+INLINED = {p: line.split(":", 1)[1].strip() for p in REPRODUCERS for line in p.read_text().splitlines()
+           if line.startswith("; inlined:")}
+#: the small split cost that puts every anchor in a subgraph of its own
+FINE_COST = 1
+INLINING_PARAMS = _params(sorted(INLINED), (1, 2), OPEN_INLINING)
+
+
+def _object(path: Path, level: int, split: str) -> bytes:
+    """The object `ember build path -O<level> --split <split> -j 2 [--split-cost 1]` makes."""
+    options = driver.BuildOptions(opt_level=level, split=split, jobs=2, subgraph_cost=FINE_COST if split != "none" else None)
+    out = driver.build(str(path), options).output
+    assert isinstance(out, bytes)
+    return out
+
+
+def test_inlining_reproducers_are_registered() -> None:
+    assert INLINED, "no reproducer names a helper the serial build inlines (`; inlined: NAME`)"
+    assert set(OPEN_INLINING) <= set(INLINED), "an open inlining bug's reproducer has no `; inlined:` line"
+
+
+@pytest.mark.parametrize(("reproducer", "level"), INLINING_PARAMS)
+def test_split_inlines_what_serial_inlines(reproducer: Path, level: int) -> None:
+    """The helper is inlined at every call site in the serial object (the reproducer is
+    valid), and no function of the split object (`--split two-level -j2 --split-cost 1`)
+    still calls it: split code is the serial build's code, not just its symbols."""
+    helper = INLINED[reproducer]
+    assert calls.calls_to(_object(reproducer, level, "none"), helper) == set(), "the serial build no longer inlines it"
+    out_of_line = calls.calls_to(_object(reproducer, level, "two-level"), helper)
+    assert out_of_line == set(), f"the split object still calls {helper} from {', '.join(sorted(out_of_line))}"
+
+
+INLINED_HELPER = next(b for b in KNOWN_BUGS if b.name == "inlined-helper")
+
+
+@pytest.mark.parametrize("level", [
+    pytest.param(level, marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {INLINED_HELPER.description}"))
+    if level in INLINED_HELPER.levels else level
+    for level in (1, 2)
+])
+def test_generated_module_helper_is_inlined_in_every_function(level: int, tmp_path: Path) -> None:
+    """The same class on a 40-function generated module whose every loop calls one padded
+    internal helper (`ModuleShape.helper_steps`): no function calls it, split or not."""
+    from fuzz.genmodule import ModuleShape, generate
+
+    src = tmp_path / "gen.ll"
+    src.write_text(generate(3, ModuleShape(functions=40, helper_steps=16)))
+    assert calls.calls_to(_object(src, level, "none"), "helper") == set(), "the serial build no longer inlines it"
+    out_of_line = calls.calls_to(_object(src, level, "two-level"), "helper")
+    assert out_of_line == set(), f"{len(out_of_line)} functions of the split object still call the helper"

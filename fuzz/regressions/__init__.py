@@ -38,6 +38,9 @@ class KnownBug:
     matches: Callable[[properties.Report, properties.Failure], bool]
     #: the -O levels at which the reproducer shows the bug (its test is a strict xfail there)
     levels: tuple[int, ...] = (0, 2)
+    #: what shows the bug: `symbols`/behaviour (the fuzz properties), or `inlining` (calls left
+    #: in the split object's code, `tests/test_fuzz_regressions.py`; campaigns cannot see it)
+    check: str = "symbols"
 
 
 #: Open bugs. Fixed ones keep their reproducer as a regression test:
@@ -61,6 +64,28 @@ def _only_extra_undefined(report: properties.Report, failure: properties.Failure
     return all(re.search(rf"@(llvm\.)?{re.escape(n)}\b", report.case.module) for n in names)
 
 
+#: what LLVM's libcall simplifier turns a `printf` with a constant format into (and back)
+PRINTF_FOLDS = frozenset({"printf", "puts", "putchar", "fputs", "fputc", "fwrite"})
+
+
+def _only_printf_fold(report: properties.Report, failure: properties.Failure) -> bool:
+    """Every symbol difference is an undefined printf-family function, new or missing in the
+    split build, in a module that calls `printf`: a helper the serial build inlined (and the
+    split build called out of line) left a constant format unfolded, or folded it differently."""
+    if failure.classification != "symbol-difference" or "@printf(" not in report.case.module:
+        return False
+    changes = [ln for ln in failure.detail.splitlines() if ln.startswith(("+ ", "- ", "~ ", "! "))]
+    return bool(changes) and all(
+        ln.startswith(("+ ", "- ")) and " UND " in ln and ln.split(" UND ", 1)[1].split()[0] in PRINTF_FOLDS
+        for ln in changes
+    )
+
+
+def _never(_report: properties.Report, _failure: properties.Failure) -> bool:
+    """A bug no fuzz property reports (it shows in the code, not in symbols or behaviour)."""
+    return False
+
+
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
         "dead-external-ref",
@@ -68,6 +93,21 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
         "an internal global used from two subgraphs keeps initialiser references the unsplit optimiser drops",
         _only_extra_undefined,
         levels=(1, 2),  # -O0 runs no GlobalOpt: both builds keep the reference (-O1 and up drop it unsplit)
+    ),
+    KnownBug(
+        "libcall-shape",
+        HERE / "libcall_through_helper_subgraph.ll",
+        "a helper the serial build inlines stays a call in another subgraph, so printf(\"x\\n\") is not folded to puts",
+        _only_printf_fold,
+        levels=(1, 2),  # -O0 inlines nothing: both builds call the helper
+    ),
+    KnownBug(
+        "inlined-helper",
+        HERE / "inlined_helper_out_of_line.ll",
+        "an internal helper the serial build inlines everywhere is neither copied nor inlined into other subgraphs",
+        _never,
+        levels=(1, 2),
+        check="inlining",
     ),
 )
 

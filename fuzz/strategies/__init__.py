@@ -95,6 +95,8 @@ def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, 
     return FuzzCase(module.render(), module.support(), "linkage", used)
 
 
+#: graph features the Ember renderer has no form for: a constructor, the padded LLVM helper
+EMBER_WITHOUT = frozenset({"ctor", "helper"})
 #: an Ember lane is off in one program of this many (lanes share a program's few functions)
 LANE_OFF_ONE_IN = 3
 
@@ -110,7 +112,7 @@ def ember_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
     flavours = tuple(replace(f, lane=swarm_choice(f.lane, LANES, ("Int", *lanes_on))) for f in prog.flavours)
     prog = replace(prog, graph=graph, flavours=flavours)
     lanes = {prog.flavour(f.index).lane for f in graph.functions} - {"Int"}
-    used = {*graph_features(graph), *lanes} - {"ctor"}  # Ember programs have no constructor
+    used = {*graph_features(graph), *lanes} - EMBER_WITHOUT
     return FuzzCase(prog.render(), None, "ember", tuple(sorted(used)))
 
 
@@ -126,8 +128,8 @@ def corpus_cases(draw: st.DrawFn, max_anchors: int = 6) -> FuzzCase:
     """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's IR shapes."""
     from fuzz.strategies.corpus_slices import corpus_slices
 
-    _name, module = draw(corpus_slices(max_anchors))
-    return FuzzCase(module, None, "corpus")
+    _name, module, features = draw(corpus_slices(max_anchors))
+    return FuzzCase(module, None, "corpus", features)
 
 
 @st.composite
@@ -147,16 +149,17 @@ DERIVED_FEATURES = ("select-call", "large-functions", "many-functions")
 
 
 def known_features(kind: str = "mixed") -> tuple[str, ...]:
-    """Every feature a strategy's programs can record in `FuzzCase.features` (kernel and
-    corpus programs record none)."""
+    """Every feature a strategy's programs can record in `FuzzCase.features` (kernel
+    programs record none)."""
     graph = OP_KINDS + GRAPH_FEATURES + DERIVED_FEATURES
-    ember = tuple(f for f in graph if f != "ctor") + LANES[1:]
+    ember = tuple(f for f in graph if f not in EMBER_WITHOUT) + LANES[1:]
     per_kind = {
         "callgraph": graph,
         "linkage": tuple(FEATURES),
         "ember": ember,
         "llvm-ir": graph + tuple(FEATURES),
         "mixed": tuple(dict.fromkeys(graph + tuple(FEATURES) + ember)),
+        "corpus": ("shared-local",),  # = corpus_slices.SHARED_LOCAL (imported lazily: it loads the corpus)
     }
     return per_kind.get(kind, ())
 

@@ -13,7 +13,10 @@ Shapes the split back end must get right: shared internal callees reached from s
 anchors (copied per subgraph), call sites with constant arguments (IPO specialises each
 copy differently), address-taken functions in a function table, internal mutable
 globals read and written from several anchors, recursive SCCs, deep chains, wide
-fan-out and an optional `llvm.global_ctors` constructor.
+fan-out, an optional `llvm.global_ctors` constructor, and an optional small `@helper`
+that every function calls (inside its loop when it has one), padded the way clang's
+unoptimised IR is: the serial build inlines it everywhere, and a split build must too
+(issue 25).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass, replace
 from hypothesis import strategies as st
 
 from fuzz.strategies.ir_text import cstring
+from fuzz.strategies.unoptimised import LIFETIME_DECLS, PADDING, padded
 
 #: Upper bound on calls one run of `main` makes (keeps every program well under a millisecond).
 MAX_CALLS = 4000
@@ -88,6 +92,16 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Helper:
+    """`i64 @helper(i64 %x, i64 %k)`: `x ^ k` through clang -O0 style `padding`, plus `key`;
+    every function calls it with its accumulator and its loop counter (or depth)."""
+
+    linkage: str  # "internal" | "external" | "hidden"
+    padding: tuple[tuple[str, int], ...]
+    key: int
+
+
+@dataclass(frozen=True)
 class CallGraph:
     """A whole program; `render()` gives the LLVM IR text."""
 
@@ -97,6 +111,7 @@ class CallGraph:
     table_mutable: bool
     ctor: bool
     main_args: tuple[int, ...]  # constant first argument for each anchor main calls
+    helper: Helper | None = None
 
     @property
     def anchors(self) -> list[Function]:
@@ -214,6 +229,9 @@ def _render_function(f: Function, graph: CallGraph) -> str:
         out = f"%v{k}"
         lines += _render_op(op, acc, out, k, bool(f.loop_trip))
         acc, k = out, k + 1
+    if graph.helper is not None:  # in the loop when there is one (the loop counter as `k`)
+        lines.append(f"  %hc = call i64 @helper(i64 {acc}, i64 {'%i' if f.loop_trip else '%d'})")
+        acc = "%hc"
     if f.loop_trip:
         lines += ["  br label %latch", "latch:"]  # a switch in the body ends in another block
         lines.append(f"  %acc.next = add i64 {acc}, 1")
@@ -255,6 +273,19 @@ def _render_function(f: Function, graph: CallGraph) -> str:
     return "\n".join(lines)
 
 
+def _render_helper(helper: Helper) -> str:
+    linkage = {"external": "", "hidden": "hidden ", "internal": "internal "}[helper.linkage]
+    return "\n".join([
+        f"define {linkage}i64 @helper(i64 %x, i64 %k) {{",
+        "entry:",
+        "  %s = xor i64 %x, %k",
+        *padded("%s", helper.padding),
+        f"  %r = add i64 %pad.r, {helper.key}",
+        "  ret i64 %r",
+        "}",
+    ])
+
+
 def render(graph: CallGraph) -> str:
     """LLVM IR text for `graph` (deterministic)."""
     fmt_f, len_f = cstring("f%lld %016llx\n")
@@ -279,12 +310,16 @@ def render(graph: CallGraph) -> str:
             "[{ i32, ptr, ptr } { i32 65535, ptr @ctor, ptr null }]"
         )
     lines.append("declare i32 @printf(ptr, ...)")
+    if graph.helper is not None:
+        lines.extend(LIFETIME_DECLS)
     blocks = ["\n".join(lines)]
     if graph.ctor:
         body = ["define internal void @ctor() {", "  store i64 1, ptr @ctor_ran"]
         if graph.globals:
             body += ["  %g = load i64, ptr @g0", "  %h = mul i64 %g, 3", "  store i64 %h, ptr @g0"]
         blocks.append("\n".join([*body, "  ret void", "}"]))
+    if graph.helper is not None:
+        blocks.append(_render_helper(graph.helper))
     for f in graph.functions:
         blocks.append(_render_function(f, graph))
     blocks.append(_render_main(graph))
@@ -368,6 +403,7 @@ def _use_lists(any_globals: bool) -> st.SearchStrategy[list[GlobalUse]]:
 
 
 _LOOP_TRIPS = st.sampled_from([0, 1, 3, 8])
+_HELPERS = st.builds(Helper, st.sampled_from(["internal", "external", "hidden"]), PADDING.map(tuple), _CONSTS)
 _LINKAGES = st.sampled_from(LINKAGES)
 _BASES = st.integers(0, 255)
 
@@ -436,6 +472,8 @@ def call_graphs(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
         table_mutable=draw(st.booleans()),
         ctor=draw(st.booleans()),
         main_args=tuple(draw(st.lists(_CONSTS, min_size=1, max_size=3))),
+        # present in 3 programs of 4; shrinks to none
+        helper=draw(_HELPERS, label="helper") if draw(st.integers(0, 3), label="has helper") else None,
     )
 
 
@@ -447,10 +485,11 @@ def call_graph_modules(max_functions: int = 10, min_functions: int = 1) -> st.Se
 # ------------------------------------------------------------------ swarm testing
 
 #: Graph-level features a swarm configuration may switch off (besides every op kind).
-GRAPH_FEATURES = ("calls", "loops", "globals", "table", "ctor")
+GRAPH_FEATURES = ("calls", "loops", "globals", "table", "ctor", "helper")
 #: graph features that gate others, off in only one program of this many: an indirect
-#: call through a `select` needs calls and the table (at 1 in 2 it was in 4% of programs)
-GATES, GATE_OFF_ONE_IN = ("calls", "table", "ctor"), 4
+#: call through a `select` needs calls and the table (at 1 in 2 it was in 4% of programs);
+#: the helper is drawn in 3 call graphs of 4 (so it shrinks away)
+GATES, GATE_OFF_ONE_IN = ("calls", "table", "ctor", "helper"), 4
 
 
 @st.composite
@@ -503,6 +542,7 @@ def apply_swarm(graph: CallGraph, off: frozenset[str]) -> CallGraph:
         globals=() if "globals" in off else graph.globals,
         table=() if "table" in off else graph.table,
         ctor=graph.ctor and "ctor" not in off,
+        helper=None if "helper" in off else graph.helper,
     )
 
 
@@ -514,6 +554,7 @@ def graph_features(graph: CallGraph) -> tuple[str, ...]:
     used |= {"globals"} if graph.globals else set()
     used |= {"table"} if graph.table and any(c.indirect for f in graph.functions for c in f.calls) else set()
     used |= {"ctor"} if graph.ctor else set()
+    used |= {"helper"} if graph.helper is not None else set()
     used |= {"select-call"} if graph.table and any(c.indirect and c.via_select for f in graph.functions for c in f.calls) else set()
     used |= {"large-functions"} if any(len(f.ops) > 6 for f in graph.functions) else set()
     used |= {"many-functions"} if len(graph.functions) >= MANY_SMALL[0] else set()

@@ -6,6 +6,12 @@ whole) and everything else declared: jump tables, function-pointer tables in con
 globals, static callbacks passed as arguments, varargs, struct types, intrinsics,
 `switch` and `select` chains. A slice rarely has `main`, so it is judged on its symbols
 and on whether every split build compiles at all; with `main` it runs too.
+
+Swarm feature `shared-local` (one slice in two): the anchors after the first are drawn
+among those that name a local the first names (a static helper, a static global such
+as cJSON's `global_hooks`), so a small split cost puts the users of one local in
+different subgraphs: issue 25's shapes (a helper the serial build inlines everywhere,
+a global with a field nobody reads, a libcall folded after inlining) on real code.
 """
 
 from __future__ import annotations
@@ -59,6 +65,24 @@ def available() -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=8)
+def sharers(name: str) -> dict[str, tuple[str, ...]]:
+    """For each anchor of the program, the other anchors that name (call, read, take the
+    address of) a local it names, in anchor order."""
+    mod = _slicer(name).mod
+    anchors = load(name).anchors
+    named = {a: [r for r in mod.values[a].refs if r in mod.values and mod.values[r].is_local] for a in anchors}
+    users: dict[str, list[str]] = {}
+    for a in anchors:
+        for r in named[a]:
+            users.setdefault(r, []).append(a)
+    out = {}
+    for a in anchors:
+        others = {u: None for r in named[a] for u in users[r] if u != a}
+        out[a] = tuple(others)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
 def _slicer(name: str) -> Slicer:
     from compiler.backend import irmodel
 
@@ -75,10 +99,25 @@ def render_slice(name: str, members: list[str]) -> str:
     return _slicer(name).render(members)
 
 
+#: the swarm feature a slice records when its anchors share a local
+SHARED_LOCAL = "shared-local"
+
+
 @st.composite
-def corpus_slices(draw: st.DrawFn, max_anchors: int = 6) -> tuple[str, str]:
-    """(program name, slice module text) drawn from the corpus programs available here."""
+def corpus_slices(draw: st.DrawFn, max_anchors: int = 6) -> tuple[str, str, tuple[str, ...]]:
+    """(program name, slice module text, features) drawn from the corpus programs available
+    here; with the `shared-local` swarm feature on, the anchors share locals (`sharers`)."""
     name = draw(st.sampled_from(available()), label="corpus program")
     anchors = load(name).anchors
-    picked = draw(st.lists(st.sampled_from(anchors), min_size=1, max_size=max_anchors, unique=True), label="anchors")
-    return name, render_slice(name, slice_members(name, picked))
+    shared = draw(st.integers(0, 1), label="swarm: shared-local") == 1
+    if shared:
+        first = draw(st.sampled_from(anchors), label="first anchor")
+        pool = sharers(name)[first]
+        rest = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=max_anchors - 1, unique=True), label="sharers") if pool else []
+        picked = [first, *rest]
+    else:
+        picked = draw(st.lists(st.sampled_from(anchors), min_size=1, max_size=max_anchors, unique=True), label="anchors")
+    members = slice_members(name, picked)
+    kept = [a for a in picked if a in members]
+    features = (SHARED_LOCAL,) if shared and len(kept) > 1 else ()
+    return name, render_slice(name, members), features

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 from fuzz.strategies.ir_text import cstring
+from fuzz.strategies.unoptimised import LIFETIME_DECLS, PADDING, padded
 
 TLS_DECL = "declare ptr @llvm.threadlocal.address.p0(ptr)"
 
@@ -669,6 +670,161 @@ def exception_handling(draw: st.DrawFn, p: str) -> Fragment:
     return Fragment("eh", top, tuple(main), tuple(values))
 
 
+# ---------------------------------------------- shapes where split != serial hides (issue 25)
+# Each subgraph of a split build is optimised without facts only the whole module has:
+# which callees the serial inliner inlines, who reads a field of an internal global, what
+# a libcall's constant arguments are once a helper in another subgraph is inlined. These
+# fragments put exactly those facts across subgraphs (every anchor lands alone at a small
+# --split-cost); the symbol check then sees a libcall folded differently or an undefined
+# symbol kept alive, and `tests/test_fuzz_regressions.py` checks inlining on the reduced ones.
+
+def _loop_anchor(name: str, call: str, trip: int, step: int) -> str:
+    """An anchor calling `call` (an instruction text using `%acc` and `%i`, result `%h`) in a loop."""
+    return "\n".join([
+        f"define i64 @{name}(i64 %x) {{",
+        "entry:",
+        "  br label %loop",
+        "loop:",
+        "  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]",
+        "  %acc = phi i64 [ %x, %entry ], [ %acc.next, %loop ]",
+        f"  {call}",
+        f"  %acc.next = add i64 %h, {step}",
+        "  %i.next = add i64 %i, 1",
+        f"  %more = icmp ult i64 %i.next, {trip}",
+        "  br i1 %more, label %loop, label %done",
+        "done:",
+        "  ret i64 %acc.next",
+        "}",
+    ])
+
+
+@st.composite
+def inlined_helper(draw: st.DrawFn, p: str) -> Fragment:
+    """A small helper (internal, exported or hidden) called inside loops from three anchors,
+    written the way clang's unoptimised IR is (each value through an alloca), so that it is
+    several times larger before SROA than after: the serial build inlines it at every call
+    site, and a split build must not call it out of line from the other subgraphs (the
+    duktape shape of issue 25; the symbol check sees it only through what inlining folds)."""
+    link = draw(st.sampled_from(["internal ", "", "hidden "]))
+    padding = draw(PADDING)
+    const_k = draw(st.booleans())  # a constant second argument at every call site (inline bonus)
+    key = draw(_ANY)
+    helper = "\n".join([
+        f"define {link}i64 @{p}h(i64 %x, i64 %k) {{",
+        "entry:",
+        "  %k.addr = alloca i64, align 8",
+        "  store i64 %k, ptr %k.addr, align 8",
+        "  %k0 = load i64, ptr %k.addr, align 8",
+        "  %s = xor i64 %x, %k0",
+        *padded("%s", padding),
+        f"  %r = add i64 %pad.r, {key}",
+        "  ret i64 %r",
+        "}",
+    ])
+    anchors = []
+    for n, suffix in enumerate("abc"):
+        arg = str(draw(_SMALL)) if const_k else "%i"
+        trip, step = draw(st.sampled_from([2, 5, 9])), draw(_SMALL)
+        anchors.append(_loop_anchor(f"{p}{suffix}", f"%h = call i64 @{p}h(i64 %acc, i64 {arg})", trip, step + n))
+    main, values = _two_calls(p, draw)
+    main.append(f"  %{p}vc = call i64 @{p}c(i64 {draw(_ANY)})")
+    return Fragment(f"inline-helper:{link.strip() or 'external'}", (helper, *anchors), tuple(main),
+                    (*values, (f"{p}c", f"%{p}vc")), decls=LIFETIME_DECLS)
+
+
+#: the libc function an unread hooks field names, and its declaration
+UNREAD_LIBC = {
+    "realloc": "declare ptr @realloc(ptr, i64)",
+    "calloc": "declare ptr @calloc(i64, i64)",
+    "strdup": "declare ptr @strdup(ptr)",
+    "puts": "declare i32 @puts(ptr)",
+}
+
+
+@st.composite
+def dead_field(draw: st.DrawFn, p: str) -> Fragment:
+    """An internal hooks struct `{ malloc, free, <libc fn> }` (cJSON's `global_hooks`) whose
+    third field nobody reads, used from two anchors (one allocates and frees through it, one
+    frees null), optionally written by a third (`InitHooks`) and passed to an internal
+    callee that ignores it: unsplit, GlobalOpt drops the unread field and its undefined
+    symbol; split, the global is shared across subgraphs while compiling (`dead-external-ref`)."""
+    unread = draw(st.sampled_from(tuple(UNREAD_LIBC)))
+    writer, escapes = draw(st.booleans()), draw(st.booleans())
+    hooks = f"@{p}hooks"
+    ty = "{ ptr, ptr, ptr }"
+    top: list[str] = [
+        f"{hooks} = internal global {ty} {{ ptr @malloc, ptr @free, ptr @{unread} }}, align 8",
+        _anchor(f"{p}a", [
+            f"  %m = load ptr, ptr {hooks}, align 8",
+            "  %p = call ptr %m(i64 16)",
+            "  store i64 %x, ptr %p, align 8",
+            "  %v = load i64, ptr %p, align 8",
+            f"  %fp = getelementptr inbounds {ty}, ptr {hooks}, i32 0, i32 1",
+            "  %f = load ptr, ptr %fp, align 8",
+            "  call void %f(ptr %p)",
+            "  %r = mul i64 %v, 3",
+        ], "%r"),
+    ]
+    b_body = [f"  %fp = getelementptr inbounds {ty}, ptr {hooks}, i32 0, i32 1", "  %f = load ptr, ptr %fp, align 8",
+              "  call void %f(ptr null)", "  %r = add i64 %x, 7"]
+    if escapes:
+        top.append(f"define internal i64 @{p}keep(ptr %h, i64 %x) noinline {{\n  %y = xor i64 %x, 5\n  ret i64 %y\n}}")
+        b_body += [f"  %e = call i64 @{p}keep(ptr {hooks}, i64 %r)"]
+    top.append(_anchor(f"{p}b", b_body, "%e" if escapes else "%r"))
+    main, values = _two_calls(p, draw)
+    if writer:  # cJSON_InitHooks: the allocator field is no longer a constant GlobalOpt can fold
+        top.append(f"define void @{p}init(ptr %m) {{\n  store ptr %m, ptr {hooks}, align 8\n  ret void\n}}")
+        main.insert(0, f"  call void @{p}init(ptr @malloc)")
+    decls = ("declare noalias ptr @malloc(i64)", "declare void @free(ptr)", UNREAD_LIBC[unread])
+    variant = unread + ("+writer" if writer else "") + ("+escape" if escapes else "")
+    return Fragment(f"dead-field:{variant}", tuple(top), tuple(main), tuple(values), decls=decls)
+
+
+#: how a constant format reaches printf: what the serial build folds it to after inlining
+LIBCALL_FORMATS = ("line", "char", "s-line")
+
+
+@st.composite
+def libcall_shape(draw: st.DrawFn, p: str) -> Fragment:
+    """A constant format string reaching `printf` through a small helper another subgraph
+    owns: `get` returns the format (the caller prints it), `say` takes it and prints it.
+    Serially the helper is inlined and the call folds (`printf("x\\n")` -> `puts`, a one-char
+    format -> `putchar`, `printf("%s\\n", s)` -> `puts`); split, the same must happen, or the
+    object's undefined symbols differ. The helper may be padded the way clang's unoptimised
+    IR is, to move it across the size where a split build stops copying or importing it."""
+    role = draw(st.sampled_from(["get", "say"]))
+    fmt = draw(st.sampled_from(LIBCALL_FORMATS))
+    link = draw(st.sampled_from(["internal ", "", "hidden "]))
+    padding = draw(PADDING)
+    text = draw(st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_characters="%"), max_size=10))
+    char = draw(st.characters(min_codepoint=33, max_codepoint=126, exclude_characters="%"))
+    fmt_text = {"line": f"{p}{text}\n", "char": char, "s-line": "%s\n"}[fmt]
+    lit, size = cstring(fmt_text)
+    arg_lit, arg_size = cstring(f"{p}arg {text}")
+    top: list[str] = [f"@{p}fmt = private unnamed_addr constant [{size} x i8] {lit}"]
+    extra = ""
+    if fmt == "s-line":
+        top.append(f"@{p}arg = private unnamed_addr constant [{arg_size} x i8] {arg_lit}")
+        extra = f", ptr @{p}arg"
+    # the padding computes a value the helper returns too, so it is not dead code
+    pad = padded("%x", padding)
+    if role == "get":
+        top.append("\n".join([f"define {link}ptr @{p}get(i64 %x, ptr %out) {{", "entry:", *pad,
+                               "  store i64 %pad.r, ptr %out, align 8", f"  ret ptr @{p}fmt", "}"]))
+        call = ["  %out = alloca i64, align 8", f"  %s = call ptr @{p}get(i64 %x, ptr %out)",
+                f"  call i32 (ptr, ...) @printf(ptr %s{extra})"]
+    else:
+        top.append("\n".join([f"define {link}i64 @{p}say(ptr %s, i64 %x) {{", "entry:",
+                               f"  call i32 (ptr, ...) @printf(ptr %s{extra})", *pad, "  ret i64 %pad.r", "}"]))
+        call = [f"  %r = call i64 @{p}say(ptr @{p}fmt, i64 %x)", "  %out = alloca i64, align 8",
+                "  store i64 %r, ptr %out, align 8"]
+    top.append(_anchor(f"{p}a", [*call, "  %v = load i64, ptr %out, align 8", "  %w = add i64 %v, 1"], "%w"))
+    top.append(_anchor(f"{p}b", [*call, "  %v = load i64, ptr %out, align 8", "  %w = mul i64 %v, 3"], "%w"))
+    main, values = _two_calls(p, draw)
+    return Fragment(f"libcall-shape:{role}/{fmt}/{link.strip() or 'external'}", tuple(top), tuple(main), tuple(values),
+                    decls=LIFETIME_DECLS)
+
+
 FEATURES = {
     "internal": internal_shared,
     "specialised": specialised_copies,
@@ -690,6 +846,9 @@ FEATURES = {
     "ifunc": ifuncs,
     "extern_weak": extern_weak,
     "eh": exception_handling,
+    "inline-helper": inlined_helper,
+    "dead-field": dead_field,
+    "libcall-shape": libcall_shape,
 }
 if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
     FEATURES["module-asm"] = module_asm
