@@ -105,17 +105,6 @@ def _symbol_change(line: str, module: str) -> properties.Report:
     return properties.Report(FuzzCase(module), CheckPlan(), frozenset(), failures=[failure])
 
 
-def test_libcall_shape_recogniser_covers_only_printf_folds() -> None:
-    """A missing `UND puts` (or a new `UND putchar`) in a module calling printf is the known
-    libcall-shape bug; a missing `UND memcpy`, or a local made global, is a finding."""
-    module = "declare i32 @printf(ptr, ...)\ndefine i32 @main() {\n  call i32 (ptr, ...) @printf(ptr null)\n  ret i32 0\n}\n"
-    assert known_bug(_symbol_change("- GLOBAL NOTYPE DEFAULT UND puts  (missing in candidate)", module)) == "libcall-shape"
-    assert known_bug(_symbol_change("+ GLOBAL NOTYPE DEFAULT UND putchar  (new in candidate)", module)) == "libcall-shape"
-    assert known_bug(_symbol_change("- GLOBAL NOTYPE DEFAULT UND memcpy  (missing in candidate)", module)) is None
-    assert known_bug(_symbol_change("~ GLOBAL FUNC DEFAULT .text puts  (binding)", module)) is None
-    assert known_bug(_symbol_change("- GLOBAL NOTYPE DEFAULT UND puts  (missing in candidate)", "define i32 @main() {\n  ret i32 0\n}\n")) is None
-
-
 # ------------------------------------------------------------------ inlining parity (issue 25)
 #: reproducers whose header names a function the serial build inlines everywhere (`; inlined: NAME`)
 INLINED = {p: line.split(":", 1)[1].strip() for p in REPRODUCERS for line in p.read_text().splitlines()
@@ -149,14 +138,7 @@ def test_split_inlines_what_serial_inlines(reproducer: Path, level: int) -> None
     assert out_of_line == set(), f"the split object still calls {helper} from {', '.join(sorted(out_of_line))}"
 
 
-INLINED_HELPER = next(b for b in KNOWN_BUGS if b.name == "inlined-helper")
-
-
-@pytest.mark.parametrize("level", [
-    pytest.param(level, marks=pytest.mark.xfail(strict=True, reason=f"open back-end bug: {INLINED_HELPER.description}"))
-    if level in INLINED_HELPER.levels else level
-    for level in (1, 2)
-])
+@pytest.mark.parametrize("level", [1, 2])
 def test_generated_module_helper_is_inlined_in_every_function(level: int, tmp_path: Path) -> None:
     """The same class on a 40-function generated module whose every loop calls one padded
     internal helper (`ModuleShape.helper_steps`): no function calls it, split or not."""

@@ -92,15 +92,12 @@ def function_facts(e: Entity, always: bool, groups: dict[str, set[str]] | None =
 
 
 def _entry_slots(body: str) -> set[str]:
-    """The allocas at the top of the entry block (where front ends put every local variable)."""
+    """The allocas of a body (front ends put them in the entry block; SROA takes them)."""
     slots: set[str] = set()
-    for line in body.split("\n", 400):
-        name, sep, rest = line.strip().partition(" = ")
-        if not sep or not rest.startswith("alloca "):
-            if slots or (sep and not rest.startswith("alloca ")):
-                break
-            continue
-        slots.add(name)
+    at = body.find(" = alloca ")
+    while at >= 0:
+        slots.add(body[body.rfind("\n", 0, at) + 1 : at].strip())
+        at = body.find(" = alloca ", at + 10)
     return slots
 
 

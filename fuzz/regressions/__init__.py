@@ -47,7 +47,10 @@ class KnownBug:
 #: private_name_in_string.ll (the MC link renamed inside string data; its recogniser looked
 #: for `.L<private name>` text in the split object) and midend_inline_hang*.em (the -O2
 #: MLIR inliner's four canonicalizing rounds blew up doubly exponentially on recursion
-#: through function values; fixed by one round, see compiler/midend/pipeline.py).
+#: through function values; fixed by one round, see compiler/midend/pipeline.py),
+#: libcall_through_helper_subgraph.ll and inlined_helper_out_of_line.ll (a helper the serial
+#: build inlines stayed a call in other subgraphs; fixed by planning from the whole-module
+#: summary's predicted inlining, compiler/backend/summary.py).
 def _only_extra_undefined(report: properties.Report, failure: properties.Failure) -> bool:
     """Every symbol difference is an undefined symbol the split build has and the reference has
     not, and each is a symbol the program itself names (`@name`, or `@llvm.name.*` for the
@@ -68,24 +71,6 @@ def _only_extra_undefined(report: properties.Report, failure: properties.Failure
 PRINTF_FOLDS = frozenset({"printf", "puts", "putchar", "fputs", "fputc", "fwrite"})
 
 
-def _only_printf_fold(report: properties.Report, failure: properties.Failure) -> bool:
-    """Every symbol difference is an undefined printf-family function, new or missing in the
-    split build, in a module that calls `printf`: a helper the serial build inlined (and the
-    split build called out of line) left a constant format unfolded, or folded it differently."""
-    if failure.classification != "symbol-difference" or "@printf(" not in report.case.module:
-        return False
-    changes = [ln for ln in failure.detail.splitlines() if ln.startswith(("+ ", "- ", "~ ", "! "))]
-    return bool(changes) and all(
-        ln.startswith(("+ ", "- ")) and " UND " in ln and ln.split(" UND ", 1)[1].split()[0] in PRINTF_FOLDS
-        for ln in changes
-    )
-
-
-def _never(_report: properties.Report, _failure: properties.Failure) -> bool:
-    """A bug no fuzz property reports (it shows in the code, not in symbols or behaviour)."""
-    return False
-
-
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
         "dead-external-ref",
@@ -93,21 +78,6 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
         "an internal global used from two subgraphs keeps initialiser references the unsplit optimiser drops",
         _only_extra_undefined,
         levels=(1, 2),  # -O0 runs no GlobalOpt: both builds keep the reference (-O1 and up drop it unsplit)
-    ),
-    KnownBug(
-        "libcall-shape",
-        HERE / "libcall_through_helper_subgraph.ll",
-        "a helper the serial build inlines stays a call in another subgraph, so printf(\"x\\n\") is not folded to puts",
-        _only_printf_fold,
-        levels=(1, 2),  # -O0 inlines nothing: both builds call the helper
-    ),
-    KnownBug(
-        "inlined-helper",
-        HERE / "inlined_helper_out_of_line.ll",
-        "an internal helper the serial build inlines everywhere is neither copied nor inlined into other subgraphs",
-        _never,
-        levels=(1, 2),
-        check="inlining",
     ),
 )
 
