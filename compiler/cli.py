@@ -56,6 +56,10 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(opt_level=2)
     p.add_argument("--target", metavar="TRIPLE", help="target triple (default: the host)")
     p.add_argument(
+        "-g", dest="debug_info", action="store_true",
+        help="debug info (DWARF): from source locations for .em/.mlir, kept from .ll/.bc (without -g it is dropped)",
+    )
+    p.add_argument(
         "--split",
         default=driver.DEFAULT_SPLIT,
         choices=driver.SPLIT_MODES,
@@ -106,6 +110,7 @@ def build_options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         piece_cost=args.split_piece_cost,
         offload_flow=args.offload_flow,
         gpu_arch=args.gpu_arch,
+        debug_info=args.debug_info,
     )
 
 

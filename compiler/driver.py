@@ -91,6 +91,9 @@ class BuildOptions:
     gpu_arch: str = "sm_80"
     #: put each kernel's PTX (for `gpu_arch`) in the host object so a GPU can run it
     embed_ptx: bool = True
+    #: `-g`: DWARF for the program (Ember and MLIR inputs get it from source locations; the
+    #: debug info of LLVM IR inputs is kept); without it, debug info is dropped in every mode
+    debug_info: bool = False
     #: deliberately broken back-end variants (power check); tests only, never the CLI
     faults: frozenset[str] = frozenset()
 
@@ -195,7 +198,10 @@ def _shared_lowering_file(key: tuple[object, ...]) -> Path | None:
 
 def _lowering_key(kind: InputKind, text: str, path: str, options: BuildOptions) -> tuple[object, ...]:
     digest = hashlib.sha256(text.encode()).hexdigest()
-    return (kind, digest, path, options.opt_level, options.target, options.embed_ptx, options.offload_flow, options.gpu_arch)
+    return (
+        kind, digest, path, options.opt_level, options.target, options.embed_ptx, options.offload_flow, options.gpu_arch,
+        options.debug_info,
+    )
 
 
 def _lower_cached(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -342,6 +348,8 @@ def _build_module(
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build and not auto)
     target = llvm_stage.native_target(triple, options.opt_level)
     module.prepare(target, force_triple=options.target is not None)
+    if not options.debug_info:
+        module.strip_debug_info()
     if split_build and auto:
         choice = policy.choose(
             opt_level=options.opt_level,
@@ -439,6 +447,7 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
         triple=triple or None,
         force_triple=options.target is not None,
         faults=options.faults,
+        dwarf_version=llvm_stage.dwarf_version(text) if options.debug_info else None,
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)

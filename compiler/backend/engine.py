@@ -127,6 +127,8 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetLinkage", c_int, (vp,)),
         ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
         ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
+        ("LLVMSetTargetMachineAsmVerbosity", None, (vp, c_int)),
+        ("LLVMStripModuleDebugInfo", c_int, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -179,6 +181,8 @@ class Target:
     #: LLVMRelocMode and LLVMCodeModel (GPU targets take LLVM's defaults, 0 and 0)
     reloc: int = _RELOC_PIC
     code_model: int = _CODE_MODEL_SMALL
+    #: assembly with comments: the MC link finds `DW_AT_decl_file` values by them (mcdebug.py)
+    verbose_asm: bool = False
 
     @staticmethod
     def for_triple(triple: str, opt_level: int, cpu: str | None = None) -> Target:
@@ -203,6 +207,8 @@ def _machine(target: Target) -> Iterator[int]:
     )
     if not tm:
         raise EngineError(f"LLVM cannot make a target machine for '{target.triple}'")
+    if target.verbose_asm:
+        lib.LLVMSetTargetMachineAsmVerbosity(tm, 1)
     try:
         yield tm
     finally:
@@ -267,6 +273,10 @@ class Module:
                 layout = lib.LLVMCreateTargetDataLayout(tm)
                 lib.LLVMSetModuleDataLayout(self.ref, layout)
                 lib.LLVMDisposeTargetData(layout)
+
+    def strip_debug_info(self) -> bool:
+        """Drop all debug info (`!dbg`, debug records, `llvm.dbg.cu`); whether there was any."""
+        return bool(_lib().LLVMStripModuleDebugInfo(self.ref))
 
     def optimise(self, target: Target, level: int) -> None:
         """Run LLVM's `default<O<level>>` module pipeline in place (what `opt -O<level>` runs)."""

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from compiler.backend import mcdebug
 from compiler.diagnostics import EmberError
 
 _LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")
@@ -64,9 +65,17 @@ def link(
         else None
     )
     plain_private = rename_private.keys() - set(odd)
-    for number, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
+    ordered = sorted(pieces, key=lambda p: p.key)
+    # debug info: one numbering of source files, per-piece debug section starts (mcdebug.py)
+    debug = any(mcdebug.has_debug_lines(p.asm) for p in ordered)
+    files = mcdebug.file_table([p.asm for p in ordered]) if debug else None
+    for number, piece in enumerate(ordered):
         prefix = f".Lp{number}_"
-        for line in piece.asm.splitlines():
+        lines: Iterable[str] = piece.asm.splitlines()
+        if files is not None:
+            rewriter = mcdebug.PieceDebug(files.maps[number], mcdebug.entered_debug_sections(piece.asm))
+            lines = _rewritten(lines, rewriter)
+        for line in lines:
             # directives start with '.', after indentation; only they and labels need the regexes
             directive = line.lstrip().startswith(".")
             if directive and _STRING_DATA.match(line):
@@ -106,7 +115,18 @@ def link(
                 line = private_rx.sub(lambda s: rename_private[s.group(0)], line)
             out.append(line)
     header = [first_file] if first_file else []
+    if files is not None:
+        header += files.directives()
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
+
+
+def _rewritten(lines: Iterable[str], rewriter: mcdebug.PieceDebug) -> Iterator[str]:
+    """A piece's lines with its debug directives renumbered (string data untouched)."""
+    for line in lines:
+        if line.lstrip().startswith(".") and _STRING_DATA.match(line):
+            yield line
+        else:
+            yield from rewriter.line(line)
 
 
 def _repeated_dw_ref(line: str, seen: set[str]) -> bool:
