@@ -447,7 +447,6 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
         triple=triple or None,
         force_triple=options.target is not None,
         faults=options.faults,
-        dwarf_version=llvm_stage.dwarf_version(text) if options.debug_info else None,
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)

@@ -127,7 +127,6 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetLinkage", c_int, (vp,)),
         ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
         ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
-        ("LLVMSetTargetMachineAsmVerbosity", None, (vp, c_int)),
         ("LLVMStripModuleDebugInfo", c_int, (vp,)),
     ):
         _declare(lib, name, res, *args)
@@ -181,8 +180,6 @@ class Target:
     #: LLVMRelocMode and LLVMCodeModel (GPU targets take LLVM's defaults, 0 and 0)
     reloc: int = _RELOC_PIC
     code_model: int = _CODE_MODEL_SMALL
-    #: assembly with comments: the MC link finds `DW_AT_decl_file` values by them (mcdebug.py)
-    verbose_asm: bool = False
 
     @staticmethod
     def for_triple(triple: str, opt_level: int, cpu: str | None = None) -> Target:
@@ -207,8 +204,6 @@ def _machine(target: Target) -> Iterator[int]:
     )
     if not tm:
         raise EngineError(f"LLVM cannot make a target machine for '{target.triple}'")
-    if target.verbose_asm:
-        lib.LLVMSetTargetMachineAsmVerbosity(tm, 1)
     try:
         yield tm
     finally:

@@ -156,19 +156,13 @@ def emit_assembly(module: engine.Module, target: engine.Target) -> str:
     return module.emit(target, "asm").decode("utf-8", "replace")
 
 
-def assemble(asm: str, target: engine.Target, path: str = "<asm>", *, dwarf_version: int | None = None) -> bytes:
+def assemble(asm: str, target: engine.Target, path: str = "<asm>") -> bytes:
     """Assemble a whole `.s` text into one object with the integrated assembler.
 
     A module whose only content is `module asm` lines is given to the code generator.
-    With `dwarf_version` (the text holds `.file`/`.loc` line-table directives), the module
-    also gets an empty compile unit and that "Dwarf Version" flag: the assembler reads
-    `.file 0` (DWARF 5's root file) only at that version, and the code generator sets it
-    only for a module with debug info; an empty unit emits no DWARF of its own.
     """
     lines = _escape_asm(asm.rstrip("\n")).replace("\n", '"\nmodule asm "')
     ir_text = f'target triple = "{target.triple}"\nmodule asm "{lines}"\n'
-    if dwarf_version is not None:
-        ir_text += _EMPTY_DEBUG_UNIT.format(version=int(dwarf_version))
     try:
         module = engine.Module(ir_text, path)
     except engine.EngineError as exc:
@@ -178,25 +172,6 @@ def assemble(asm: str, target: engine.Target, path: str = "<asm>", *, dwarf_vers
             return emit_object(module, target)
         except engine.EngineError as exc:
             raise EmberError(f"assembler error: {str(exc).strip()}", Location(path)) from None
-
-
-_EMPTY_DEBUG_UNIT = """!llvm.dbg.cu = !{{!0}}
-!llvm.module.flags = !{{!2, !3}}
-!0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, emissionKind: FullDebug)
-!1 = !DIFile(filename: "<linked>", directory: "")
-!2 = !{{i32 7, !"Dwarf Version", i32 {version}}}
-!3 = !{{i32 2, !"Debug Info Version", i32 3}}
-"""
-_DWARF_VERSION = re.compile(r'!"Dwarf Version", i32 ([0-9]+)')
-
-
-def dwarf_version(ir_text: str) -> int | None:
-    """The DWARF version a module's debug info asks for (its "Dwarf Version" flag; 4, LLVM's
-    default, when it has compile units but no flag); None for a module without debug info."""
-    if "!llvm.dbg.cu" not in ir_text:
-        return None
-    m = _DWARF_VERSION.search(ir_text)
-    return int(m.group(1)) if m else 4
 
 
 #: bytes a `module asm` string must escape (as \XX): quote, backslash, controls but the newline,

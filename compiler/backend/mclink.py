@@ -66,14 +66,11 @@ def link(
     )
     plain_private = rename_private.keys() - set(odd)
     ordered = sorted(pieces, key=lambda p: p.key)
-    # debug info: one numbering of source files, per-piece debug section starts (mcdebug.py)
-    debug = any(mcdebug.has_debug_lines(p.asm) for p in ordered)
-    files = mcdebug.file_table([p.asm for p in ordered]) if debug else None
     for number, piece in enumerate(ordered):
         prefix = f".Lp{number}_"
         lines: Iterable[str] = piece.asm.splitlines()
-        if files is not None:
-            rewriter = mcdebug.PieceDebug(files.maps[number], mcdebug.entered_debug_sections(piece.asm))
+        if mcdebug.has_debug_lines(piece.asm):  # its own line tables, debug sections (mcdebug.py)
+            rewriter = mcdebug.PieceDebug(mcdebug.entered_debug_sections(piece.asm), *mcdebug.unit_header(piece.asm))
             lines = _rewritten(lines, rewriter)
         for line in lines:
             # directives start with '.', after indentation; only they and labels need the regexes
@@ -115,18 +112,14 @@ def link(
                 line = private_rx.sub(lambda s: rename_private[s.group(0)], line)
             out.append(line)
     header = [first_file] if first_file else []
-    if files is not None:
-        header += files.directives()
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
 
 
 def _rewritten(lines: Iterable[str], rewriter: mcdebug.PieceDebug) -> Iterator[str]:
-    """A piece's lines with its debug directives renumbered (string data untouched)."""
+    """A piece's lines with its line-table directives turned into labels, then its tables."""
     for line in lines:
-        if line.lstrip().startswith(".") and _STRING_DATA.match(line):
-            yield line
-        else:
-            yield from rewriter.line(line)
+        yield from rewriter.line(line)
+    yield from rewriter.finish()
 
 
 def _repeated_dw_ref(line: str, seen: set[str]) -> bool:

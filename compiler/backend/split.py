@@ -77,9 +77,6 @@ class BackendConfig:
     worker_hooks: tuple[str, ...] = ()
     #: level-2 codegen pieces group functions up to this cost (the harness draws small ones)
     piece_cost: int = planner.LEVEL2_PIECE_COST
-    #: the module's DWARF version when it carries debug info (`-g`): workers then print
-    #: verbose assembly for the MC link and the assembler reads DWARF 5 `.file 0` (None: no -g)
-    dwarf_version: int | None = None
 
 
 @dataclass
@@ -105,8 +102,7 @@ class SplitResult:
 
 
 def _worker_target(config: BackendConfig) -> engine.Target:
-    target = llvm_stage.native_target(config.triple, config.opt_level)
-    return dataclasses.replace(target, verbose_asm=True) if config.dwarf_version is not None else target
+    return llvm_stage.native_target(config.triple, config.opt_level)
 
 
 def _run_worker_hooks(text: str, config: BackendConfig) -> None:
@@ -182,7 +178,7 @@ def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = Non
     """The MC-linked module's assembly to one object (in a worker); LLVM's own error
     output goes to `stderr_path`, so the parent can quote it if the assembler aborts."""
     with _stderr_to(stderr_path):
-        return llvm_stage.assemble(asm, _worker_target(config), dwarf_version=config.dwarf_version)
+        return llvm_stage.assemble(asm, _worker_target(config))
 
 
 def codegen_task(text: str, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
