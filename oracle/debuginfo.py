@@ -6,19 +6,21 @@ Three checks, each through LLVM's own tools (the tools wheel, `engine.tools_dir(
 - `subprograms`: the (name, declaring file, line) of every `DW_TAG_subprogram`, as a set
   (a split object has one compile unit per piece, and a copied local may be described in
   two of them, so only the set can be compared);
-- `line_differences`: every function's entry address, and up to `samples` line-table rows
-  inside each function whose code is byte for byte the serial one's, symbolise
-  (`llvm-symbolizer`) to the same `file:line` in both objects (the offset inside the
-  function is the same, so the addresses correspond).
+- `compare_lines`: in each function whose code is byte for byte the serial one's, the entry
+  and up to `samples` line-table rows symbolise (`llvm-symbolizer`) to the same `file:line`
+  in both objects (the offset inside the function is the same, so the addresses
+  correspond); a function whose code differs (the split build inlined otherwise) has its
+  entry in the same file.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
@@ -74,27 +76,47 @@ def subprograms(obj: bytes) -> set[tuple[str, str, int]]:
 
 @dataclass(frozen=True)
 class Function:
-    """A defined function of `.text`: its offset there, and its bytes."""
+    """A defined function: its address (section offset in an object) and its bytes."""
 
-    offset: int
+    address: int
     code: bytes
 
 
-def text_functions(obj: bytes) -> dict[str, Function]:
-    """Every named FUNC symbol defined in `.text`, by name."""
-    elf = ELFFile(io.BytesIO(obj))
-    text_index = next((i for i, s in enumerate(elf.iter_sections()) if s.name == ".text"), None)
+def functions(elf_bytes: bytes) -> dict[str, Function]:
+    """Every defined FUNC symbol by name (names defined twice, e.g. two files' static
+    helpers, are left out: they cannot be matched between two objects)."""
+    elf = ELFFile(io.BytesIO(elf_bytes))
     symtab = elf.get_section_by_name(".symtab")
-    if text_index is None or not isinstance(symtab, SymbolTableSection):
+    if not isinstance(symtab, SymbolTableSection):
         return {}
-    data = elf.get_section(text_index).data()
+    data: dict[int, tuple[int, bytes]] = {}
     out: dict[str, Function] = {}
+    twice: set[str] = set()
     for sym in symtab.iter_symbols():
-        if sym["st_info"]["type"] != "STT_FUNC" or sym["st_shndx"] != text_index or not sym.name:
+        shndx = sym["st_shndx"]
+        if sym["st_info"]["type"] != "STT_FUNC" or not isinstance(shndx, int) or not sym.name:
             continue
-        start, size = sym["st_value"], sym["st_size"]
-        out[sym.name] = Function(start, data[start : start + size])
+        if shndx not in data:
+            section = elf.get_section(shndx)
+            data[shndx] = (section["sh_addr"], section.data())
+        base, content = data[shndx]
+        start = sym["st_value"] - base
+        if sym.name in out:
+            twice.add(sym.name)
+        out[sym.name] = Function(sym["st_value"], content[start : start + sym["st_size"]])
+    for name in twice:
+        del out[name]
     return out
+
+
+def _executable(obj_path: str, exe_path: str) -> str | None:
+    """`obj_path` linked alone (undefined symbols at 0): sections of a relocatable object all
+    start at address 0, so only a linked file's addresses name one place; None without `ld`."""
+    ld = shutil.which("ld")
+    if ld is None:
+        return None
+    proc = subprocess.run([ld, "-o", exe_path, "--unresolved-symbols=ignore-all", "-e", "0", obj_path], capture_output=True)
+    return exe_path if proc.returncode == 0 else None
 
 
 def _rows(obj_path: str) -> list[int]:
@@ -116,26 +138,53 @@ def _symbolize(obj_path: str, addresses: list[int]) -> list[str]:
     return [re.sub(r"(:[0-9]+)(?: \(discriminator [0-9]+\))?$", r"\1", loc) for loc in locations]
 
 
-def line_differences(serial: bytes, split: bytes, samples: int = 8) -> list[str]:
-    """Where `split`'s line info disagrees with `serial`'s: function entries, and sampled rows
-    of the functions whose code is identical in both (empty when they agree)."""
-    a_funcs, b_funcs = text_functions(serial), text_functions(split)
+@dataclass
+class LineCheck:
+    """What `compare_lines` compared and where the two objects disagree."""
+
+    exact: int = 0  # functions with the same code: entry and sampled rows compared as file:line
+    entry_only: int = 0  # functions whose code differs (the optimiser saw other callees): entry file
+    differences: list[str] = field(default_factory=list)
+
+
+def compare_lines(serial: bytes, split: bytes, samples: int = 8) -> LineCheck:
+    """Compare `split`'s line info with `serial`'s: for each function defined in both, whose
+    code is byte for byte the same, the entry and up to `samples` line-table rows inside it
+    must symbolise to the same `file:line`; where the code differs (a split build inlines
+    differently), its entry must still be in the same file. Both objects are linked alone
+    with `ld` first (in an object every section starts at 0, so an address is ambiguous)."""
+    code_a, code_b = functions(serial), functions(split)
+    check = LineCheck()
     with tempfile.TemporaryDirectory(prefix="ember-dwarf-") as tmp:
-        a_path, b_path = _as_file(serial, tmp, "serial.o"), _as_file(split, tmp, "split.o")
+        a_path = _executable(_as_file(serial, tmp, "serial.o"), f"{tmp}/serial")
+        b_path = _executable(_as_file(split, tmp, "split.o"), f"{tmp}/split")
+        if a_path is None or b_path is None:
+            check.differences.append("cannot link the objects with ld to symbolise them")
+            return check
+        at_a, at_b = functions(Path(a_path).read_bytes()), functions(Path(b_path).read_bytes())
         rows = _rows(a_path)
-        names, a_addr, b_addr = [], [], []
-        for name in sorted(a_funcs.keys() & b_funcs.keys()):
-            fa, fb = a_funcs[name], b_funcs[name]
+        names, a_addr, b_addr, exact = [], [], [], []
+        for name in sorted(code_a.keys() & code_b.keys() & at_a.keys() & at_b.keys()):
+            fa, fb = at_a[name], at_b[name]
             offsets = [0]
-            if fa.code == fb.code:
-                inside = [r - fa.offset for r in rows if fa.offset < r < fa.offset + len(fa.code)]
+            same = code_a[name].code == code_b[name].code
+            if same:
+                inside = [r - fa.address for r in rows if fa.address < r < fa.address + len(fa.code)]
                 step = max(1, len(inside) // samples)
                 offsets += inside[::step][:samples]
+                check.exact += 1
+            else:
+                check.entry_only += 1
             for off in offsets:
                 names.append(f"{name}+{off:#x}")
-                a_addr.append(fa.offset + off)
-                b_addr.append(fb.offset + off)
+                a_addr.append(fa.address + off)
+                b_addr.append(fb.address + off)
+                exact.append(same)
         want, got = _symbolize(a_path, a_addr), _symbolize(b_path, b_addr)
     if len(want) != len(names) or len(got) != len(names):
-        return [f"llvm-symbolizer answered {len(want)}/{len(got)} of {len(names)} addresses"]
-    return [f"{n}: serial {w}, split {g}" for n, w, g in zip(names, want, got, strict=True) if w != g]
+        check.differences.append(f"llvm-symbolizer answered {len(want)}/{len(got)} of {len(names)} addresses")
+        return check
+    for name, w, g, same in zip(names, want, got, exact, strict=True):
+        if (g.startswith("??") and not w.startswith("??")) or (w != g if same else w.rpartition(":")[0] != g.rpartition(":")[0]):
+            check.differences.append(f"{name}: serial {w}, split {g}" + ("" if same else " (code differs: file compared)"))
+    return check

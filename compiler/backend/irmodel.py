@@ -112,6 +112,8 @@ class IRModule:
 
     header: list[str]
     entities: list[Entity]
+    #: facts computed once per module by the modules that use it (irdebug.py), by their name
+    derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.values: dict[str, Entity] = {e.name: e for e in self.entities if e.is_value}

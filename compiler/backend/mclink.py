@@ -73,6 +73,9 @@ def link(
             rewriter = mcdebug.PieceDebug(mcdebug.entered_debug_sections(piece.asm), *mcdebug.unit_header(piece.asm))
             lines = _rewritten(lines, rewriter)
         for line in lines:
+            if line.startswith("\t.byte\t") and line[7:].isdigit():
+                out.append(line)  # plain data (most of a -g piece's DWARF): nothing to rename
+                continue
             # directives start with '.', after indentation; only they and labels need the regexes
             directive = line.lstrip().startswith(".")
             if directive and _STRING_DATA.match(line):
@@ -118,7 +121,10 @@ def link(
 def _rewritten(lines: Iterable[str], rewriter: mcdebug.PieceDebug) -> Iterator[str]:
     """A piece's lines with its line-table directives turned into labels, then its tables."""
     for line in lines:
-        yield from rewriter.line(line)
+        if line.startswith("\t.byte\t") and line[7:].isdigit() and rewriter.pending is None:
+            yield line  # plain data: no row is pending to take its address
+        else:
+            yield from rewriter.line(line)
     yield from rewriter.finish()
 
 
