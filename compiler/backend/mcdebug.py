@@ -40,8 +40,7 @@ _BARE_SECTION = re.compile(r"^\s*\.(text|data|bss)\b\s*$")
 _SECTION_REF = re.compile(r"(?<![\w.$])(\.debug_\w+)(?![\w.$])")
 _LINE_TABLE_LABEL = ".Lline_table_start"
 _UNIT_HEADER = re.compile(
-    r"^\.Ldebug_info_start\d+:\n\s*\.short\s+(\d+)[^\n]*\n\s*\.(?:byte|long)\s+\S+[^\n]*\n\s*\.byte\s+(\w+)"
-    r"[^\n]*(?:\n\s*\.byte\s+(\w+))?",
+    r"^\.Ldebug_info_start\d+:\n\s*\.short\s+(\d+)[^\n]*\n\s*\.(?:byte|long)\s+\S+[^\n]*\n\s*\.byte\s+(\w+)",
     re.MULTILINE,
 )
 #: directives that emit bytes: the assembler gives a pending `.loc` its row at them
@@ -341,10 +340,6 @@ def _program(rows: list[_Row], end_label: str, address_size: int) -> list[str]:
 def unit_header(asm: str) -> tuple[int, int]:
     """(DWARF version, address size) of a piece's compile units, from the first unit header
     (DWARF 5: version, unit type, address size; 2-4: version, abbreviation offset, address
-    size); (4, 8) when it has none."""
+    size: the size is the third field either way); (4, 8) when it has none."""
     m = _UNIT_HEADER.search(asm)
-    if m is None:
-        return 4, 8
-    version = int(m.group(1))
-    size = m.group(2) if version >= 5 else m.group(3)
-    return version, int(size, 0)
+    return (int(m.group(1)), int(m.group(2), 0)) if m else (4, 8)
