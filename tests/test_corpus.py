@@ -22,20 +22,23 @@ import pytest
 from compiler import driver
 from compiler.backend import llvm_stage, planner
 from fuzz import corpus
-from oracle import symtab
+from oracle import debuginfo, symtab
 
 FULL = os.environ.get("EMBER_CORPUS") == "full"
 QUICK = ("cjson", "bzip2", "zlib", "mujs", "bc")
 NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in QUICK]
 MODES = ("subgraph", "function", "two-level")
+#: the `-g` run (one per program and mode, -O2 -j2): every program with EMBER_CORPUS=full
+DEBUG_QUICK = ("cjson", "zlib")
+DEBUG_NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in DEBUG_QUICK]
 
 
-def _module(name: str) -> Path:
+def _module(name: str, *, debug: bool = False) -> Path:
     program = corpus.BY_NAME[name]
     reason = corpus.missing(program)
     if reason:
         pytest.skip(reason)
-    return corpus.module_path(program)
+    return corpus.module_path(program, debug=debug)
 
 
 def _build(path: Path, **options: object) -> bytes:
@@ -65,6 +68,34 @@ def test_split_build_agrees_with_serial(name: str, level: int, mode: str, tmp_pa
     diff = symtab.diff_symbols(symtab.read_symbols(reference), symtab.read_symbols(objects[2]))
     assert diff.clean, diff.render("--split none", f"--split {mode}")
     got = corpus.run_workload(program, corpus.link(objects[2], tmp_path_factory.mktemp("split") / name))
+    assert got.outputs == want.outputs
+
+
+@functools.lru_cache(maxsize=2)
+def _serial_debug(name: str) -> bytes:
+    return _build(_module(name, debug=True), split="none", opt_level=2, debug_info=True)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", DEBUG_NAMES)
+def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path) -> None:
+    """`-g` (clang -g modules, one compile unit per source file): the split object's DWARF
+    verifies, describes the same subprograms, and its line rows agree with the serial
+    object's (tests/test_debuginfo.py has the checks); the workload prints the same."""
+    src = _module(name, debug=True)
+    program = corpus.BY_NAME[name]
+    reference = _serial_debug(name)
+    obj = _build(src, split=mode, jobs=2, opt_level=2, debug_info=True)
+    problems = debuginfo.verify(obj)
+    assert problems is None, problems
+    assert debuginfo.subprograms(obj) == debuginfo.subprograms(reference)
+    check = debuginfo.compare_lines(reference, obj)
+    assert not check.differences, "\n".join(check.differences[:20])
+    assert check.exact > 0, check
+    diff = symtab.diff_symbols(symtab.read_symbols(reference), symtab.read_symbols(obj))
+    assert diff.clean, diff.render("--split none -g", f"--split {mode} -g")
+    want = corpus.run_workload(program, corpus.link(reference, tmp_path / "serial" / name))
+    got = corpus.run_workload(program, corpus.link(obj, tmp_path / "split" / name))
     assert got.outputs == want.outputs
 
 

@@ -144,3 +144,25 @@ def test_gdb_breaks_at_file_line_in_a_split_build(program: Path, level: int, tmp
     assert re.search(rf"Breakpoint 1, main \(.*\) at .*main\.c:{BREAK_LINE}", said), said
     assert re.search(r"#0 .*scale \(.*\) at .*util\.c:\d+", said), said
     assert re.search(r"#1 .*main \(.*\) at .*main\.c:\d+", said), said
+
+
+def test_gdb_breaks_at_file_line_in_a_split_built_corpus_program(tmp_path: Path) -> None:
+    """cJSON (three compile units) built -g -O2 in `two-level` mode: gdb stops at a line of
+    `cJSON_CreateObject` and the backtrace reaches the test driver's `main`."""
+    from fuzz import corpus
+
+    program = corpus.BY_NAME["cjson"]
+    reason = corpus.missing(program)
+    if reason:
+        pytest.skip(reason)
+    source = corpus.source_files(program)[0]
+    start = next(n for n, text in enumerate(source.read_text().splitlines(), 1) if "cJSON_CreateObject(void)" in text)
+    line = start + 2  # the function's first statement
+    obj = tmp_path / "cjson.o"
+    obj.write_bytes(_build(corpus.module_path(program, debug=True), split="two-level", opt_level=2, jobs=2))
+    exe = link_executable([obj], tmp_path / "cjson", with_runtime=False)
+    said = _gdb(exe, [f"break cJSON.c:{line}", "run", "bt"])
+    assert re.search(rf"Breakpoint 1 at 0x[0-9a-f]+: (file .*)?cJSON\.c(:|, line ){line}\b", said), said
+    # inlined at -O2 (several locations): it stops in one, at a line of the function
+    assert re.search(r"Breakpoint 1(\.\d+)?, .*cJSON_CreateObject \(.*\) at .*cJSON\.c:\d+", said), said
+    assert re.search(r"#\d+ .*main \(.*\) at .*test\.c:\d+", said), said
