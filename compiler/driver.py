@@ -151,6 +151,8 @@ def mlir_source_to_llvm_ir(text: str, path: str, options: BuildOptions, times: S
             return str(module)
         with times.stage("mlir lower"):
             pipeline.lower_to_llvm_dialect(module, path)
+            if options.debug_info:
+                pipeline.add_debug_info(module, path, generated=input_kind(path) is InputKind.EMBER)
         with times.stage("mlir translate"):
             return pipeline.translate_to_llvm_ir(module, path)
 
@@ -255,7 +257,7 @@ def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: 
         from compiler.frontend import emit_mlir_text
 
         with times.stage("frontend"):
-            text = emit_mlir_text(text, path)
+            text = emit_mlir_text(text, path, debug=options.debug_info)
     ir_text = mlir_source_to_llvm_ir(text, path, options, times)
     if options.emit == "mlir":
         return ir_text

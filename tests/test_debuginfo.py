@@ -166,3 +166,72 @@ def test_gdb_breaks_at_file_line_in_a_split_built_corpus_program(tmp_path: Path)
     # inlined at -O2 (several locations): it stops in one, at a line of the function
     assert re.search(r"Breakpoint 1(\.\d+)?, .*cJSON_CreateObject \(.*\) at .*cJSON\.c:\d+", said), said
     assert re.search(r"#\d+ .*main \(.*\) at .*test\.c:\d+", said), said
+
+
+EMBER_PROGRAM = '''\
+counter: Int = 0
+
+
+def step(n: Int) -> Int:
+    global counter
+    counter += 1
+    if n % 2 == 0:
+        return n // 2
+    return 3 * n + 1
+
+
+def collatz(n: Int) -> Int:
+    steps = 0
+    while n != 1:
+        n = step(n)
+        steps += 1
+    return steps
+
+
+def main() -> None:
+    total = 0
+    for i in range(1, 30):
+        total += collatz(i)
+    print(total, counter)
+'''
+#: the line of `counter += 1` (a statement of `step`) and of `n = step(n)` (its call in `collatz`)
+STEP_LINE, CALL_LINE = 6, 15
+
+
+@pytest.mark.parametrize("level", [0, 2])
+@pytest.mark.parametrize("mode", MODES)
+def test_ember_g_describes_statements_in_every_mode(mode: str, level: int, tmp_path: Path) -> None:
+    """`ember build -g` on Ember source: functions are subprograms of the .em file, statements
+    its lines, and a split object agrees with the serial one."""
+    src = tmp_path / "collatz.em"
+    src.write_text(EMBER_PROGRAM)
+    serial = _build(src, split="none", opt_level=level)
+    split = _split(src, mode, level)
+    for obj in (serial, split):
+        assert debuginfo.verify(obj) is None
+    subprograms = debuginfo.subprograms(serial)
+    # at -O2 the midend inlines both into main (their lines stay, as main's rows)
+    expected = {("ember.step", "collatz.em"), ("ember.collatz", "collatz.em")} if level == 0 else {("main", "collatz.em")}
+    assert {(name, Path(file).name) for name, file, _line in subprograms} >= expected
+    assert debuginfo.subprograms(split) == subprograms
+    check = debuginfo.compare_lines(serial, split)
+    assert not check.differences, "\n".join(check.differences)
+    assert check.exact >= (2 if level == 0 else 1), check
+
+
+def test_gdb_on_a_split_built_ember_program(tmp_path: Path) -> None:
+    src = tmp_path / "collatz.em"
+    src.write_text(EMBER_PROGRAM)
+    obj = tmp_path / "collatz.o"
+    obj.write_bytes(_split(src, "two-level", 0))
+    exe = link_executable([obj], tmp_path / "collatz")
+    said = _gdb(exe, [f"break collatz.em:{STEP_LINE}", "run", "bt"])
+    assert re.search(rf"Breakpoint 1, ember\.step \(.*\) at .*collatz\.em:{STEP_LINE}", said), said
+    assert re.search(rf"#1 .*ember\.collatz \(.*\) at .*collatz\.em:{CALL_LINE}", said), said
+
+
+def test_ember_without_g_has_no_debug_info(tmp_path: Path) -> None:
+    src = tmp_path / "collatz.em"
+    src.write_text(EMBER_PROGRAM)
+    obj = driver.build(str(src), driver.BuildOptions(split="two-level", opt_level=0, jobs=2)).output
+    assert isinstance(obj, bytes) and b".debug_info" not in obj
