@@ -19,6 +19,9 @@ from compiler.backend import mclink, planner, split
 FAULTS = frozenset(
     {"skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors", "merge-specialised-copies"}
 )
+#: Breaks only the line tables of `-g` builds (the debug-info property's power check; not in
+#: FAULTS, whose plans build without -g)
+SHIFT_LINE_ROWS = "shift-line-rows"
 #: Worker hooks: a subgraph holding the marker name kills or hangs its worker.
 CRASH_WORKER = "crash-worker"
 HANG_WORKER = "hang-worker"
@@ -44,6 +47,12 @@ def drop_ctors(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
         mclink.AsmPiece(p.key, p.asm.replace(".init_array", ".data.ember_dropped").replace(".ctors", ".data.ember_dropped"))
         for p in pieces
     ]
+
+
+def shift_line_rows(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
+    """Every `.loc` row of every piece one source line further down."""
+    loc = re.compile(r"^(\s*\.loc\s+\d+\s+)(\d+)", re.M)
+    return [mclink.AsmPiece(p.key, loc.sub(lambda m: m.group(1) + str(int(m.group(2)) + 1), p.asm)) for p in pieces]
 
 
 def merge_specialised_copies(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
@@ -83,6 +92,7 @@ HOOKS = (
     split.BackendHook("duplicate-internal-global", plan=duplicate_internal_globals),
     split.BackendHook("drop-ctors", pieces=drop_ctors),
     split.BackendHook("merge-specialised-copies", pieces=merge_specialised_copies),
+    split.BackendHook(SHIFT_LINE_ROWS, pieces=shift_line_rows),
     split.BackendHook(CRASH_WORKER, worker=f"{__name__}:crash_on_marker"),
     split.BackendHook(HANG_WORKER, worker=f"{__name__}:hang_on_marker"),
 )

@@ -10,7 +10,10 @@ configuration of the plan, and returns a `Report` whose failures are classified:
 - `hang`: a worker or the program ran past its time limit where the reference did not;
 - `wrong-output`: stdout or exit status differ from the reference;
 - `symbol-difference`: a non-local symbol differs or a local leaked (contract 1);
-- `nondeterminism`: the same configuration gave different bytes for another `-j`.
+- `nondeterminism`: the same configuration gave different bytes for another `-j`;
+- `debug-info`: in a `-g` plan, a split object's DWARF does not verify, describes other
+  subprograms, or maps code that is the serial object's to other lines
+  (`oracle.debuginfo`).
 
 An Ember program (`case.is_ember`) is judged against the reference interpreter first:
 every build's behaviour must equal the interpreter's (`interpreter == compiled`), and
@@ -27,6 +30,7 @@ as a sequential check's, since every comparison still happens in plan order.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import hashlib
 import os
@@ -53,7 +57,7 @@ from fuzz.strategies import FuzzCase
 from oracle import interp, runner, symtab
 
 #: In the order a report's headline picks them.
-CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism")
+CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism", "debug-info")
 SPLIT_MODES = tuple(m for m in driver.SPLIT_MODES if m not in ("none", "auto"))
 #: Generated programs finish in milliseconds: anything near this is a hang.
 RUN_LIMITS = runner.Limits(timeout_s=10.0, memory_mb=1024, cpu_s=20, output_mb=16)
@@ -93,6 +97,7 @@ class BuildConfig:
     cost: int | None = None
     candidate: str | None = None
     piece_cost: int | None = None  # level-2 codegen piece cost (None: the planner's default)
+    debug: bool = False  # `-g`
 
     @property
     def label(self) -> str:
@@ -100,7 +105,7 @@ class BuildConfig:
             return INTERP_LABEL
         if self.candidate is not None:
             return f"candidate -O{self.opt}"
-        parts = [f"--split {self.split}", f"-O{self.opt}"]
+        parts = [f"--split {self.split}", f"-O{self.opt}", *(["-g"] if self.debug else [])]
         if self.split != "none":
             parts.insert(1, f"-j{self.jobs}")
             if self.cost is not None:
@@ -123,6 +128,7 @@ class BuildConfig:
             piece_cost=self.piece_cost,
             worker_timeout=WORKER_TIMEOUT,
             faults=faults if self.split != "none" else frozenset(),
+            debug_info=self.debug,
         )
 
     def command(self, inp: str, out: str) -> str:
@@ -133,7 +139,7 @@ class BuildConfig:
             from oracle.candidate import CandidateCommand
 
             return CandidateCommand(self.candidate).render(inp, out)
-        words = ["ember", "build", inp, "-o", out, "--split", self.split, f"-O{self.opt}"]
+        words = ["ember", "build", inp, "-o", out, "--split", self.split, f"-O{self.opt}", *(["-g"] if self.debug else [])]
         if self.split != "none":
             words += ["-j", str(self.jobs)]
             if self.cost is not None:
@@ -223,16 +229,24 @@ class CheckPlan:
     cost: int | None = None
     configs: tuple[BuildConfig, ...] = ()
     opt_check: bool = True
+    #: `-g`: the reference is built with -g too, and each split object's DWARF is checked against it
+    debug: bool = False
+
+    @property
+    def reference(self) -> BuildConfig:
+        return BuildConfig(opt=self.opt, debug=self.debug)
 
     def __repr__(self) -> str:
         checks = "; ".join(c.label for c in self.configs)
-        return f"CheckPlan(reference --split none -O{self.opt}; {checks}{'; -O check' if self.opt_check else ''})"
+        g = " -g" if self.debug else ""
+        return f"CheckPlan(reference --split none -O{self.opt}{g}; {checks}{'; -O check' if self.opt_check else ''})"
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # Hypothesis' pretty printer
         p.text(repr(self))
 
     def to_json(self) -> dict[str, object]:
-        return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "configs": [asdict(c) for c in self.configs]}
+        return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "debug": self.debug,
+                "configs": [asdict(c) for c in self.configs]}
 
     @staticmethod
     def from_json(data: dict[str, object]) -> CheckPlan:
@@ -240,7 +254,9 @@ class CheckPlan:
         assert isinstance(configs, list)
         opt, cost = data.get("opt", 2), data.get("cost")
         assert isinstance(opt, int) and (cost is None or isinstance(cost, int))
-        return CheckPlan(opt, cost, tuple(BuildConfig(**c) for c in configs), bool(data.get("opt_check", True)))
+        return CheckPlan(
+            opt, cost, tuple(BuildConfig(**c) for c in configs), bool(data.get("opt_check", True)), bool(data.get("debug", False))
+        )
 
 
 @dataclass
@@ -312,8 +328,12 @@ class Nondeterminism(DifferentialFailure):
     classification = "nondeterminism"
 
 
+class DebugInfoDifference(DifferentialFailure):
+    classification = "debug-info"
+
+
 EXCEPTIONS: dict[str, type[DifferentialFailure]] = {
-    cls.classification: cls for cls in (Crash, Hang, WrongOutput, SymbolDifference, Nondeterminism)
+    cls.classification: cls for cls in (Crash, Hang, WrongOutput, SymbolDifference, Nondeterminism, DebugInfoDifference)
 }
 
 
@@ -621,6 +641,26 @@ def export_failures(source: str, ref: BuildOutcome) -> list[Failure]:
                     f"defined non-local: {sorted(defined)}\n@export and main: {sorted(wanted)}", "exports")]
 
 
+def debug_failures(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
+    """A `-g` split object against the `-g` serial one (`oracle.debuginfo`'s three checks)."""
+    from oracle import debuginfo
+
+    if ref.obj is None or cand.obj is None:
+        return []
+    r, c = ref.config.label, cand.config.label
+    problems = debuginfo.verify(cand.obj)
+    if problems is not None:
+        return [Failure("debug-info", r, c, f"{c}: llvm-dwarfdump --verify: {problems.splitlines()[0]}", problems, "verify")]
+    want, got = debuginfo.subprograms(ref.obj), debuginfo.subprograms(cand.obj)
+    if want != got:
+        detail = "\n".join([*(f"- {s}" for s in sorted(want - got)), *(f"+ {s}" for s in sorted(got - want))])
+        return [Failure("debug-info", r, c, f"{c}: subprograms differ", detail, "subprograms")]
+    lines = debuginfo.compare_lines(ref.obj, cand.obj)
+    if lines.differences:
+        return [Failure("debug-info", r, c, f"{c}: {lines.differences[0]}", "\n".join(lines.differences), "lines")]
+    return []
+
+
 def _full_symbol_failures(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
     """Sizes, types, section kinds of every symbol and (at -O0 on both sides) locals and relocations."""
     if cand.config.candidate is not None or ref.symbols is None or cand.symbols is None:
@@ -700,7 +740,7 @@ def check(
 def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
     opt_check = plan.opt_check and checker.case.runnable
     other_level = BuildConfig(opt=0 if plan.opt != 0 else 2)
-    checker.prefetch([BuildConfig(opt=plan.opt), *plan.configs, *([other_level] if opt_check else [])])
+    checker.prefetch([plan.reference, *plan.configs, *([other_level] if opt_check else [])])
     oracle: BuildOutcome | None = None
     if checker.case.is_ember:
         oracle = checker.interpret()
@@ -708,7 +748,7 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
             kind = "hang" if oracle.hang else "crash"
             report.failures.append(Failure(kind, "-", INTERP_LABEL, f"interpreter: {oracle.error.splitlines()[0]}", oracle.error))
             return
-    ref = checker.build(BuildConfig(opt=plan.opt))
+    ref = checker.build(plan.reference)
     if ref.error is not None:
         kind = "hang" if ref.hang else "crash"
         report.failures.append(
@@ -728,6 +768,10 @@ def _run_plan(checker: Checker, plan: CheckPlan, report: Report) -> None:
         return
     for config in plan.configs:
         report.failures += checker.compare(ref, checker.build(config), symbols=True)
+        if plan.debug and config.debug and config.candidate is None:
+            start = time.perf_counter()
+            report.failures += debug_failures(ref, checker.build(config))
+            checker._count("compare", time.perf_counter() - start, "checks")
     groups: dict[tuple[str, int, int | None], list[BuildOutcome]] = {}
     for config in plan.configs:
         if config.candidate is None and config.split != "none":
@@ -753,8 +797,10 @@ def check_plans(
     opt_check: bool = True,
     determinism: bool = True,
     candidate: str | None = None,
+    debug: bool | None = False,
 ) -> CheckPlan:
-    """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair."""
+    """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair;
+    `-g` for every build when `debug` (None: drawn, one plan in four)."""
     opt = draw(st.sampled_from(opt_levels), label="opt")
     cost = draw(st.integers(1, max_cost), label="split cost")
     # generated programs are smaller than the planner's 600: small piece costs make level 2 cut
@@ -764,9 +810,12 @@ def check_plans(
         base = configs[draw(st.integers(0, len(configs) - 1))]
         other = next(j for j in jobs if j != base.jobs)
         configs.append(BuildConfig(base.split, other, opt, cost, piece_cost=piece))
+    g = draw(st.sampled_from((False, False, False, True)), label="-g") if debug is None else debug
+    if g:
+        configs = [dataclasses.replace(c, debug=True) for c in configs]
     if candidate is not None:
         configs.append(BuildConfig(opt=opt, candidate=candidate))
-    return CheckPlan(opt, cost, tuple(configs), opt_check)
+    return CheckPlan(opt, cost, tuple(configs), opt_check, g)
 
 
 def compare_file(
