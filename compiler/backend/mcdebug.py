@@ -39,6 +39,7 @@ _SECTION = re.compile(r'^\s*\.section\s+"?([^",\s]+)')
 _BARE_SECTION = re.compile(r"^\s*\.(text|data|bss)\b\s*$")
 _SECTION_REF = re.compile(r"(?<![\w.$])(\.debug_\w+)(?![\w.$])")
 _LINE_TABLE_LABEL = ".Lline_table_start"
+_FUNC_BEGIN = re.compile(r"\.Lfunc_begin\d+\b")
 _UNIT_HEADER = re.compile(
     r"^\.Ldebug_info_start\d+:\n\s*\.short\s+(\d+)[^\n]*\n\s*\.(?:byte|long)\s+\S+[^\n]*\n\s*\.byte\s+(\w+)",
     re.MULTILINE,
@@ -111,7 +112,8 @@ class _Row:
 
 @dataclass
 class _Sequence:
-    enter: str  # the directive that enters the section (replayed to place the end label)
+    section: int  # index of the section (its `.Llnend` label ends a sequence with no function)
+    function: str | None  # the `.Lfunc_begin` label of the function the rows are in
     rows: list[_Row] = field(default_factory=list)
 
 
@@ -127,11 +129,20 @@ class PieceDebug:
         self.section = ".text"
         self.enter = "\t.text"
         self.started: set[str] = set()
-        self.sequences: dict[str, _Sequence] = {}
+        self.sections_entered: dict[str, str] = {}  # sections with rows: directive -> as written
+        self.section_number: dict[str, int] = {}
+        self.sequences: dict[tuple[str | None, str], _Sequence] = {}
         self.pending: tuple[int, int, int, bool, frozenset[str], int, int] | None = None
         self.is_stmt = True
         self.rows = 0
         self.units = 0
+        # which unit a function's rows belong to: the unit whose DIEs name its `.Lfunc_begin`
+        # (its subprogram's `DW_AT_high_pc`, `.long .Lfunc_endN-.Lfunc_beginN`, and in DWARF 4
+        # its `DW_AT_low_pc`; the units of a piece share one `.debug_addr` table, so DWARF 5's
+        # address indices would not tell)
+        self.function: str | None = None
+        self.function_end: dict[str, str] = {}
+        self.unit_functions: list[set[str]] = []
 
     # ------------------------------------------------------------------ line by line
 
@@ -160,16 +171,31 @@ class PieceDebug:
             return [line]
         if stripped.startswith(_LINE_TABLE_LABEL) and _is_label(stripped):
             return []  # the table's start: `finish` defines one per unit instead
+        if stripped.startswith((".Lfunc_begin", ".Lfunc_end")) and _is_label(stripped):
+            self._label(stripped.split(":", 1)[0])
+            return [line]
         if stripped.startswith((".ascii", ".asciz", ".string")):  # data: never rewritten inside
             return [*self._row_here(), line] if self.pending is not None else [line]
-        if self.section == ".debug_info" and _LINE_TABLE_LABEL in line:
-            self.units += 1
-            return [re.sub(re.escape(_LINE_TABLE_LABEL) + r"\d+", self._table_label(self.units - 1), line)]
+        if self.section == ".debug_info":
+            if _LINE_TABLE_LABEL in line:
+                self.units += 1
+                self.unit_functions.append(set())
+                return [re.sub(re.escape(_LINE_TABLE_LABEL) + r"\d+", self._table_label(self.units - 1), line)]
+            if self.units and ".Lfunc_begin" in line:
+                self.unit_functions[-1].update(_FUNC_BEGIN.findall(line))
         if ".debug_" in line:
             line = _SECTION_REF.sub(self._section_ref, line)
         if self.pending is not None and self._emits(stripped):
             return [*self._row_here(), line]
         return [line]
+
+    def _label(self, name: str) -> None:
+        if name.startswith(".Lfunc_begin"):
+            self.function = name
+        else:
+            if self.function is not None:
+                self.function_end[self.function] = name
+            self.function = None
 
     def _emits(self, stripped: str) -> bool:
         if stripped[0] != ".":
@@ -205,7 +231,12 @@ class PieceDebug:
         label = f".Lln{self.rows}"
         self.rows += 1
         key = self.enter.strip()
-        sequence = self.sequences.setdefault(key, _Sequence(self.enter))
+        if key not in self.sections_entered:
+            self.sections_entered[key] = self.enter
+            self.section_number[key] = len(self.section_number)
+        sequence = self.sequences.get((self.function, key))
+        if sequence is None:
+            sequence = self.sequences[(self.function, key)] = _Sequence(self.section_number[key], self.function)
         sequence.rows.append(_Row(label, file, line, column, is_stmt, flags, isa, discriminator))
         return [label + ":"]
 
@@ -219,18 +250,26 @@ class PieceDebug:
     # ------------------------------------------------------------------ the piece's end
 
     def finish(self) -> list[str]:
-        """Sequence-end labels in every section with rows, then one line table per unit."""
+        """Sequence-end labels in every section with rows, then one line table per unit: a
+        function's rows are one sequence (ended at its `.Lfunc_end`) in its unit's table;
+        rows outside functions go to the first unit, one sequence per section."""
         out: list[str] = []
-        for n, sequence in enumerate(self.sequences.values()):
-            out += [sequence.enter, f".Llnend{n}:"]
+        for n, enter in enumerate(self.sections_entered.values()):
+            out += [enter, f".Llnend{n}:"]
         if self.units == 0:
             return out
+        owner: dict[str, int] = {}
+        for unit in reversed(range(self.units)):  # the first unit naming a function owns it
+            owner.update(dict.fromkeys(self.unit_functions[unit], unit))
+        per_unit: list[list[_Sequence]] = [[] for _ in range(self.units)]
+        for sequence in self.sequences.values():
+            per_unit[owner.get(sequence.function or "", 0)].append(sequence)
         out.append('\t.section\t.debug_line,"",@progbits')
         for unit in range(self.units):
-            out += self._table(unit)
+            out += self._table(unit, per_unit[unit])
         return out
 
-    def _table(self, unit: int) -> list[str]:
+    def _table(self, unit: int, sequences: list[_Sequence]) -> list[str]:
         p = f".Llt{unit}_"
         out = [
             f"{self._table_label(unit)}:",
@@ -247,8 +286,9 @@ class PieceDebug:
         out += [f"\t.byte\t{n}" for n in _STANDARD_LENGTHS]
         out += self._file_tables()
         out.append(f"{p}header_end:")
-        for n, sequence in enumerate(self.sequences.values()):
-            out += _program(sequence.rows, f".Llnend{n}", self.address_size)
+        for sequence in sequences:
+            end = self.function_end.get(sequence.function or "") or f".Llnend{sequence.section}"
+            out += _program(sequence.rows, end, self.address_size)
         out.append(f"{p}end:")
         return out
 
