@@ -73,7 +73,7 @@ def link(
             rewriter = mcdebug.PieceDebug(mcdebug.entered_debug_sections(piece.asm), *mcdebug.unit_header(piece.asm))
             lines = _rewritten(lines, rewriter)
         for line in lines:
-            if line.startswith("\t.byte\t") and line[7:].isdigit():
+            if _plain_number(line):
                 out.append(line)  # plain data (most of a -g piece's DWARF): nothing to rename
                 continue
             # directives start with '.', after indentation; only they and labels need the regexes
@@ -121,11 +121,22 @@ def link(
 def _rewritten(lines: Iterable[str], rewriter: mcdebug.PieceDebug) -> Iterator[str]:
     """A piece's lines with its line-table directives turned into labels, then its tables."""
     for line in lines:
-        if line.startswith("\t.byte\t") and line[7:].isdigit() and rewriter.pending is None:
+        if rewriter.pending is None and _plain_number(line):
             yield line  # plain data: no row is pending to take its address
         else:
             yield from rewriter.line(line)
     yield from rewriter.finish()
+
+
+_NUMBER_DIRECTIVES = frozenset({".byte", ".short", ".long", ".quad", ".uleb128", ".sleb128"})
+
+
+def _plain_number(line: str) -> bool:
+    """`\t.byte\t12` and the like: a number, nothing a link renames (checked without a regex)."""
+    if not line.startswith("\t."):
+        return False
+    parts = line.split("\t")
+    return len(parts) == 3 and parts[1] in _NUMBER_DIRECTIVES and parts[2].lstrip("-").isdigit()
 
 
 def _repeated_dw_ref(line: str, seen: set[str]) -> bool:
