@@ -109,10 +109,22 @@ def functions(elf_bytes: bytes) -> dict[str, Function]:
     return out
 
 
+#: the linker for an object's ELF machine (`e_machine`): the host's `ld` for x86-64, the
+#: Debian cross linker for AArch64 (binutils-aarch64-linux-gnu, with gcc-aarch64-linux-gnu)
+LINKERS = {62: "ld", 183: "aarch64-linux-gnu-ld"}
+
+
+def linker_for(obj: bytes) -> str | None:
+    """The `ld` that links `obj` alone, or None when it is not installed."""
+    machine = int.from_bytes(obj[18:20], "little") if len(obj) >= 20 else 0
+    return shutil.which(LINKERS.get(machine, "ld"))
+
+
 def _executable(obj_path: str, exe_path: str) -> str | None:
     """`obj_path` linked alone (undefined symbols at 0): sections of a relocatable object all
-    start at address 0, so only a linked file's addresses name one place; None without `ld`."""
-    ld = shutil.which("ld")
+    start at address 0, so only a linked file's addresses name one place; None without the
+    object's `ld`."""
+    ld = linker_for(Path(obj_path).read_bytes()[:20])
     if ld is None:
         return None
     proc = subprocess.run([ld, "-o", exe_path, "--unresolved-symbols=ignore-all", "-e", "0", obj_path], capture_output=True)

@@ -41,7 +41,9 @@ _SECTION_REF = re.compile(r"(?<![\w.$])(\.debug_\w+)(?![\w.$])")
 _LINE_TABLE_LABEL = ".Lline_table_start"
 _FUNC_BEGIN = re.compile(r"\.Lfunc_begin\d+\b")
 _UNIT_HEADER = re.compile(
-    r"^\.Ldebug_info_start\d+:\n\s*\.short\s+(\d+)[^\n]*\n\s*\.(?:byte|long)\s+\S+[^\n]*\n\s*\.byte\s+(\w+)",
+    # (x86 prints `.short`/`.long`, AArch64 `.hword`/`.word`)
+    r"^\.Ldebug_info_start\d+:\n\s*\.(?:short|hword|2byte)\s+(\d+)[^\n]*\n\s*\.(?:byte|long|word|4byte)\s+\S+[^\n]*\n"
+    r"\s*\.byte\s+(\w+)",
     re.MULTILINE,
 )
 #: directives that emit bytes: the assembler gives a pending `.loc` its row at them

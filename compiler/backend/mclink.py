@@ -85,7 +85,7 @@ def link(
                 if first_file is None and line.lstrip().startswith(".file"):
                     first_file = line
                 continue
-            if skip_data and line.lstrip().startswith(".quad"):
+            if skip_data and line.lstrip().startswith((".quad", ".xword")):
                 skip_data = False
                 continue  # the value of a repeated DW.ref definition
             if "DW.ref." in line and _repeated_dw_ref(line, dw_refs):
@@ -128,7 +128,7 @@ def _rewritten(lines: Iterable[str], rewriter: mcdebug.PieceDebug) -> Iterator[s
     yield from rewriter.finish()
 
 
-_NUMBER_DIRECTIVES = frozenset({".byte", ".short", ".long", ".quad", ".uleb128", ".sleb128"})
+_NUMBER_DIRECTIVES = frozenset({".byte", ".short", ".hword", ".long", ".word", ".quad", ".xword", ".uleb128", ".sleb128"})
 
 
 def _plain_number(line: str) -> bool:
