@@ -465,14 +465,15 @@ def _recipe_key(program: Program, files: Sequence[Path], flags: Sequence[str] = 
     return digest.hexdigest()[:16]
 
 
-def module_path(program: Program, *, debug: bool = False) -> Path:
+def module_path(program: Program, *, debug: bool = False, target: str | None = None) -> Path:
     """The program as one bitcode module, built once and cached by a hash of its recipe
-    (`debug`: compiled with `-g`, one compile unit per source file)."""
+    (`debug`: compiled with `-g`, one compile unit per source file; `target`: for that
+    triple, e.g. `aarch64-linux-gnu` with the cross headers, fuzz/cross.py)."""
     reason = missing(program)
     if reason:
         raise FileNotFoundError(reason)
     files = source_files(program)
-    flags = DEBUG_FRONT_END_FLAGS if debug else FRONT_END_FLAGS
+    flags = (*(DEBUG_FRONT_END_FLAGS if debug else FRONT_END_FLAGS), *([f"--target={target}"] if target else []))
     out = CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, files, flags)}.bc"
     if out.exists():
         return out

@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
+from fuzz import cross
 from oracle import debuginfo, symtab
 from tests.conftest import DATA, LLVM_BIN
 
-TRIPLE = "aarch64-linux-gnu"
+TRIPLE = cross.AARCH64
 MODES = ("subgraph", "function", "two-level")
 SOURCES = [DATA / "debug" / "main.c", DATA / "debug" / "util.c", DATA / "aarch64" / "extra.c"]
-SYSROOT = Path("/usr/aarch64-linux-gnu")
 EM_AARCH64 = 183
 
 
@@ -50,8 +50,9 @@ def test_checklist_module_splits_for_aarch64(mode: str, level: int) -> None:
 def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("clang-19") is None:
         pytest.skip("clang-19 not installed (apt-get install clang-19)")
-    if not (SYSROOT / "include" / "stdio.h").exists():
-        pytest.skip("no AArch64 C headers (apt-get install libc6-dev-arm64-cross; ci/system-deps.sh)")
+    reason = cross.missing(run=False)
+    if reason:
+        pytest.skip(reason)
     tmp = tmp_path_factory.mktemp("aarch64")
     pieces = []
     for src in SOURCES:
@@ -65,12 +66,12 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(obj: bytes, tmp: Path, name: str) -> tuple[int, str]:
-    gcc, qemu = shutil.which("aarch64-linux-gnu-gcc"), shutil.which("qemu-aarch64")
-    if gcc is None or qemu is None:
-        pytest.skip("no aarch64-linux-gnu-gcc or qemu-aarch64 (apt-get install gcc-aarch64-linux-gnu qemu-user)")
+    reason = cross.missing()
+    if reason:
+        pytest.skip(reason)
     (tmp / f"{name}.o").write_bytes(obj)
-    subprocess.run([gcc, "-o", str(tmp / name), str(tmp / f"{name}.o"), "-lm"], check=True)
-    proc = subprocess.run([qemu, "-L", str(SYSROOT), str(tmp / name), "x"], capture_output=True, text=True, timeout=60)
+    exe = cross.link([tmp / f"{name}.o"], tmp / name)
+    proc = subprocess.run([*cross.runner_prefix(), str(exe), "x"], capture_output=True, text=True, timeout=60)
     return proc.returncode, proc.stdout
 
 
