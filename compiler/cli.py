@@ -127,6 +127,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         driver.write_ptx_directory(out, result.output)
     else:
         outputs.write_output(out, result.output)
+    for note in result.times.user_notes:
+        print(f"ember: note: {note}", file=sys.stderr)
     if args.time_report:
         own, _children = driver.peak_memory_mb()
         print(result.times.render(), file=sys.stderr)

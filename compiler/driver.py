@@ -108,6 +108,8 @@ class StageTimes:
 
     seconds: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: what the user should hear even without `--time-report` (one line each, `ember: note: `)
+    user_notes: list[str] = field(default_factory=list)
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -361,6 +363,8 @@ def _build_module(
             target=target.triple,
         )
         times.notes.append(choice.render())
+        if not llvm_stage.splittable(target.triple):
+            times.user_notes.append(f"{choice.reason}: built with the serial back end")
         options = dataclasses.replace(options, split=choice.mode)
         split_build = choice.mode != "none"
     if split_build:

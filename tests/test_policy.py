@@ -84,5 +84,7 @@ def test_a_non_elf_target_builds_serially_by_default_and_an_explicit_split_is_re
     src.write_text("define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n")
     r = ember("build", str(src), "--target", "x86_64-apple-darwin", "-o", str(tmp_path / "a.o"))
     assert r.status == 0, r.stderr
+    notes = [ln for ln in r.stderr.splitlines() if ln.startswith("ember: note:")]
+    assert len(notes) == 1 and "x86_64-apple-darwin" in notes[0] and "serial back end" in notes[0], r.stderr
     r = ember("build", str(src), "--target", "x86_64-apple-darwin", "--split", "two-level", "-o", str(tmp_path / "b.o"))
     assert r.status == 2 and "x86 and AArch64 ELF" in r.stderr
