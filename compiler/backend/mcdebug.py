@@ -17,8 +17,10 @@ DW_AT_stmt_list"). So the link turns each piece's directives into tables of its 
   the rows equal the serial object's, address for address, where the code is the same;
 - every `DW_AT_stmt_list` reference of the piece (`.Lline_table_start0`, one per unit)
   gets a table of its own in `.debug_line`: the piece's file list (same numbering, so the
-  DIEs stay right) and its rows, one sequence per section, ended at a label placed where
-  the piece's contribution to that section ends (pieces are concatenated, so that
+  DIEs stay right) and the rows of the functions that unit describes (the unit whose DIEs
+  name the function's `.Lfunc_begin`), one sequence per function ended at its
+  `.Lfunc_end`; rows outside any function go to the first unit, one sequence per section
+  ended where the piece's contribution to it ends (pieces are concatenated, so that
   contribution is contiguous);
 - a reference to a debug section's start (`.long .debug_abbrev`, a unit header's
   abbreviation offset) becomes a label at the start of the piece's own contribution.
@@ -46,7 +48,7 @@ _UNIT_HEADER = re.compile(
     r"\s*\.byte\s+(\w+)",
     re.MULTILINE,
 )
-#: directives that emit bytes: the assembler gives a pending `.loc` its row at them
+#: directives that emit bytes or padding: a pending `.loc` gets its row at them
 _EMITTING = frozenset({
     ".byte", ".short", ".value", ".2byte", ".hword", ".long", ".4byte", ".int", ".word", ".quad",
     ".8byte", ".xword", ".ascii", ".asciz", ".string", ".zero", ".skip", ".space", ".fill", ".inst",
