@@ -81,10 +81,14 @@ def _serial_debug(name: str) -> bytes:
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", DEBUG_NAMES)
-def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path) -> None:
+def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """`-g` (clang -g modules, one compile unit per source file): the split object's DWARF
     verifies, describes the same subprograms, and its line rows agree with the serial
     object's (tests/test_debuginfo.py has the checks); the workload prints the same."""
+    if name == "jq" and mode != "function":
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
+            "open: 3 rows in 200 functions with the serial code (jv_mem_free's tail call to free, "
+            "inlined) map to the caller's line instead of jv_alloc.c:158")))
     src = _module(name, debug=True)
     program = corpus.BY_NAME[name]
     reference = _serial_debug(name)
