@@ -57,6 +57,10 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(opt_level=2)
     p.add_argument("--target", metavar="TRIPLE", help="target triple (default: the host)")
     p.add_argument(
+        "-g", dest="debug_info", action="store_true",
+        help="debug info (DWARF): from source locations for .em/.mlir, kept from .ll/.bc (without -g it is dropped)",
+    )
+    p.add_argument(
         "--split",
         default=driver.DEFAULT_SPLIT,
         choices=split_mode.names(split_mode.ALL),
@@ -107,6 +111,7 @@ def build_options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         piece_cost=args.split_piece_cost,
         offload_flow=args.offload_flow,
         gpu_arch=args.gpu_arch,
+        debug_info=args.debug_info,
     )
 
 
@@ -123,6 +128,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         driver.write_ptx_directory(out, result.output)
     else:
         outputs.write_output(out, result.output)
+    for note in result.times.user_notes:
+        print(f"ember: note: {note}", file=sys.stderr)
     if args.time_report:
         own, _children = driver.peak_memory_mb()
         print(result.times.render(), file=sys.stderr)

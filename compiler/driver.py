@@ -87,6 +87,9 @@ class BuildOptions:
     gpu_arch: str = "sm_80"
     #: put each kernel's PTX (for `gpu_arch`) in the host object so a GPU can run it
     embed_ptx: bool = True
+    #: `-g`: DWARF for the program (Ember and MLIR inputs get it from source locations; the
+    #: debug info of LLVM IR inputs is kept); without it, debug info is dropped in every mode
+    debug_info: bool = False
     #: a harness's test seams (compiler/hooks.py: faults, a lowering cache); None in every product build
     hooks: BuildHooks | None = None
 
@@ -101,6 +104,8 @@ class StageTimes:
 
     seconds: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: what the user should hear even without `--time-report` (one line each, `ember: note: `)
+    user_notes: list[str] = field(default_factory=list)
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -144,13 +149,18 @@ def mlir_source_to_llvm_ir(text: str, path: str, options: BuildOptions, times: S
             return str(module)
         with times.stage("mlir lower"):
             pipeline.lower_to_llvm_dialect(module, path)
+            if options.debug_info:
+                pipeline.add_debug_info(module, path, generated=input_kind(path) is InputKind.EMBER)
         with times.stage("mlir translate"):
             return pipeline.translate_to_llvm_ir(module, path)
 
 
 def _lowering_key(kind: InputKind, text: str, path: str, options: BuildOptions) -> tuple[object, ...]:
     digest = hashlib.sha256(text.encode()).hexdigest()
-    return (kind, digest, path, options.opt_level, options.target, options.embed_ptx, options.offload_flow, options.gpu_arch)
+    return (
+        kind, digest, path, options.opt_level, options.target, options.embed_ptx, options.offload_flow, options.gpu_arch,
+        options.debug_info,
+    )
 
 
 def _lower_cached(kind: InputKind, text: str, path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -169,7 +179,7 @@ def _lower(kind: InputKind, text: str, path: str, options: BuildOptions, times: 
         from compiler.frontend import emit_mlir_text
 
         with times.stage("frontend"):
-            text = emit_mlir_text(text, path)
+            text = emit_mlir_text(text, path, debug=options.debug_info)
     ir_text = mlir_source_to_llvm_ir(text, path, options, times)
     if options.emit == "mlir":
         return ir_text
@@ -262,6 +272,8 @@ def _build_module(
         llvm_stage.check_target(module.triple, emit=options.emit, split=split_build and not auto)
     target = llvm_stage.native_target(triple, options.opt_level)
     module.prepare(target, force_triple=options.target is not None)
+    if not options.debug_info:
+        module.strip_debug_info()
     if split_build and auto:
         choice = policy.choose(
             opt_level=options.opt_level,
@@ -271,6 +283,8 @@ def _build_module(
             target=target.triple,
         )
         times.notes.append(choice.render())
+        if not llvm_stage.splittable(target.triple):
+            times.user_notes.append(f"{choice.reason}: built with the serial back end")
         options = dataclasses.replace(options, split=choice.mode)
         split_build = choice.mode != SplitMode.NONE
     if split_build:

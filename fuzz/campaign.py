@@ -62,12 +62,16 @@ class CampaignConfig:
     report_known: bool = False
     #: builds of one program in flight at once (None: properties.default_lanes())
     lanes: int | None = None
+    #: `-g` plans (debug-info property): False never, True always, None one plan in four
+    debug: bool | None = False
 
     def digest(self) -> str:
         """Database key part: campaigns that check different things keep separate examples."""
         fields = asdict(self)
         for volatile in ("save_findings", "findings_root", "shrink_seconds", "time_budget", "report_known", "lanes"):
             fields.pop(volatile)
+        if self.debug is False:  # campaigns from before the field keep their keys
+            fields.pop("debug")
         fields["faults"] = sorted(self.faults)
         return hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -145,6 +149,7 @@ class Campaign:
             opt_check=config.opt_check,
             determinism=config.determinism,
             candidate=config.candidate,
+            debug=config.debug,
         )
         self._failing: dict[str, properties.Report] = {}
         #: keys (`_key`) of the programs and builds that passed

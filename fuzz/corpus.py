@@ -33,6 +33,8 @@ LLVM_BIN = engine.tools_dir()
 CLANG = "clang-19"
 #: how the C front end hands IR over: clang's -O1 IR (lifetime markers, TBAA) with LLVM's passes off
 FRONT_END_FLAGS = ("-O1", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", "-w", "-g0")
+#: the same with DWARF (clang's default: version 5), for the `-g` builds of the corpus
+DEBUG_FRONT_END_FLAGS = (*FRONT_END_FLAGS[:-1], "-g")
 
 
 @dataclass(frozen=True)
@@ -457,21 +459,24 @@ def missing(program: Program) -> str | None:
     return None
 
 
-def _recipe_key(program: Program, files: Sequence[Path]) -> str:
-    digest = hashlib.sha256(repr((program.cflags, FRONT_END_FLAGS)).encode())
+def _recipe_key(program: Program, files: Sequence[Path], flags: Sequence[str] = FRONT_END_FLAGS) -> str:
+    digest = hashlib.sha256(repr((program.cflags, tuple(flags))).encode())
     for f in files:
         digest.update(f.name.encode())
         digest.update(f.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def module_path(program: Program) -> Path:
-    """The program as one bitcode module, built once and cached by a hash of its recipe."""
+def module_path(program: Program, *, debug: bool = False, target: str | None = None) -> Path:
+    """The program as one bitcode module, built once and cached by a hash of its recipe
+    (`debug`: compiled with `-g`, one compile unit per source file; `target`: for that
+    triple, e.g. `aarch64-linux-gnu` with the cross headers, fuzz/cross.py)."""
     reason = missing(program)
     if reason:
         raise FileNotFoundError(reason)
     files = source_files(program)
-    out = CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, files)}.bc"
+    flags = (*(DEBUG_FRONT_END_FLAGS if debug else FRONT_END_FLAGS), *([f"--target={target}"] if target else []))
+    out = CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, files, flags)}.bc"
     if out.exists():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -480,7 +485,7 @@ def module_path(program: Program) -> Path:
         pieces = []
         for n, src in enumerate(files):
             bc = Path(tmp) / f"{n:03d}-{src.stem}.bc"
-            _check([CLANG, *FRONT_END_FLAGS, *program.cflags, str(src), "-o", str(bc)], cwd=base)
+            _check([CLANG, *flags, *program.cflags, str(src), "-o", str(bc)], cwd=base)
             pieces.append(str(bc))
         partial = Path(tmp) / "linked.bc"
         _check([str(LLVM_BIN / "llvm-link"), *pieces, "-o", str(partial)], cwd=base)

@@ -22,6 +22,9 @@ from compiler.hooks import BuildHooks
 FAULTS = frozenset(
     {"skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors", "merge-specialised-copies"}
 )
+#: Breaks only the line tables of `-g` builds (the debug-info property's power check; not in
+#: FAULTS, whose plans build without -g)
+SHIFT_LINE_ROWS = "shift-line-rows"
 #: Worker hooks: a subgraph holding the marker name kills or hangs its worker.
 CRASH_WORKER = "crash-worker"
 HANG_WORKER = "hang-worker"
@@ -47,6 +50,12 @@ def drop_ctors(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
         mclink.AsmPiece(p.key, p.asm.replace(".init_array", ".data.ember_dropped").replace(".ctors", ".data.ember_dropped"))
         for p in pieces
     ]
+
+
+def shift_line_rows(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
+    """Every `.loc` row of every piece one source line further down."""
+    loc = re.compile(r"^(\s*\.loc\s+\d+\s+)(\d+)", re.M)
+    return [mclink.AsmPiece(p.key, loc.sub(lambda m: m.group(1) + str(int(m.group(2)) + 1), p.asm)) for p in pieces]
 
 
 def merge_specialised_copies(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
@@ -100,6 +109,7 @@ HOOKS: dict[str, BuildHooks] = {
     "duplicate-internal-global": BuildHooks(plan=(duplicate_internal_globals,)),
     "drop-ctors": BuildHooks(pieces=(drop_ctors,)),
     "merge-specialised-copies": BuildHooks(pieces=(merge_specialised_copies,)),
+    SHIFT_LINE_ROWS: BuildHooks(pieces=(shift_line_rows,)),
     CRASH_WORKER: BuildHooks(worker=(crash_on_marker,)),
     HANG_WORKER: BuildHooks(worker=(hang_on_marker,)),
 }

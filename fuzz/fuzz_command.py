@@ -52,6 +52,10 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
     p.add_argument("--report-known", action="store_true", help="save findings for known open bugs too (fuzz/regressions)")
     p.add_argument("--no-database", action="store_true", help="do not replay or record examples in .hypothesis/ember")
+    p.add_argument(
+        "-g", "--debug-info", action="store_true",
+        help="also build one plan in four with -g and check its DWARF (verify, subprograms, lines) against the serial build",
+    )
     from fuzz.fleet import options as fleet_options
 
     fleet_options.add_fuzz_arguments(p)  # --redis, --status, --html
@@ -101,6 +105,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         time_budget=args.max_seconds,
         report_known=args.report_known,
         lanes=args.lanes,
+        debug=None if args.debug_info else False,
     )
     print(
         f"ember fuzz: seed {seed}, {args.examples} programs ({args.strategy}) at most {args.max_seconds:g}s, "

@@ -341,3 +341,43 @@ def test_a_bad_lane_count_is_a_clear_error(bad: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("EMBER_CHECK_LANES", bad)
     with pytest.raises(EmberError, match="EMBER_CHECK_LANES must be a whole number of at least 1"):
         properties.default_lanes()
+
+
+DEBUG_PROGRAM = """def twice(x: Int) -> Int:
+    y = x + x
+    return y
+
+
+def main() -> None:
+    total = 0
+    for i in range(5):
+        total += twice(i)
+    print(total)
+"""
+
+
+def _debug_plan(opt: int) -> CheckPlan:
+    configs = tuple(BuildConfig(mode, 2, opt, 1, piece_cost=1, debug=True) for mode in properties.SPLIT_MODES)
+    return CheckPlan(opt, 1, configs, opt_check=False, debug=True)
+
+
+@pytest.mark.parametrize("opt", [0, 2])
+def test_debug_plans_agree_on_a_correct_back_end(opt: int) -> None:
+    report = properties.check(FuzzCase(DEBUG_PROGRAM, None, "ember"), _debug_plan(opt))
+    assert report.ok, report.diff_text()
+    assert f"--split none -O{opt} -g" in report.builds
+
+
+def test_shifted_line_rows_are_a_debug_info_finding() -> None:
+    from fuzz import faults
+
+    report = properties.check(FuzzCase(DEBUG_PROGRAM, None, "ember"), _debug_plan(0), faults=frozenset({faults.SHIFT_LINE_ROWS}))
+    assert report.classification == "debug-info", report.diff_text()
+    assert all(f.classification == "debug-info" and f.cause == "lines" for f in report.failures), report.diff_text()
+
+
+def test_debug_plans_round_trip_through_json() -> None:
+    plan = _debug_plan(2)
+    assert CheckPlan.from_json(plan.to_json()) == plan
+    assert CheckPlan.from_json({"opt": 2, "cost": 1, "configs": []}).debug is False
+    assert "-g" in plan.configs[0].command("in.em", "out.o").split()

@@ -69,9 +69,22 @@ def test_large_module_default_build_splits_with_the_same_symbols(ember, tmp_path
     assert ember("symdiff", str(tmp_path / "none.o"), str(tmp_path / "auto.o")).status == 0
 
 
-def test_aarch64_default_build_works_and_explicit_split_is_refused(ember, tmp_path: Path) -> None:
+def test_aarch64_builds_in_the_default_and_an_explicit_split_mode(ember, tmp_path: Path) -> None:
     r = ember("build", str(SMALL), "--target", "aarch64-linux-gnu", "-o", str(tmp_path / "a.o"))
     assert r.status == 0, r.stderr
     assert (tmp_path / "a.o").read_bytes()[18] == 183  # e_machine EM_AARCH64
     r = ember("build", str(SMALL), "--target", "aarch64-linux-gnu", "--split", "two-level", "-o", str(tmp_path / "b.o"))
-    assert r.status == 2 and "x86 ELF" in r.stderr
+    assert r.status == 0, r.stderr
+    assert (tmp_path / "b.o").read_bytes()[18] == 183
+    assert ember("symdiff", str(tmp_path / "a.o"), str(tmp_path / "b.o")).status == 0
+
+
+def test_a_non_elf_target_builds_serially_by_default_and_an_explicit_split_is_refused(ember, tmp_path: Path) -> None:
+    src = tmp_path / "f.ll"  # (no comdat: Mach-O has none)
+    src.write_text("define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n")
+    r = ember("build", str(src), "--target", "x86_64-apple-darwin", "-o", str(tmp_path / "a.o"))
+    assert r.status == 0, r.stderr
+    notes = [ln for ln in r.stderr.splitlines() if ln.startswith("ember: note:")]
+    assert len(notes) == 1 and "x86_64-apple-darwin" in notes[0] and "serial back end" in notes[0], r.stderr
+    r = ember("build", str(src), "--target", "x86_64-apple-darwin", "--split", "two-level", "-o", str(tmp_path / "b.o"))
+    assert r.status == 2 and "x86 and AArch64 ELF" in r.stderr

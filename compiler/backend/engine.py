@@ -127,6 +127,7 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetLinkage", c_int, (vp,)),
         ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
         ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
+        ("LLVMStripModuleDebugInfo", c_int, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -267,6 +268,10 @@ class Module:
                 layout = lib.LLVMCreateTargetDataLayout(tm)
                 lib.LLVMSetModuleDataLayout(self.ref, layout)
                 lib.LLVMDisposeTargetData(layout)
+
+    def strip_debug_info(self) -> bool:
+        """Drop all debug info (`!dbg`, debug records, `llvm.dbg.cu`); whether there was any."""
+        return bool(_lib().LLVMStripModuleDebugInfo(self.ref))
 
     def optimise(self, target: Target, level: int) -> None:
         """Run LLVM's `default<O<level>>` module pipeline in place (what `opt -O<level>` runs)."""

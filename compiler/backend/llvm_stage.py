@@ -45,7 +45,7 @@ NON_ELF = ("darwin", "macos", "ios", "tvos", "watchos", "windows", "win32", "min
 
 def check_target(triple: str, *, emit: str, split: bool) -> None:
     """Refuse, before any work, a triple Ember cannot carry to `emit` (one line, exit 2):
-    unknown to LLVM, a GPU outside `--emit ptx`, or a split build for anything but x86 ELF."""
+    unknown to LLVM, a GPU outside `--emit ptx`, or a split build for anything but x86 or AArch64 ELF."""
     if engine.target_name(triple) is None:
         raise UsageError(f"unknown target triple '{triple}' (LLVM has no target for it)")
     if emit not in ("obj", "asm"):
@@ -55,17 +55,22 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
     if gpu and emit == "obj":
         raise UsageError(f"target '{triple}' is a GPU: no objects for it (--emit asm prints its assembly, --emit ptx a program's kernels)")
     if split and not splittable(triple):
-        raise UsageError(f"the split back end links x86 ELF code only; use --split none for target '{triple}'")
+        raise UsageError(f"the split back end links x86 and AArch64 ELF code only; use --split none for target '{triple}'")
+
+
+#: LLVM target names whose ELF assembly the MC link joins
+SPLIT_ELF_TARGETS = ("x86-64", "x86", "aarch64")
 
 
 def splittable(triple: str) -> bool:
-    """Whether the split back end can build for `triple` (x86 ELF objects, NVPTX assembly)."""
+    """Whether the split back end can build for `triple` (x86-64/x86/AArch64 ELF objects,
+    NVPTX assembly)."""
     name = engine.target_name(triple)
     if name is None:
         return False
     parts = triple.lower().split("-")
-    x86_elf = name in ("x86-64", "x86") and not any(p.startswith(NON_ELF) for p in parts[1:])
-    return x86_elf or name.startswith("nvptx")
+    elf = name in SPLIT_ELF_TARGETS and not any(p.startswith(NON_ELF) for p in parts[1:])
+    return elf or name.startswith("nvptx")
 
 
 _INLINE_ASM = re.compile(r'^module asm "|\basm (?:sideeffect |alignstack |inteldialect |unwind )*"', re.M)

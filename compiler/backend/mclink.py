@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from compiler.backend import mcdebug
 from compiler.diagnostics import EmberError
 
 _LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")
@@ -61,9 +62,17 @@ def link(
         else None
     )
     plain_private = rename_private.keys() - set(odd)
-    for number, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
+    ordered = sorted(pieces, key=lambda p: p.key)
+    for number, piece in enumerate(ordered):
         prefix = f".Lp{number}_"
-        for line in piece.asm.splitlines():
+        lines: Iterable[str] = piece.asm.splitlines()
+        if mcdebug.has_debug_lines(piece.asm):  # its own line tables, debug sections (mcdebug.py)
+            rewriter = mcdebug.PieceDebug(mcdebug.entered_debug_sections(piece.asm), *mcdebug.unit_header(piece.asm))
+            lines = _rewritten(lines, rewriter)
+        for line in lines:
+            if _plain_number(line):
+                out.append(line)  # plain data (most of a -g piece's DWARF): nothing to rename
+                continue
             # directives start with '.', after indentation; only they and labels need the regexes
             directive = line.lstrip().startswith(".")
             if directive and _STRING_DATA.match(line):
@@ -73,7 +82,7 @@ def link(
                 if first_file is None and line.lstrip().startswith(".file"):
                     first_file = line
                 continue
-            if skip_data and line.lstrip().startswith(".quad"):
+            if skip_data and line.lstrip().startswith((".quad", ".xword")):
                 skip_data = False
                 continue  # the value of a repeated DW.ref definition
             if "DW.ref." in line and _repeated_dw_ref(line, dw_refs):
@@ -104,6 +113,27 @@ def link(
             out.append(line)
     header = [first_file] if first_file else []
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
+
+
+def _rewritten(lines: Iterable[str], rewriter: mcdebug.PieceDebug) -> Iterator[str]:
+    """A piece's lines with its line-table directives turned into labels, then its tables."""
+    for line in lines:
+        if rewriter.pending is None and _plain_number(line):
+            yield line  # plain data: no row is pending to take its address
+        else:
+            yield from rewriter.line(line)
+    yield from rewriter.finish()
+
+
+_NUMBER_DIRECTIVES = frozenset({".byte", ".short", ".hword", ".long", ".word", ".quad", ".xword", ".uleb128", ".sleb128"})
+
+
+def _plain_number(line: str) -> bool:
+    """`\t.byte\t12` and the like: a number, nothing a link renames (checked without a regex)."""
+    if not line.startswith("\t."):
+        return False
+    parts = line.split("\t")
+    return len(parts) == 3 and parts[1] in _NUMBER_DIRECTIVES and parts[2].lstrip("-").isdigit()
 
 
 def _repeated_dw_ref(line: str, seen: set[str]) -> bool:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from compiler.backend import irmodel, summary
+from compiler.backend import irdebug, irmodel, summary
 from compiler.backend.irmodel import Entity, IRModule
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -800,8 +800,9 @@ def piece_text(
             if r not in member_set and r not in needed:
                 needed[r] = None
                 parts.extend(_declarations(mod, [r], constants_visible=False))
-    for e in mod.by_kind("attributes", "metadata"):
-        parts.append(e.text)
+    parts.extend(e.text for e in mod.by_kind("attributes"))
+    defined = [by_name[n] for n in members if by_name[n].kind == "global" and not (imported and n in imported)]
+    parts.extend(irdebug.piece_metadata(mod, parts, defined))  # -g: only what the piece reaches
     text = irmodel.module_text(mod.header, parts)
     return irmodel.rename_refs(text, rename or {})
 

@@ -250,7 +250,8 @@ def compile_split(
         inline_level=config.opt_level if mode != SplitMode.FUNCTION else 0,
     )
     hooks = hooks or BuildHooks()
-    the_plan = planner.plan(module_text, policy=policy)
+    # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
+    the_plan = planner.plan(module_text, policy=policy, strip_debug=False)
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"] = time.perf_counter() - t0

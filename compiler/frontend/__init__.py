@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -47,8 +48,9 @@ def deep_call(fn: Callable[[], T]) -> T:
     return box[0]
 
 
-def emit_mlir_text(source: str, path: str) -> str:
-    """Compile Ember source to MLIR text (func/arith/cf/memref/math).
+def emit_mlir_text(source: str, path: str, *, debug: bool = False) -> str:
+    """Compile Ember source to MLIR text (func/arith/cf/memref/math); with `debug` (`-g`),
+    every op carries the `loc("path":line:col)` of its statement.
 
     Bad input raises EmberError (one diagnostic) or MultipleErrors (several).
     """
@@ -57,6 +59,6 @@ def emit_mlir_text(source: str, path: str) -> str:
 
     program = check_source(source, path)
     try:
-        return deep_call(lambda: emit_module(program))
+        return deep_call(lambda: emit_module(program, os.path.abspath(path) if debug else None))
     except RecursionError:
         raise EmberError("program is nested too deeply", Location(path)) from None

@@ -132,8 +132,10 @@ class _Loop:
 class ModuleEmitter:
     """Emit a whole program; `text()` is the MLIR module."""
 
-    def __init__(self, program: tast.Program) -> None:
+    def __init__(self, program: tast.Program, debug_path: str | None = None) -> None:
         self.program = program
+        #: `-g`: the source path every op's `loc(...)` names (None: no locations)
+        self.debug_path = debug_path
         self.decls: dict[str, str] = {}
         self.helpers: dict[str, str] = {}
         self.strings: dict[bytes, str] = {}
@@ -218,6 +220,12 @@ class ModuleEmitter:
             self.helpers[GPU_CTX] = f'memref.global "private" {GPU_CTX} : memref<12xi64> = dense<0>'
         return GPU_CTX
 
+    def location(self, loc: tast.Loc) -> str:
+        """` loc("path":line:col)` for an op at `loc` under `-g`, else nothing."""
+        if self.debug_path is None:
+            return ""
+        return f' loc("{_mlir_string(self.debug_path)}":{loc.line}:{loc.col})'
+
     def text(self) -> str:
         parts: list[str] = []
         for g in self.program.globals:
@@ -232,7 +240,8 @@ class ModuleEmitter:
                 call = f"  func.call {func_symbol(main)}() : () -> ()\n  %r = arith.constant 0 : i32\n"
             else:
                 call = f"  %v = func.call {func_symbol(main)}() : () -> (i64)\n  %r = arith.trunci %v : i64 to i32\n"
-            funcs.append(f"func.func @main() -> (i32) {{\n{call}  return %r : i32\n}}")
+            where = self.location(main.loc)
+            funcs.append(f"func.func @main() -> (i32) {{\n{call}  return %r : i32{where}\n}}{where}")
         parts += self.string_defs
         parts += [self.decls[k] for k in sorted(self.decls)]
         parts += funcs
@@ -253,6 +262,8 @@ class FuncEmitter:
         self.env: dict[tast.Var, str] = {}
         self.loops: list[_Loop] = []
         self.traps: dict[int, Block] = {}
+        #: `-g`: the location of the statement being emitted, appended to its ops
+        self.where = module.location(func.loc)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -267,7 +278,7 @@ class FuncEmitter:
 
     def op(self, text: str) -> None:
         assert self.cur is not None and not self.cur.terminated
-        self.cur.ops.append(text)
+        self.cur.ops.append(text + self.where)
 
     def val(self, rhs: str) -> str:
         name = self.fresh()
@@ -402,7 +413,7 @@ class FuncEmitter:
                 lines.append(f"{b.label}({args}):" if args else f"{b.label}:")
             assert b.terminated, f"unterminated block {b.label} in {f.name}"
             lines += [f"  {o}" for o in b.ops]
-        lines.append("}")
+        lines.append("}" + self.m.location(f.loc))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ statements
@@ -414,6 +425,13 @@ class FuncEmitter:
             self.stmt(s)
 
     def stmt(self, s: tast.Stmt) -> None:
+        outer, self.where = self.where, self.m.location(s.loc)
+        try:
+            self._stmt(s)
+        finally:
+            self.where = outer
+
+    def _stmt(self, s: tast.Stmt) -> None:
         if isinstance(s, tast.Assign):
             self.assign(s)
         elif isinstance(s, tast.AugAssign):
@@ -1065,6 +1083,12 @@ class FuncEmitter:
         return buf, self.val(f"arith.index_cast {i} : i64 to index")
 
 
-def emit_module(program: tast.Program) -> str:
-    """The MLIR text of a checked program."""
-    return ModuleEmitter(program).text()
+def emit_module(program: tast.Program, debug_path: str | None = None) -> str:
+    """The MLIR text of a checked program (with `debug_path`: every op of a function located
+    at its statement, `loc("path":line:col)`, the function at its `def`)."""
+    return ModuleEmitter(program, debug_path).text()
+
+
+def _mlir_string(text: str) -> str:
+    """`text` inside an MLIR string literal (quote, backslash and controls escaped as \\XX)."""
+    return "".join(f"\\{ord(c):02X}" if c in '"\\' or ord(c) < 32 else c for c in text)

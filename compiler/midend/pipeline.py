@@ -165,6 +165,62 @@ def lower_to_llvm_dialect(module: ir.Module, path: str) -> None:
     run_pipeline(module, LOWER_TO_LLVM, path)
 
 
+#: `-g`: give every llvm.func a DISubprogram (file and line from its location) in one
+#: compile unit, so translation turns the ops' locations into `!dbg` line info
+DEBUG_INFO_SCOPE = "builtin.module(ensure-debug-info-scope-on-llvm-func{emission-kind=Full})"
+
+
+def add_debug_info(module: ir.Module, path: str, *, generated: bool) -> None:
+    """Attach debug-info scopes to the lowered module's functions (`ember build -g`).
+
+    Locations are made plain first. MLIR 22's pass crashes on the `callsite(callee at
+    caller)` locations the midend's inliner leaves (fixed upstream later: llvm-project
+    PR 178337), so an inlined op is located at its call site in the function it now
+    belongs to (the line a debugger should show for it there). An op the parser located
+    in its own text (file `-`) is, for an `.mlir` input, at that line of `path`; for
+    Ember's `generated` text (an op the front end gave no statement, e.g. a trap block),
+    at its function's `def`.
+    """
+    for top in module.body.operations:
+        where = _plain(top.location, path, None, generated)
+        if where != top.location:
+            top.location = where
+        home = where
+
+        def visit(op: ir.Operation, home: ir.Location = home) -> ir.WalkResult:
+            loc = _plain(op.location, path, home, generated)
+            if loc != op.location:
+                op.location = loc
+            return ir.WalkResult.ADVANCE
+
+        for region in top.regions:
+            for block in region.blocks:
+                for op in block.operations:
+                    op.operation.walk(visit)
+    run_pipeline(module, DEBUG_INFO_SCOPE, path)
+
+
+def _plain(loc: ir.Location, path: str, home: ir.Location | None, generated: bool) -> ir.Location:
+    """`loc` without call sites (see `add_debug_info`) and without the parser's `-` file."""
+    if loc.is_a_callsite():
+        return _plain(loc.caller, path, home, generated)
+    if loc.is_a_fused():
+        parts = [_plain(part, path, home, generated) for part in loc.locations]
+        # (the midend's fused locations carry no metadata; the bindings cannot read it anyway)
+        return ir.Location.fused(parts) if parts != list(loc.locations) else loc
+    if loc.is_a_name():
+        child = _plain(loc.child_loc, path, home, generated)
+        return ir.Location.name(loc.name_str, child) if child != loc.child_loc else loc
+    if loc.is_a_file() and loc.filename == "-":
+        if not generated:
+            return ir.Location.file(path, loc.start_line, loc.start_col)
+        return home if home is not None else ir.Location.file(path, 0, 0)
+    return loc
+
+
+
+
+
 def translate_to_llvm_ir(module: ir.Module, path: str) -> str:
     """Translate an llvm-dialect module to textual LLVM IR."""
     check_translatable(module, path)

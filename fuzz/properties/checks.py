@@ -54,10 +54,30 @@ def check(
     return report
 
 
+def debug_failures(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
+    """A `-g` split object against the `-g` serial one (`oracle.debuginfo`'s three checks)."""
+    from oracle import debuginfo
+
+    if ref.obj is None or cand.obj is None:
+        return []
+    r, c = ref.config.label, cand.config.label
+    problems = debuginfo.verify(cand.obj)
+    if problems is not None:
+        return [Failure("debug-info", r, c, f"{c}: llvm-dwarfdump --verify: {problems.splitlines()[0]}", problems, "verify")]
+    want, got = debuginfo.subprograms(ref.obj), debuginfo.subprograms(cand.obj)
+    if want != got:
+        detail = "\n".join([*(f"- {s}" for s in sorted(want - got)), *(f"+ {s}" for s in sorted(got - want))])
+        return [Failure("debug-info", r, c, f"{c}: subprograms differ", detail, "subprograms")]
+    lines = debuginfo.compare_lines(ref.obj, cand.obj)
+    if lines.differences:
+        return [Failure("debug-info", r, c, f"{c}: {lines.differences[0]}", "\n".join(lines.differences), "lines")]
+    return []
+
+
 def _run_plan(build_runner: BuildRunner, plan: CheckPlan, report: Report) -> None:
     opt_check = plan.opt_check and build_runner.case.runnable
     other_level = BuildConfig(opt=0 if plan.opt != 0 else 2)
-    build_runner.prefetch([BuildConfig(opt=plan.opt), *plan.configs, *([other_level] if opt_check else [])])
+    build_runner.prefetch([plan.reference, *plan.configs, *([other_level] if opt_check else [])])
     interpreted: BuildOutcome | None = None
     if build_runner.case.is_ember:
         interpreted = build_runner.interpret()
@@ -65,7 +85,7 @@ def _run_plan(build_runner: BuildRunner, plan: CheckPlan, report: Report) -> Non
             kind = "hang" if interpreted.hang else "crash"
             report.failures.append(Failure(kind, "-", INTERP_LABEL, f"interpreter: {interpreted.error.splitlines()[0]}", interpreted.error))
             return
-    ref = build_runner.build(BuildConfig(opt=plan.opt))
+    ref = build_runner.build(plan.reference)
     if ref.error is not None:
         kind = "hang" if ref.hang else "crash"
         report.failures.append(
@@ -85,6 +105,10 @@ def _run_plan(build_runner: BuildRunner, plan: CheckPlan, report: Report) -> Non
         return
     for config in plan.configs:
         report.failures += build_runner.compare(ref, build_runner.build(config), symbols=True)
+        if plan.debug and config.debug and config.candidate is None:
+            start = time.perf_counter()
+            report.failures += debug_failures(ref, build_runner.build(config))
+            build_runner._count("compare", time.perf_counter() - start, "checks")
     groups: dict[tuple[str, int, int | None], list[BuildOutcome]] = {}
     for config in plan.configs:
         if config.candidate is None and config.split != "none":

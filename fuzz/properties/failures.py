@@ -40,8 +40,12 @@ class Nondeterminism(DifferentialFailure):
     classification = "nondeterminism"
 
 
+class DebugInfoDifference(DifferentialFailure):
+    classification = "debug-info"
+
+
 EXCEPTIONS: dict[str, type[DifferentialFailure]] = {
-    cls.classification: cls for cls in (Crash, Hang, WrongOutput, SymbolDifference, Nondeterminism)
+    cls.classification: cls for cls in (Crash, Hang, WrongOutput, SymbolDifference, Nondeterminism, DebugInfoDifference)
 }
 
 

@@ -15,7 +15,7 @@ from fuzz.strategies import FuzzCase
 from oracle import runner, symtab
 
 #: In the order a report's headline picks them.
-CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism")
+CLASSIFICATIONS = ("crash", "hang", "wrong-output", "symbol-difference", "nondeterminism", "debug-info")
 #: Generated programs finish in milliseconds: anything near this is a hang.
 RUN_LIMITS = runner.Limits(timeout_s=10.0, memory_mb=1024, cpu_s=20, output_mb=16)
 WORKER_TIMEOUT = 120.0
@@ -34,6 +34,7 @@ class BuildConfig:
     cost: int | None = None
     candidate: str | None = None
     piece_cost: int | None = None  # level-2 codegen piece cost (None: the planner's default)
+    debug: bool = False  # `-g`
 
     @property
     def label(self) -> str:
@@ -41,7 +42,7 @@ class BuildConfig:
             return INTERP_LABEL
         if self.candidate is not None:
             return f"candidate -O{self.opt}"
-        parts = [f"--split {self.split}", f"-O{self.opt}"]
+        parts = [f"--split {self.split}", f"-O{self.opt}", *(["-g"] if self.debug else [])]
         if self.split != "none":
             parts.insert(1, f"-j{self.jobs}")
             if self.cost is not None:
@@ -64,6 +65,7 @@ class BuildConfig:
             piece_cost=self.piece_cost,
             worker_timeout=WORKER_TIMEOUT,
             hooks=fault_hooks(faults) if self.split != SplitMode.NONE else None,
+            debug_info=self.debug,
         )
 
     def command(self, inp: str, out: str) -> str:
@@ -74,7 +76,7 @@ class BuildConfig:
             from oracle.candidate import CandidateCommand
 
             return CandidateCommand(self.candidate).render(inp, out)
-        words = ["ember", "build", inp, "-o", out, "--split", self.split, f"-O{self.opt}"]
+        words = ["ember", "build", inp, "-o", out, "--split", self.split, f"-O{self.opt}", *(["-g"] if self.debug else [])]
         if self.split != "none":
             words += ["-j", str(self.jobs)]
             if self.cost is not None:
@@ -164,16 +166,24 @@ class CheckPlan:
     cost: int | None = None
     configs: tuple[BuildConfig, ...] = ()
     opt_check: bool = True
+    #: `-g`: the reference is built with -g too, and each split object's DWARF is checked against it
+    debug: bool = False
+
+    @property
+    def reference(self) -> BuildConfig:
+        return BuildConfig(opt=self.opt, debug=self.debug)
 
     def __repr__(self) -> str:
         checks = "; ".join(c.label for c in self.configs)
-        return f"CheckPlan(reference --split none -O{self.opt}; {checks}{'; -O check' if self.opt_check else ''})"
+        g = " -g" if self.debug else ""
+        return f"CheckPlan(reference --split none -O{self.opt}{g}; {checks}{'; -O check' if self.opt_check else ''})"
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # Hypothesis' pretty printer
         p.text(repr(self))
 
     def to_json(self) -> dict[str, object]:
-        return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "configs": [asdict(c) for c in self.configs]}
+        return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "debug": self.debug,
+                "configs": [asdict(c) for c in self.configs]}
 
     @staticmethod
     def from_json(data: object) -> CheckPlan:
@@ -186,11 +196,15 @@ class CheckPlan:
         opt_check = data.get("opt_check", True)
         if not isinstance(opt_check, bool):
             raise ValueError(f"plan.opt_check: expected true or false, got {opt_check!r}")
+        debug = data.get("debug", False)
+        if not isinstance(debug, bool):
+            raise ValueError(f"plan.debug: expected true or false, got {debug!r}")
         return CheckPlan(
             _opt_level(data.get("opt", 2), "plan.opt"),
             _optional_count(data.get("cost"), "plan.cost"),
             tuple(_config_from_json(c, f"plan.configs[{i}]") for i, c in enumerate(configs)),
             opt_check,
+            debug,
         )
 
 
@@ -246,7 +260,14 @@ def _config_from_json(data: object, where: str) -> BuildConfig:
         cost=_optional_count(data.get("cost"), f"{where}.cost"),
         candidate=candidate,
         piece_cost=_optional_count(data.get("piece_cost"), f"{where}.piece_cost"),
+        debug=_flag(data.get("debug", False), f"{where}.debug"),
     )
+
+
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{where}: expected true or false, got {value!r}")
+    return value
 
 
 @dataclass

@@ -3,6 +3,7 @@ reference, at which -O, -j and split costs."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from hypothesis import strategies as st
@@ -21,8 +22,10 @@ def check_plans(
     opt_check: bool = True,
     determinism: bool = True,
     candidate: str | None = None,
+    debug: bool | None = False,
 ) -> CheckPlan:
-    """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair."""
+    """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair;
+    `-g` for every build when `debug` (None: drawn, one plan in four)."""
     opt = draw(st.sampled_from(opt_levels), label="opt")
     cost = draw(st.integers(1, max_cost), label="split cost")
     # generated programs are far below the planner's piece cost (planner.LEVEL2_PIECE_COST):
@@ -33,6 +36,9 @@ def check_plans(
         base = configs[draw(st.integers(0, len(configs) - 1))]
         other = next(j for j in jobs if j != base.jobs)
         configs.append(BuildConfig(base.split, other, opt, cost, piece_cost=piece))
+    g = draw(st.sampled_from((False, False, False, True)), label="-g") if debug is None else debug
+    if g:
+        configs = [dataclasses.replace(c, debug=True) for c in configs]
     if candidate is not None:
         configs.append(BuildConfig(opt=opt, candidate=candidate))
-    return CheckPlan(opt, cost, tuple(configs), opt_check)
+    return CheckPlan(opt, cost, tuple(configs), opt_check, g)
