@@ -357,7 +357,7 @@ def main() -> None:
 
 
 def _debug_plan(opt: int) -> CheckPlan:
-    configs = tuple(BuildConfig(mode, 2, opt, 1, piece_cost=1, debug=True) for mode in properties.SPLIT_MODES)
+    configs = tuple(BuildConfig(mode, 2, opt, 1, piece_cost=1, debug=True) for mode in split_mode.SPLITTING)
     return CheckPlan(opt, 1, configs, opt_check=False, debug=True)
 
 
