@@ -71,9 +71,18 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save-pieces", metavar="DIR", help="keep every split piece (subgraphs, codegen pieces, plan) in DIR")
     p.add_argument("--print-split-plan", action="store_true", help="print which function lands in which subgraph")
     p.add_argument("--split-cost", type=int, default=None, metavar="N", help="target instructions per level-1 subgraph")
-    p.add_argument("--split-piece-cost", type=int, default=None, metavar="N", help="target instructions per level-2 codegen piece (small values cut per function)")
-    p.add_argument("--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS, help="kernels to PTX: one MLIR pipeline for all kernels (default) or one per kernel")
-    p.add_argument("--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"), help="GPU architecture of the PTX (--emit ptx and the PTX embedded in objects; default: %(default)s)")
+    p.add_argument(
+        "--split-piece-cost", type=int, default=None, metavar="N",
+        help="target instructions per level-2 codegen piece (small values cut per function)",
+    )
+    p.add_argument(
+        "--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS,
+        help="kernels to PTX: one MLIR pipeline for all kernels (default) or one per kernel",
+    )
+    p.add_argument(
+        "--gpu-arch", default="sm_80", choices=("sm_80", "sm_90"),
+        help="GPU architecture of the PTX (--emit ptx and the PTX embedded in objects; default: %(default)s)",
+    )
 
 
 def make_directory(path: str, option: str) -> None:

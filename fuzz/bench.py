@@ -54,7 +54,8 @@ def fault_is_effective(fault: str) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.s"
         broken = buildserver.build(checklist, driver.BuildOptions(
-            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="asm", hooks=faults_mod.hooks_for({fault})), out, timeout=300)
+            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="asm", hooks=faults_mod.hooks_for({fault})),
+        out, timeout=300)
         if not broken.ok:
             return True
         faulty = out.read_text()

@@ -338,8 +338,9 @@ def main(
             rows.append(bench_program(program, jobs, Path(tmp), runs, repeats, level))
         print("\n".join(render(rows[-1:]).splitlines()[2:]), flush=True)
         if json_path:
-            outputs.write_output(json_path, json.dumps({"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
-                                                   "programs": [asdict(r) for r in rows]}, indent=2))
+            record = {"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
+                      "programs": [asdict(r) for r in rows]}
+            outputs.write_output(json_path, json.dumps(record, indent=2))
     if not rows:
         print("ember: error: no corpus program could be built here (bash ci/fetch_corpus.sh; clang-19)", file=sys.stderr)
         return 1

@@ -47,7 +47,9 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
         "--lanes", type=int, default=None,
         help="builds of one program in flight at once (default: $EMBER_CHECK_LANES, else the CPU count, at most 6)",
     )
-    p.add_argument("--modes", default=",".join(split_mode.SPLITTING), help="split modes to compare with --split none (default: %(default)s)")
+    p.add_argument(
+        "--modes", default=",".join(split_mode.SPLITTING), help="split modes to compare with --split none (default: %(default)s)"
+    )
     p.add_argument("--candidate", metavar="TEMPLATE", help="also compare this compiler command ({in} -> {out})")
     p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
     p.add_argument("--report-known", action="store_true", help="save findings for known open bugs too (fuzz/regressions)")

@@ -40,8 +40,8 @@ def run_once(strategy: str, examples: int, seed: int, variant: str, findings_roo
             env.pop(name, None)
         else:
             env[name] = value
-    cmd = [sys.executable, "-m", "compiler.cli", "fuzz", "--strategy", strategy, "--seed", str(seed), "--examples", str(examples), "--max-seconds", "3600",
-           "--shrink-seconds", "1", "--no-database", "--findings", str(findings_root)]
+    cmd = [sys.executable, "-m", "compiler.cli", "fuzz", "--strategy", strategy, "--seed", str(seed), "--examples", str(examples),
+           "--max-seconds", "3600", "--shrink-seconds", "1", "--no-database", "--findings", str(findings_root)]
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start

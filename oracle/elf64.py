@@ -3,9 +3,10 @@
 pyelftools (the reader `oracle.symtab` is defined by) parses each entry through
 `construct`: 3.4 ms for both tables of a 14-function object, and the fuzzing harness
 reads every build's tables (a tenth of a campaign's time). This reader unpacks the same
-fields with `struct` (0.24 ms) and gives them the names pyelftools gives. It only knows the one layout Ember produces: anything else (another class, byte
-order or machine, extended section numbering, a truncated file) is `Unsupported`, and the
-caller falls back to pyelftools, so errors and exotic objects keep their old handling.
+fields with `struct` (0.24 ms) and gives them the names pyelftools gives. It only knows the
+one layout Ember produces: anything else (another class, byte order or machine, extended
+section numbering, a truncated file) is `Unsupported`, and the caller falls back to
+pyelftools, so errors and exotic objects keep their old handling.
 `tests/test_elf64.py` compares the two readers on every object kind the tests build.
 """
 

@@ -343,8 +343,8 @@ def diff_full(
 
     Non-local symbols must agree in binding, type, visibility, section kind and size (not
     a function's size); no local symbol of B may be reached through the GOT unless A does;
-    a thread-local symbol both sides access is accessed with the same TLS models. Split-build copies (`f.ember.N`) are legitimately extra: they
-    must be LOCAL, of their home's type and section kind. With `exact_code` every local
+    a thread-local symbol both sides access is accessed with the same TLS models. Split-build
+    copies (`f.ember.N`) are legitimately extra: they must be LOCAL, of their home's type and section kind. With `exact_code` every local
     must also exist on both sides with the same attributes, and every named symbol A's
     relocations reference must still be referenced by one of B's.
     """

@@ -94,7 +94,10 @@ def test_system_compiler_objects_read_the_same_both_ways(tmp_path: Path, monkeyp
 
 @pytest.mark.parametrize(
     "damage",
-    [lambda b: b[:100], lambda b: b[:-40], lambda b: b[:4] + bytes([1]) + b[5:], lambda b: b"\x7fELF" + b"\0" * 60, lambda b: b"not an object"],
+    [
+        lambda b: b[:100], lambda b: b[:-40], lambda b: b[:4] + bytes([1]) + b[5:], lambda b: b"\x7fELF" + b"\0" * 60,
+        lambda b: b"not an object",
+    ],
     ids=["truncated-header-area", "truncated-tail", "elf32-class", "empty-headers", "garbage"],
 )
 def test_damaged_objects_get_pyelftools_verdict(damage: Callable[[bytes], bytes], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -181,7 +181,10 @@ def test_a_wrong_division_expansion_is_caught_at_full_width(mutation: tuple[str,
 
 def test_product_of_a_quotient_is_rewritten_only_for_its_own_divisor() -> None:
     """`(a / b) * b` shares the division; `(a / b) * c` is an ordinary product."""
-    same = "func.func @f(%a: i64, %b: i64) -> i64 {\n  %q = arith.divui %a, %b : i64\n  %p = arith.muli %q, %b : i64\n  %r = arith.remui %a, %b : i64\n  %s = arith.addi %p, %r : i64\n  return %s : i64\n}\n"
+    same = (
+        "func.func @f(%a: i64, %b: i64) -> i64 {\n  %q = arith.divui %a, %b : i64\n  %p = arith.muli %q, %b : i64\n"
+        "  %r = arith.remui %a, %b : i64\n  %s = arith.addi %p, %r : i64\n  return %s : i64\n}\n"
+    )
     ident = "func.func @f(%a: i64, %b: i64) -> i64 {\n  %q = arith.divui %a, %b : i64\n  return %a : i64\n}\n"
     (r,) = tv.validate_text(same, "s.mlir", "", target_text=ident, timeout_s=60)
     assert r.status == "ok", r.detail

@@ -208,5 +208,6 @@ def test_link_renames_a_later_module_variable_and_keeps_extern_declarations() ->
     linked = ptxlink.link_ptx([("a (sm_80)", head + body.replace("K", "a")), ("b (sm_80)", head + body.replace("K", "b"))])
     assert linked.count(".global .align 1 .b8 $str[2]") == 1 and "$str_$_link_$_1[2]" in linked
     assert "mov.u64 %rd1, $str_$_link_$_1;" in linked  # the second kernel uses its own copy
-    assert linked.count(".extern .func vprintf") == 2 and "vprintf_$_link" not in linked  # repeated declarations are legal PTX (ptxas accepts them)
+    # repeated declarations are legal PTX (ptxas accepts them)
+    assert linked.count(".extern .func vprintf") == 2 and "vprintf_$_link" not in linked
     assert ".entry ember_kernel_b(" in linked  # entries are never renamed

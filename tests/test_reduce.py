@@ -60,7 +60,8 @@ def test_usage_errors(module: Path, tmp_path: Path, ember) -> None:
     assert r.status == 2 and "takes .em programs, .ll or .bc modules" in r.stderr
     (tmp_path / "bad.em").write_text("def main() -> Int:\n    return undefined_name\n")
     r = ember("reduce", str(tmp_path / "bad.em"), "-o", str(tmp_path / "o.em"), "--property", "crash")
-    assert r.status == 1 and r.stderr.strip() == f"{tmp_path / 'bad.em'}: error: the program does not type-check (run `ember build` for the errors)"
+    want = f"{tmp_path / 'bad.em'}: error: the program does not type-check (run `ember build` for the errors)"
+    assert r.status == 1 and r.stderr.strip() == want
 
 
 def test_invalid_candidates_never_reach_the_property() -> None:
@@ -272,7 +273,10 @@ def test_basic_blocks_go_with_a_dead_infinite_loop() -> None:
 
 
 def test_unused_global_definitions_and_trailing_attribute_refs_go() -> None:
-    text = "@g = global i64 7\n@h = global i64 1\ndeclare i64 @x(i64) #0\ndefine i64 @f() {\n  %v = load i64, ptr @h\n  ret i64 %v\n}\nattributes #0 = { noinline }\n"
+    text = (
+        "@g = global i64 7\n@h = global i64 1\ndeclare i64 @x(i64) #0\n"
+        "define i64 @f() {\n  %v = load i64, ptr @h\n  ret i64 %v\n}\nattributes #0 = { noinline }\n"
+    )
     assert _delta("unused-globals").chunks(text) == ["g"]
     assert _delta("attributes-metadata").chunks(text) == [" #0"]  # at the end of a line
     out = _delta("module-data").apply(_delta("attributes-metadata").apply(_delta("unused-globals").apply(text, set()), set()), set())

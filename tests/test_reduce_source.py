@@ -180,7 +180,8 @@ def test_split_mismatch_of_a_program_keeps_its_signature(tmp_path: Path) -> None
     # the private global shared by two anchors keeps its `.globl` under the fault: the
     # assembler aborts (in a worker, so the reducer survives and sees a crash signature)
     wanted = interestingness.signature(src, "split-mismatch", settings)
-    assert wanted is not None and wanted.startswith("crash: --split none -O0 vs --split two-level") and wanted.endswith("(assembler aborted)")
+    assert wanted is not None
+    assert wanted.startswith("crash: --split none -O0 vs --split two-level") and wanted.endswith("(assembler aborted)")
     out = tmp_path / "small.em"
     stats = reduce_command.reduce_file(
         str(src), str(out), prop="split-mismatch", test=None, settings=settings, jobs=2, time_budget=120, quiet=True

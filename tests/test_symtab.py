@@ -108,7 +108,10 @@ def _full(a_ir: str, b_ir: str, *, exact_code: bool = True) -> list[str]:
         (("@g = internal global i32 1", "@g = internal global i64 1"), "~ g:"),  # a local's size
         (("@g = internal global i32 1", "@g = internal constant i32 1"), "~ g:"),  # a local moved to .rodata
         (("@h = global i32 2", "@h = global i64 2"), "~ h:"),  # a global's size
-        (("define internal i32 @helper() { ret i32 1 }", "define internal i32 @helper() { ret i32 1 }\n@k = internal global i8 0"), "+ LOCAL OBJECT"),
+        (
+            ("define internal i32 @helper() { ret i32 1 }", "define internal i32 @helper() { ret i32 1 }\n@k = internal global i8 0"),
+            "+ LOCAL OBJECT",
+        ),
     ],
 )
 def test_full_comparison_sees_what_the_contract_1_diff_does_not(change: tuple[str, str], expected: str) -> None:
@@ -142,7 +145,10 @@ def test_full_comparison_accepts_copies_and_renumbered_unnamed_globals() -> None
 def test_full_comparison_ignores_function_sizes_and_locals_after_ipo() -> None:
     """A function's size and a new local are differences only at -O0 (no IPO: every
     function is compiled alone, split or not)."""
-    bigger = BASE.replace("define internal i32 @helper() { ret i32 1 }", "define internal i32 @helper() { %x = add i32 1, 0\n  ret i32 %x }\n@k = internal global i8 0")
+    bigger = BASE.replace(
+        "define internal i32 @helper() { ret i32 1 }",
+        "define internal i32 @helper() { %x = add i32 1, 0\n  ret i32 %x }\n@k = internal global i8 0",
+    )
     bigger = bigger.replace("define i32 @user() { %v = call i32 @ext()", "define i32 @user() { %w = call i32 @ext()\n  %v = add i32 %w, 1")
     lines = _full(BASE, bigger)
     assert any(line.startswith("+ LOCAL OBJECT") and line.endswith("k  (local new)") for line in lines), lines

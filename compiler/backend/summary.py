@@ -48,7 +48,9 @@ _FREE_TEXT = (
 #: the inline cost model, and one into a stack slot is part of the slot SROA splits up
 _GEP = re.compile(r"^  (%[-a-zA-Z$._0-9]+) = getelementptr [^\n]*?, ptr (%[-a-zA-Z$._0-9]+)((?:, i(?:32|64) -?\d+)*)(, !|$)?", re.M)
 #: a memcpy/memset into or out of a stack slot (SROA turns it into plain values)
-_MEM_INTRINSIC = re.compile(r"call void @llvm\.mem(?:cpy|move|set)[^(]*\(ptr [^%\n]*(%[-a-zA-Z$._0-9]+), (?:ptr [^%\n]*(%[-a-zA-Z$._0-9]+))?")
+_MEM_INTRINSIC = re.compile(
+    r"call void @llvm\.mem(?:cpy|move|set)[^(]*\(ptr [^%\n]*(%[-a-zA-Z$._0-9]+), (?:ptr [^%\n]*(%[-a-zA-Z$._0-9]+))?"
+)
 
 
 @dataclass(frozen=True)

@@ -185,10 +185,7 @@ class Checker:
         return tast.Loc(where.line or 1, where.col or 1)
 
     def error(self, node: ast.AST | tast.Loc, message: str) -> None:
-        if isinstance(node, tast.Loc):
-            where = Location(self.path, node.line, node.col)
-        else:
-            where = self.smap.location(node)
+        where = Location(self.path, node.line, node.col) if isinstance(node, tast.Loc) else self.smap.location(node)
         self.errors.append(EmberError(message, where))
         if len(self.errors) >= _MAX_ERRORS:
             raise _TooManyErrors
@@ -471,7 +468,10 @@ class Checker:
                 for name in node.names:
                     if name not in self.globals:
                         kind = "a function" if name in self.functions else "not defined"
-                        self.error(node, f"'{name}' is {kind}, not a global variable" if kind == "a function" else f"global '{name}' is not defined")
+                        message = (
+                            f"'{name}' is {kind}, not a global variable" if kind == "a function" else f"global '{name}' is not defined"
+                        )
+                        self.error(node, message)
                     else:
                         global_names.add(name)
         scope = _Scope(decl, global_names)
@@ -785,7 +785,9 @@ class Checker:
         sep, end = " ", "\n"
         for kw in call.keywords:
             if kw.arg not in ("sep", "end"):
-                self.error(kw, f"print() got an unexpected keyword argument '{kw.arg}'" if kw.arg else "print() does not accept '**' arguments")
+                self.error(
+                    kw, f"print() got an unexpected keyword argument '{kw.arg}'" if kw.arg else "print() does not accept '**' arguments"
+                )
                 continue
             if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str)):
                 self.error(kw.value, f"print() argument '{kw.arg}' must be a string literal")

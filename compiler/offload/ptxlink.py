@@ -20,7 +20,9 @@ _HEADER = re.compile(r"^\s*\.(version|target|address_size)\b.*$", re.M)
 #: a module-scope definition: `[.visible|.weak] .func [(.param ...)] NAME` or `.entry NAME`
 _FUNC = re.compile(r"^\s*(?P<ext>\.extern\s+)?(?:\.(?:visible|weak)\s+)?\.(?P<kind>func|entry)\s*(?:\([^)]*\)\s*)?(?P<name>[\w$]+)", re.M)
 #: a module-scope variable: `[.visible] .global|.const ... NAME[...] [= ...];`
-_VAR = re.compile(r"^(?P<ext>\.extern\s+)?(?:\.(?:visible|weak)\s+)?\.(?:global|const)\b[^;=]*?(?P<name>[\w$]+)\s*(?:\[\d*\])*\s*[;=]", re.M)
+_VAR = re.compile(
+    r"^(?P<ext>\.extern\s+)?(?:\.(?:visible|weak)\s+)?\.(?:global|const)\b[^;=]*?(?P<name>[\w$]+)\s*(?:\[\d*\])*\s*[;=]", re.M
+)
 
 
 def header(ptx: str) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from fuzz import findings, properties
 from fuzz.campaign import Campaign, CampaignConfig
@@ -31,7 +32,10 @@ def main(argv: list[str] | None = None) -> int:
     classes = sorted({f.report.classification for f in result.failures})
     failures = []
     order = properties.CLASSIFICATIONS
-    for f in sorted(result.failures, key=lambda f: order.index(f.report.classification) if f.report.classification in order else len(order)):
+    def rank(f: Any) -> int:
+        return order.index(f.report.classification) if f.report.classification in order else len(order)
+
+    for f in sorted(result.failures, key=rank):
         # every failure as a finding directory, so the parent can replay it elsewhere
         path = f.finding or findings.save(f.report, root=args.findings, seed=args.seed, test="mutant")
         failures.append({"classification": f.report.classification, "summary": _one_line(f.report.summary()),

@@ -234,7 +234,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "emit-narrow-signed-nsw", "compiler/frontend/emit.py",
         '        if op in simple:\n            return self.val(f"arith.{simple[op]} {a}, {b} : {ty}")\n        if op in ("floordiv"',
-        '        if op in simple:\n            nsw = " overflow<nsw>" if t.signed and t.width < 64 and op in ("add", "sub", "mul") else ""\n'
+        '        if op in simple:\n'
+        '            nsw = " overflow<nsw>" if t.signed and t.width < 64 and op in ("add", "sub", "mul") else ""\n'
         '            return self.val(f"arith.{simple[op]} {a}, {b}{nsw} : {ty}")\n        if op in ("floordiv"',
         "narrow signed `+`/`-`/`*` (Int8/16/32) carry `nsw`: Ember's wrap-around becomes UB the optimiser exploits",
         "mixed",

@@ -65,7 +65,9 @@ def _fill_empty(tree: ast.AST) -> None:
             node.body = [ast.Pass()]
 
 
-def _transform(text: str, keep: set[int], select: Callable[[ast.Module], list[ast.AST]], rewrite: Callable[[ast.Module, ast.AST], None]) -> str:
+def _transform(
+    text: str, keep: set[int], select: Callable[[ast.Module], list[ast.AST]], rewrite: Callable[[ast.Module, ast.AST], None]
+) -> str:
     tree = ast.parse(text)
     targets = select(tree)
     for index, node in enumerate(targets):

@@ -97,7 +97,10 @@ def _anchor_for(mod: IRModule, slicer: Slicer, name: str) -> str:
 
 
 def first_interesting(
-    text: str, failure_texts: Iterable[str], interesting: Callable[[str], bool], on_try: Callable[[Slice, bool], None] = lambda _s, _ok: None
+    text: str,
+    failure_texts: Iterable[str],
+    interesting: Callable[[str], bool],
+    on_try: Callable[[Slice, bool], None] = lambda _s, _ok: None,
 ) -> Slice | None:
     """The first candidate slice that keeps the failure (None: start from the whole module)."""
     for s in candidate_slices(text, list(failure_texts)):

@@ -511,7 +511,11 @@ def private_strings(draw: st.DrawFn, p: str) -> Fragment:
         f"@{p}msg = private unnamed_addr constant [{size} x i8] {lit}",
         "\n".join([f"define ptr @{p}get() {{", f"  ret ptr @{p}msg", "}"]),
         _anchor(f"{p}a", [f"  %c = load i8, ptr @{p}msg", "  %z = zext i8 %c to i64", "  %s = add i64 %z, %x"], "%s"),
-        _anchor(f"{p}b", [f"  %q = getelementptr i8, ptr @{p}msg, i64 1", "  %c = load i8, ptr %q", "  %z = zext i8 %c to i64", "  %s = mul i64 %z, %x"], "%s"),
+        _anchor(
+            f"{p}b",
+            [f"  %q = getelementptr i8, ptr @{p}msg, i64 1", "  %c = load i8, ptr %q", "  %z = zext i8 %c to i64", "  %s = mul i64 %z, %x"],
+            "%s",
+        ),
     )
     main, values = _two_calls(p, draw)
     main += [f"  %{p}m = call ptr @{p}get()", f"  call i32 (ptr, ...) @printf(ptr %{p}m)"]
