@@ -104,6 +104,8 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, re
     """`-g` (clang -g modules, one compile unit per source file): the split object's DWARF
     verifies, describes the same subprograms, and its line rows agree with the serial
     object's (tests/test_debuginfo.py has the checks); the workload prints the same."""
+    if (name, 2, mode) in OPEN:  # the same symbol difference as without -g
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=OPEN[name, 2, mode]))
     if name == "jq" and mode != "function":
         request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
             "open: 3 rows in 200 functions with the serial code (jv_mem_free's tail call to free, "
@@ -131,10 +133,12 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, re
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", AARCH64_NAMES)
-def test_aarch64_build_agrees_with_serial(name: str, mode: str, tmp_path: Path) -> None:
+def test_aarch64_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The program cross-compiled for AArch64 (clang-19 --target aarch64-linux-gnu), -O2:
     bytes identical at -j1/-j2, `symdiff` clean against `--split none`, and the workload's
     output under qemu-aarch64 that of the serial build (fuzz/cross.py)."""
+    if (name, 2, mode) in OPEN:  # the same symbol difference as on x86-64
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=OPEN[name, 2, mode]))
     reason = cross.missing()
     if reason:
         pytest.skip(reason)
