@@ -38,6 +38,14 @@ OPEN = {
     )
     for mode in ("subgraph", "two-level")
 }
+#: Open `-g` line-row differences (strict xfails), one row each in a function whose code is the
+#: serial build's: the same class as jq's below, found by the first full `-g` run (CI, 2026-11-26)
+OPEN_DEBUG = {
+    **{("sqlite", mode): "open: 1 row of ~1,500 (sqlite3_memory_highwater+0xb) maps to sqlite3.c:23150 split, 23147 serially"
+       for mode in ("subgraph", "two-level")},
+    **{("libxml2", mode): "open: 1 row of ~2,400 (xmlNewTextWriterFilename+0x105) maps to xmlwriter.c:142 split, line 0 serially"
+       for mode in ("subgraph", "two-level")},
+}
 #: the `-g` run (one per program and mode, -O2 -j2): every program with EMBER_CORPUS=full
 DEBUG_QUICK = ("cjson", "zlib")
 DEBUG_NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in DEBUG_QUICK]
@@ -106,6 +114,8 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, re
     object's (tests/test_debuginfo.py has the checks); the workload prints the same."""
     if (name, 2, mode) in OPEN:  # the same symbol difference as without -g
         request.node.add_marker(pytest.mark.xfail(strict=True, reason=OPEN[name, 2, mode]))
+    if (name, mode) in OPEN_DEBUG:
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=OPEN_DEBUG[name, mode]))
     if name == "jq" and mode != "function":
         request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
             "open: 3 rows in 200 functions with the serial code (jv_mem_free's tail call to free, "
