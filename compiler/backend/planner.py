@@ -658,11 +658,7 @@ def bring_inline_closure(state: PlanState) -> None:
     across subgraphs as before.
     """
     if state.inline is None:
-        always = always_inline_functions(state.mod)
-        taken = {r for e in state.mod.entities for r in e.address_refs}
-        state.inline = summary.summarise(
-            state.mod, opt_level=state.policy.inline_level, always_inline=always, address_taken=taken
-        )
+        state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level)
     importable = _importable(state, any_size=True)
     by_name = state.by_name
     for k, members in enumerate(state.bucket_members):

@@ -65,7 +65,7 @@ class FunctionFacts:
     hint: str = ""  # "cold" (noreturn or cold: its call sites are cold), "hot" (inlinehint), ""
 
 
-def function_facts(e: Entity, always: bool, groups: dict[str, set[str]] | None = None) -> FunctionFacts:
+def function_facts(e: Entity, groups: dict[str, set[str]] | None = None) -> FunctionFacts:
     """Scan one printed function body: substring counts and a few regular-expression passes over
     the bodies small enough to be inlined at all (a large one keeps its line count)."""
     header, _, body = e.text.partition("\n")
@@ -76,7 +76,7 @@ def function_facts(e: Entity, always: bool, groups: dict[str, set[str]] | None =
             calls[name] = calls.get(name, 0) + 1
     size = body.count("\n  ") - body.count("\n   ")  # instructions: indented two spaces
     if size <= SCAN_LIMIT:
-        slots = _entry_slots(body)
+        slots = _stack_slots(body)
         size -= len(slots) + sum(body.count(text) for text in _FREE_TEXT)
         for result, base, _indices, constant_only in _GEP.findall(body):
             if base in slots:
@@ -90,11 +90,11 @@ def function_facts(e: Entity, always: bool, groups: dict[str, set[str]] | None =
     for word in list(words):
         words |= (groups or {}).get(word, set())
     hint = "cold" if words & {"noreturn", "cold"} else "hot" if "inlinehint" in words else ""
-    return FunctionFacts(e.name, size, calls, always or "alwaysinline" in words, "noinline" in words, hint)
+    return FunctionFacts(e.name, size, calls, "alwaysinline" in words, "noinline" in words, hint)
 
 
-def _entry_slots(body: str) -> set[str]:
-    """The allocas of a body (front ends put them in the entry block; SROA takes them)."""
+def _stack_slots(body: str) -> set[str]:
+    """The allocas of a body: the stack slots SROA turns into values."""
     slots: set[str] = set()
     at = body.find(" = alloca ")
     while at >= 0:
@@ -132,14 +132,11 @@ class ModuleSummary:
         return out - set(roots)
 
 
-def summarise(
-    mod: IRModule, *, opt_level: int = 2, always_inline: set[str] | None = None, address_taken: set[str] | None = None
-) -> ModuleSummary:
+def summarise(mod: IRModule, *, opt_level: int = 2) -> ModuleSummary:
     """Facts for every defined function and the inlining the unsplit -O`opt_level` build would do."""
-    always = always_inline or set()
-    taken = address_taken if address_taken is not None else {r for e in mod.entities for r in e.address_refs}
+    taken = {r for e in mod.entities for r in e.address_refs}
     groups = attribute_groups(mod)
-    functions = {e.name: function_facts(e, e.name in always, groups) for e in mod.by_kind("function")}
+    functions = {e.name: function_facts(e, groups) for e in mod.by_kind("function")}
     linkage = {e.name: e.linkage for e in mod.by_kind("function")}
     call_sites: dict[str, int] = {}
     for facts in functions.values():
