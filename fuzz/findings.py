@@ -386,6 +386,15 @@ def reproduce(path: Path, *, allow_faults: bool = True) -> properties.Report:
     return properties.check(case, plan, faults=faults)
 
 
+def print_reproduction(report: properties.Report) -> int:
+    """What `ember findings reproduce` prints of a re-run check (local or fleet), and its exit status."""
+    if report.ok:
+        print(f"does not reproduce: {report.summary()}")
+        return 0
+    print(report.diff_text(), end="")
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m fuzz.findings list|show|reproduce` (the test-side twin of `ember findings`)."""
     parser = argparse.ArgumentParser(prog="python -m fuzz.findings")

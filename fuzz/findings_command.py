@@ -48,9 +48,4 @@ def cmd_findings(args: argparse.Namespace) -> int:
         print(findings.show(path))
         return 0
     fleet.check_local_trust(path, args.trust_candidate)  # a finding pulled from the fleet runs no command unasked
-    report = findings.reproduce(path, allow_faults=False)
-    if report.ok:
-        print(f"does not reproduce: {report.summary()}")
-        return 0
-    print(report.diff_text(), end="")
-    return 1
+    return findings.print_reproduction(findings.reproduce(path, allow_faults=False))

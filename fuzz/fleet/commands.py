@@ -101,11 +101,7 @@ def cmd_findings(args: argparse.Namespace, url: str) -> int:
         path.mkdir()
         records.write_files(files, path)
         result = findings.reproduce(path, allow_faults=False)
-    if result.ok:
-        print(f"does not reproduce: {result.summary()}")
-        return 0
-    print(result.diff_text(), end="")
-    return 1
+    return findings.print_reproduction(result)
 
 
 def _reproducer(store: FleetStore, url: str, sig: str, where: str) -> dict[str, bytes]:
