@@ -6,6 +6,7 @@ most 1.3x the module's instructions, or the planner's small-module floor.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,22 @@ def test_at_O0_every_function_is_the_same_size_split(mode: str, module: str, tmp
     lines = symtab.diff_full(symtab.read_symbols(none), symtab.read_symbols(split),
                              symtab.read_relocations(none), symtab.read_relocations(split), exact_code=True)
     assert not lines, lines
+
+
+def test_a_large_inline_closure_shrinks_to_an_even_count() -> None:
+    """Every subgraph copies the 150 helpers the serial inliner inlines everywhere: over
+    CLOSURE_WORK of the module, so the plan uses fewer subgraphs; an even number of them
+    (five would leave one of two workers idle for a whole subgraph)."""
+    helpers = [f"helper{i}" for i in range(150)]
+    text = "\n".join(
+        [_fn(h, 30, linkage="internal ") for h in helpers]
+        + [_fn(f"anchor{i}", 2000, calls=tuple(helpers)) for i in range(36)]
+    )
+    policy = planner.PlanPolicy(import_cost=planner.IMPORT_COST, import_always_inline=True, inline_level=2)
+    unshrunk = planner.plan(text, policy=dataclasses.replace(policy, inline_level=0))
+    shrunk = planner.plan(text, policy=policy)
+    assert len(unshrunk.subgraphs) > 5
+    assert planner.MIN_SUBGRAPHS <= len(shrunk.subgraphs) < len(unshrunk.subgraphs)
+    assert len(shrunk.subgraphs) % 2 == 0
+    for sg in shrunk.subgraphs:  # the closure came along: no helper is called across subgraphs
+        assert all(f"{h}{planner.COPY_SUFFIX}" in sg.text or f"define internal i64 @{h}(" in sg.text for h in helpers)

@@ -159,6 +159,22 @@ def test_entity_model_finds_linkage_and_references() -> None:
     assert irmodel.rename_refs('call @f(ptr @g, c"@f")', {"f": "h"}) == 'call @h(ptr @g, c"@f")'
 
 
+@pytest.mark.parametrize("text", [
+    "  %a = call i32 @f.1(ptr @g)\n  store ptr @f.10, ptr @$x-y, align 8\n  call void @0()\n  %b = load i32, ptr @f",
+    '  %a = call i32 @f.1(ptr @"g h")\n  store ptr @f.10, ptr @s, align 8 ; c"@f.1"\n  %b = load i32, ptr @f',
+])
+def test_reference_scan_without_quotes_matches_the_full_tokenizer(text: str) -> None:
+    """Bodies without a double quote take a faster scan: same references, same renaming."""
+    full = [(irmodel.unquote(m.group("name")), m.start(), m.end()) for m in irmodel._TOKEN.finditer(text) if m.group("name")]
+    assert list(irmodel.iter_refs(text)) == full
+    mapping = {"f.1": "f.1.ember.2", "f": "renamed f", "0": "zero", "g h": "gh"}
+    expected = irmodel._TOKEN.sub(
+        lambda m: m.group(0) if m.group("name") is None or irmodel.unquote(m.group("name")) not in mapping
+        else "@" + irmodel.quote(mapping[irmodel.unquote(m.group("name"))]), text)
+    assert irmodel.rename_refs(text, mapping) == expected
+    assert "@f.1.ember.2(" in expected and '@"renamed f"' in expected and "@f.10," in expected
+
+
 def test_unknown_mode_is_rejected() -> None:
     with pytest.raises(EmberError):
         split.compile_split("", "bogus", 1, split.BackendConfig())

