@@ -430,7 +430,11 @@ def test_status_and_html_page_show_what_the_store_holds(
     assert "http://" not in page.read_text() and "https://" not in page.read_text()
 
 
-def test_known_open_bug_is_marked_known(server: RedisServer, ember_here: Any) -> None:
+def test_known_open_bug_is_marked_known(server: RedisServer, ember_here: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fuzz import regressions
+
+    bug = regressions.KnownBug("dead-external-ref", regressions.REPRODUCERS[0], "test", regressions.RECOGNISERS["extra-undefined"])
+    monkeypatch.setattr(regressions, "KNOWN_BUGS", (bug,))
     meta = {
         "id": "x", "classification": "symbol-difference", "summary": "extra undefined", "plan": {"opt": 2, "configs": []},
         "reproduce": "ember findings reproduce x", "faults": [],

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from compiler.backend import irdebug, irmodel, summary
+from compiler.backend import deadfields, irdebug, irmodel, summary
 from compiler.backend.irmodel import Entity, IRModule
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -107,6 +107,9 @@ class SplitPlan:
     private_names: set[str]
     order: dict[str, int]  # input position of each named value (stable output order)
     work: PlanWork = field(default_factory=lambda: PlanWork(0, 0, 0, 0))
+    #: local variables exported while compiling (used from a subgraph that does not define
+    #: them) that the unsplit optimiser may delete once unused: no `llvm.used`, no comdat
+    dead_when_unused: set[str] = field(default_factory=set)
 
     def describe(self, pieces: dict[int, list[list[str]]] | None = None) -> str:
         """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
@@ -259,6 +262,9 @@ class PlanPolicy:
     #: import of every callee the unsplit build is predicted to inline into its functions,
     #: transitively (compiler/backend/summary.py); 0: copies and imports by raw size instead
     inline_level: int = 0
+    #: clear the unread fields of local pointer tables before splitting, as the unsplit
+    #: GlobalOpt drops them (-O1 and up; compiler/backend/deadfields.py)
+    clear_unread_fields: bool = False
 
 
 @dataclass
@@ -348,6 +354,8 @@ def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
             if e.kind == "function":
                 e.text = irmodel.strip_debug(e.text)
         mod = IRModule(mod.header, [e for e in mod.entities if not (e.kind == "metadata" and e.name == "!llvm.dbg.cu")])
+    if policy.clear_unread_fields:
+        deadfields.clear_unread_fields(mod)
     atoms = atoms_of(mod)
     defs = [e for e in mod.entities if e.is_value and e.is_definition]
     return PlanState(
@@ -731,7 +739,9 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         shown = [renames[k].get(n, n) for n in ordered]
         subgraphs.append(Subgraph(k, text_k, shown, cost))
     work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
-    return SplitPlan(subgraphs, local_names, private_names, state.order, work_info)
+    kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
+    deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}
+    return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable)
 
 
 def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:

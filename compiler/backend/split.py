@@ -248,6 +248,7 @@ def compile_split(
         import_always_inline=mode != SplitMode.FUNCTION,
         # each subgraph gets the callees the unsplit inliner would inline (compiler/backend/summary.py)
         inline_level=config.opt_level if mode != SplitMode.FUNCTION else 0,
+        clear_unread_fields=config.opt_level >= 1,
     )
     hooks = hooks or BuildHooks()
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
@@ -300,7 +301,9 @@ def compile_split(
     private_names |= the_plan.private_names
     for rewrite_names in hooks.link_names:
         local_names, private_names = rewrite_names(local_names, private_names)
-    asm = mclink.link(pieces_asm, local_names, private_names)
+    # -O0 runs no GlobalDCE unsplit: every variable stays, referenced or not
+    dead_when_unused = the_plan.dead_when_unused if config.opt_level >= 1 else set()
+    asm = mclink.link(pieces_asm, local_names, private_names, dead_when_unused)
     for rewrite_linked in hooks.linked:
         asm = rewrite_linked(asm)
     seconds["link"] = time.perf_counter() - t0

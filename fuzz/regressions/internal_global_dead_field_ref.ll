@@ -1,15 +1,16 @@
-; KNOWN LIMITATION (open in fuzz/regressions/__init__.py: KNOWN_BUGS "dead-external-ref"):
-; an internal mutable global used from two subgraphs is exported while compiling, so the
-; optimiser no longer sees all its users: unsplit, GlobalOpt finds that no one reads the
-; `realloc` field of @global_hooks and drops it, so `realloc` is not an undefined symbol of
-; the object; split (--split-cost 1), @global_hooks keeps its initialiser and the object
-; gains `UND realloc`. Harmless at link time (realloc exists), but the symbol tables differ.
-; Keeping every user of a local global in one subgraph would fix it and serialise programs
-; whose state is one static struct (SQLite's sqlite3Config), so it stays open.
+; FIXED (was `dead-external-ref`): an internal mutable global used from two subgraphs was
+; exported while compiling, so the optimiser no longer saw all its users: unsplit, the
+; optimiser drops @global_hooks (nothing reads it once the dead load and the dead argument
+; are gone), and with it `malloc`, `free` and `realloc` as undefined symbols; split
+; (--split-cost 1), the owner kept it and the object gained `UND realloc` (and malloc,
+; free). Fixed twice over: unread fields of local pointer tables are cleared before the
+; split (compiler/backend/deadfields.py: here `malloc` and `realloc`, field 1 is loaded),
+; and a local variable no piece references any more is dropped at the MC link
+; (compiler/backend/mclink.py, drop_unreferenced_data), as GlobalDCE does unsplit.
 ; Found by `ember fuzz --strategy corpus --seed 1` (a cJSON slice) after 52 programs;
 ; reduced with `ember reduce FINDING` from 2,931 to 26 lines in 22 s.
 ; Reproduce: ember build X -O2 --split none -o a.o; ember build X -O2 --split two-level
-;            -j 1 --split-cost 1 -o b.o; ember symdiff a.o b.o   (+ UND realloc)
+;            -j 1 --split-cost 1 -o b.o; ember symdiff a.o b.o   (must agree)
 
 %struct.internal_hooks.421.461.496 = type { ptr, ptr, ptr }
 

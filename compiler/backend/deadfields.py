@@ -1,0 +1,170 @@
+"""Unread fields of local pointer tables, cleared before the split (a whole-module fact).
+
+Unsplit, GlobalOpt splits an internal struct of pointers (cJSON's `global_hooks = {
+malloc, free, realloc }`) into one global per field and drops the fields nobody reads,
+and with them the undefined symbols their initialisers named. Split, a table used from
+two subgraphs is exported while compiling, so no subgraph sees all its uses: the object
+keeps `UND realloc`. Only the whole module can tell which fields are read, so the planner
+asks here first and writes `ptr null` into every unread field's initialiser: nothing
+reads the value, so behaviour is unchanged, and the symbol the serial build drops is gone.
+
+A table qualifies when every use in the module is a `ptr` load or store of one field (the
+table itself is field 0, a constant-index `getelementptr` names the others), or an argument
+that an internal callee never uses (dead-argument elimination removes it unsplit). Any other
+use (stored as a value, passed on, a variable index, an initialiser naming it) may read
+any field, and the table is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from compiler.backend.irmodel import Entity, IRModule, quote
+
+_NAME = r"[-a-zA-Z$._0-9]+"
+#: `{ ptr @malloc, ptr @free, ptr null }`: the initialiser of a table of pointers
+_TABLE = re.compile(
+    r"^(@\S+ = (?:internal|private) (?:unnamed_addr )?global (\{ ptr(?:, ptr)* \}|%[-a-zA-Z$._0-9]+) )"
+    r"(\{ ptr(?: [^,{}]+)?(?:, ptr [^,{}]+)* \})(.*)$",
+    re.S,
+)
+_ALL_POINTERS = re.compile(r"\{ ptr(?:, ptr)* \}")
+
+
+#: GlobalOpt splits structs of at most this many fields into one global per field
+MAX_FIELDS = 16
+
+
+def clear_unread_fields(mod: IRModule) -> list[str]:
+    """Rewrite, in place, each local pointer table's unread fields to `ptr null`; returns the
+    tables changed (their entity text and references are updated)."""
+    functions = {e.name: e for e in mod.by_kind("function")}
+    users: dict[str, list[Entity]] = {}
+    for e in mod.entities:
+        for r in e.refs:
+            users.setdefault(r, []).append(e)
+    types = {e.text.split(" = ", 1)[0]: e.text.split(" = type ", 1)[-1].strip() for e in mod.by_kind("type")}
+    changed = []
+    for table in mod.by_kind("global"):
+        m = _TABLE.match(table.text)
+        if m is None or not _ALL_POINTERS.fullmatch(types.get(m.group(2), m.group(2))):
+            continue
+        fields = [f.strip() for f in m.group(3)[1:-1].split(",")]
+        if len(fields) > MAX_FIELDS:
+            continue
+        read = _fields_read(table.name, m.group(2), len(fields), users.get(table.name, []), functions)
+        if read is None:
+            continue
+        new = [f if k in read or f == "ptr null" or not f.startswith("ptr @") else "ptr null" for k, f in enumerate(fields)]
+        if new == fields:
+            continue
+        table.text = m.group(1) + "{ " + ", ".join(new) + " }" + m.group(4)
+        kept = {f[len("ptr @"):].strip('"') for f in new if f.startswith("ptr @")}
+        dropped = {f[len("ptr @"):].strip('"') for f in fields if f.startswith("ptr @")} - kept
+        still = set(re.findall(r"@(" + _NAME + r")", m.group(4)))
+        table.refs = [r for r in table.refs if r not in dropped or r in still]
+        changed.append(table.name)
+    return changed
+
+
+def _fields_read(name: str, type_text: str, count: int, users: list[Entity], functions: dict[str, Entity]) -> set[int] | None:
+    """The fields of table `name` (of type `type_text`) some function loads, or None when a use
+    may read any field."""
+    token = "@" + quote(name)
+    ty = re.escape(type_text)
+    field = rf"(?:getelementptr inbounds \({ty}, ptr {re.escape(token)}, i(?:32|64) 0, i(?:32|64) (\d+)\)|{re.escape(token)})"
+    load = rf"%{_NAME} = load ptr, ptr {field}, align \d+"
+    store = rf"store ptr (%{_NAME}|@{_NAME}|null), ptr {field}, align \d+"
+    access = re.compile(rf"^  (?:{load}|{store})(?:, !.*)?$")
+    gep = re.compile(rf"^  (%{_NAME}) = getelementptr inbounds {ty}, ptr {re.escape(token)}, i(?:32|64) 0, i(?:32|64) (\d+)(?:, !.*)?$")
+    call = re.compile(rf"^  (?:%{_NAME} = )?(?:tail )?call [^@]*@({_NAME})\((.*)\)(?: #\d+)?(?:, !.*)?$")
+    read: set[int] = set()
+    for user in users:
+        if user.name == name and user.kind == "global":
+            if len(re.findall(re.escape(token) + r"(?![-a-zA-Z$._0-9])", user.text)) > 1:
+                return None  # the table names itself
+            continue
+        if user.kind != "function":
+            return None  # an initialiser or alias naming the table: its address escapes
+        for line in user.text.splitlines()[1:]:
+            if not re.search(re.escape(token) + r"(?![-a-zA-Z$._0-9])", line):
+                continue
+            if (a := access.match(line)) is not None:
+                load_field, value, _store_field = a.groups()
+                if value == token:
+                    return None  # the table's address stored somewhere
+                if line.lstrip().startswith("%"):
+                    read.add(int(load_field or 0))
+                continue
+            if (g := gep.match(line)) is not None:
+                uses = _gep_uses(user.text, g.group(1))
+                if uses is None:
+                    return None
+                if uses:
+                    read.add(int(g.group(2)))
+                continue
+            if (c := call.match(line)) is None or not _only_dead_arguments(c.group(1), c.group(2), token, functions):
+                return None
+    return {k for k in read if k < count}
+
+
+def _gep_uses(body: str, pointer: str) -> bool | None:
+    """Whether `pointer` (a field's address) is loaded from (True), only stored to (False), or
+    used any other way (None)."""
+    loaded = False
+    mentions = re.compile(re.escape(pointer) + r"(?![-a-zA-Z$._0-9])")
+    for line in body.splitlines()[1:]:
+        if not mentions.search(line) or line.startswith(f"  {pointer} = "):
+            continue
+        if re.match(rf"^  %{_NAME} = load ptr, ptr {re.escape(pointer)}, align \d+(?:, !.*)?$", line):
+            loaded = True
+        elif not re.match(rf"^  store ptr (?!{re.escape(pointer)},)\S+, ptr {re.escape(pointer)}, align \d+(?:, !.*)?$", line):
+            return None
+    return loaded
+
+
+def _only_dead_arguments(callee: str, arguments: str, token: str, functions: dict[str, Entity]) -> bool:
+    """Whether every argument naming `token` goes to a parameter the internal `callee` never uses."""
+    target = functions.get(callee)
+    if target is None or target.linkage not in ("internal", "private"):
+        return False
+    header, _, body = target.text.partition("\n")
+    params = _split_top(_parenthesised(header, header.index("(", header.index("@"))))
+    args = _split_top(arguments)
+    if len(args) != len(params):
+        return False
+    for arg, param in zip(args, params, strict=True):
+        if token not in arg:
+            continue
+        if not re.fullmatch(r"ptr(?: \w+)* " + re.escape(token), arg.strip()):
+            return False  # the table inside an expression
+        name = param.split()[-1] if param.split()[-1].startswith("%") else None
+        if name is not None and re.search(re.escape(name) + r"(?![-a-zA-Z$._0-9])", body):
+            return False  # the callee uses it
+    return True
+
+
+def _parenthesised(text: str, start: int) -> str:
+    """The text inside the parentheses opening at `start`."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start + 1 : i]
+    return text[start + 1 :]
+
+
+def _split_top(text: str) -> list[str]:
+    """Comma-separated items of an argument or parameter list, commas inside brackets kept."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+    if text.strip():
+        items.append(text[start:].strip())
+    return items
