@@ -98,3 +98,19 @@ def test_the_link_drops_only_unreferenced_local_variables() -> None:
     assert "\t.data" in out  # a section switch inside a dropped block stays for what follows
     assert "used:" in out and "\t.quad\tmalloc" in out
     assert mclink.drop_unreferenced_data(lines, {"used"}) == lines
+
+
+def test_loads_of_a_field_nothing_writes_become_its_constant() -> None:
+    """Without `init`, fields 0 and 1 always hold malloc and free: their loads fold (as
+    GlobalOpt folds them unsplit); field 1 is written by `init` when it is there."""
+    readers = READERS.split("define void @init")[0]
+    mod = irmodel.parse_module("\n".join([TABLE, readers, KEEP_IGNORES]))
+    deadfields.clear_unread_fields(mod)
+    a, b = mod.values["a"], mod.values["b"]
+    assert "%m = getelementptr i8, ptr @malloc, i64 0" in a.text and "%f = getelementptr i8, ptr @free, i64 0" in a.text
+    assert "%f = getelementptr i8, ptr @free, i64 0" in b.text and "load ptr" not in b.text
+    assert "malloc" in a.refs and "free" in b.refs
+    assert "{ ptr null, ptr null, ptr null }" in mod.values["hooks"].text  # nothing reads the table any more
+    written = irmodel.parse_module("\n".join([TABLE, READERS, KEEP_IGNORES]))
+    deadfields.clear_unread_fields(written)
+    assert "load ptr, ptr @hooks" in written.values["a"].text  # init writes field 0: a real load

@@ -18,6 +18,7 @@ any field, and the table is left alone.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from compiler.backend.irmodel import Entity, IRModule, quote
 
@@ -36,8 +37,9 @@ MAX_FIELDS = 16
 
 
 def clear_unread_fields(mod: IRModule) -> list[str]:
-    """Rewrite, in place, each local pointer table's unread fields to `ptr null`; returns the
-    tables changed (their entity text and references are updated)."""
+    """Rewrite, in place, each local pointer table's unread fields to `ptr null`, and the loads
+    of fields nothing writes to the pointer the field always holds; returns the tables
+    changed (the entity texts and references of the table and its readers are updated)."""
     functions = {e.name: e for e in mod.by_kind("function")}
     users: dict[str, list[Entity]] = {}
     for e in mod.entities:
@@ -52,11 +54,16 @@ def clear_unread_fields(mod: IRModule) -> list[str]:
         fields = [f.strip() for f in m.group(3)[1:-1].split(",")]
         if len(fields) > MAX_FIELDS:
             continue
-        read = _fields_read(table.name, m.group(2), len(fields), users.get(table.name, []), functions)
-        if read is None:
+        uses = _table_uses(table.name, m.group(2), users.get(table.name, []), functions)
+        if uses is None:
             continue
+        # a field nothing writes always holds its initialiser: unsplit GlobalOpt makes it a
+        # constant and its loads fold (cJSON's hooks when `cJSON_InitHooks` is never called)
+        constant = {k for k, f in enumerate(fields) if k not in uses.written and (f == "ptr null" or _PLAIN_POINTER.fullmatch(f))}
+        _fold_loads([(fn, i, fields[k]) for fn, i, k in uses.loads if k in constant])
+        read = {k for _fn, _i, k in uses.loads if k not in constant}
         new = [f if k in read or f == "ptr null" or not f.startswith("ptr @") else "ptr null" for k, f in enumerate(fields)]
-        if new == fields:
+        if new == fields and not any(k in constant for _fn, _i, k in uses.loads):
             continue
         table.text = m.group(1) + "{ " + ", ".join(new) + " }" + m.group(4)
         kept = {f[len("ptr @"):].strip('"') for f in new if f.startswith("ptr @")}
@@ -67,60 +74,97 @@ def clear_unread_fields(mod: IRModule) -> list[str]:
     return changed
 
 
-def _fields_read(name: str, type_text: str, count: int, users: list[Entity], functions: dict[str, Entity]) -> set[int] | None:
-    """The fields of table `name` (of type `type_text`) some function loads, or None when a use
-    may read any field."""
+#: `ptr @name`: a field holding a function's or variable's address (what a load folds to)
+_PLAIN_POINTER = re.compile(r"ptr @" + _NAME)
+
+
+@dataclass
+class _TableUses:
+    """How the module uses one table: the fields stored to, and every load (function, line, field)."""
+
+    written: set[int] = field(default_factory=set)
+    loads: list[tuple[Entity, int, int]] = field(default_factory=list)
+
+
+def _fold_loads(loads: list[tuple[Entity, int, str]]) -> None:
+    """Replace each `%v = load ptr, ptr FIELD` by `%v = getelementptr i8, ptr VALUE, i64 0`,
+    the pointer the field always holds (the optimiser folds it to VALUE); `!dbg` is kept."""
+    by_function: dict[int, tuple[Entity, list[tuple[int, str]]]] = {}
+    for fn, i, value in loads:
+        by_function.setdefault(id(fn), (fn, []))[1].append((i, value))
+    for fn, rows in by_function.values():
+        lines = fn.text.split("\n")
+        for i, value in rows:
+            result = lines[i].split(" = ", 1)[0]
+            debug = re.search(r", !dbg !\d+", lines[i])
+            lines[i] = f"{result} = getelementptr i8, {value}, i64 0" + (debug.group(0) if debug else "")
+            target = value[len("ptr @"):] if value.startswith("ptr @") else None
+            if target is not None and target not in fn.refs:
+                fn.refs.append(target)
+            if target is not None:
+                fn.address_refs.add(target)
+        fn.text = "\n".join(lines)
+
+
+def _table_uses(name: str, type_text: str, users: list[Entity], functions: dict[str, Entity]) -> _TableUses | None:
+    """The fields of table `name` (of type `type_text`) stored to and loaded from, or None when a
+    use may read or write any field."""
     token = "@" + quote(name)
     ty = re.escape(type_text)
-    field = rf"(?:getelementptr inbounds \({ty}, ptr {re.escape(token)}, i(?:32|64) 0, i(?:32|64) (\d+)\)|{re.escape(token)})"
-    load = rf"%{_NAME} = load ptr, ptr {field}, align \d+"
-    store = rf"store ptr (%{_NAME}|@{_NAME}|null), ptr {field}, align \d+"
-    access = re.compile(rf"^  (?:{load}|{store})(?:, !.*)?$")
+    field_ = rf"(?:getelementptr inbounds \({ty}, ptr {re.escape(token)}, i(?:32|64) 0, i(?:32|64) (\d+)\)|{re.escape(token)})"
+    load = re.compile(rf"^  %{_NAME} = load ptr, ptr {field_}, align \d+(?:, !.*)?$")
+    store = re.compile(rf"^  store ptr (%{_NAME}|@{_NAME}|null), ptr {field_}, align \d+(?:, !.*)?$")
     gep = re.compile(rf"^  (%{_NAME}) = getelementptr inbounds {ty}, ptr {re.escape(token)}, i(?:32|64) 0, i(?:32|64) (\d+)(?:, !.*)?$")
     call = re.compile(rf"^  (?:%{_NAME} = )?(?:tail )?call [^@]*@({_NAME})\((.*)\)(?: #\d+)?(?:, !.*)?$")
-    read: set[int] = set()
+    mentions = re.compile(re.escape(token) + r"(?![-a-zA-Z$._0-9])")
+    uses = _TableUses()
     for user in users:
         if user.name == name and user.kind == "global":
-            if len(re.findall(re.escape(token) + r"(?![-a-zA-Z$._0-9])", user.text)) > 1:
+            if len(mentions.findall(user.text)) > 1:
                 return None  # the table names itself
             continue
         if user.kind != "function":
             return None  # an initialiser or alias naming the table: its address escapes
-        for line in user.text.splitlines()[1:]:
-            if not re.search(re.escape(token) + r"(?![-a-zA-Z$._0-9])", line):
+        lines = user.text.split("\n")
+        for i, line in enumerate(lines):
+            if i == 0 or not mentions.search(line):
                 continue
-            if (a := access.match(line)) is not None:
-                load_field, value, _store_field = a.groups()
-                if value == token:
+            if (a := load.match(line)) is not None:
+                uses.loads.append((user, i, int(a.group(1) or 0)))
+            elif (a := store.match(line)) is not None:
+                if a.group(1) == token:
                     return None  # the table's address stored somewhere
-                if line.lstrip().startswith("%"):
-                    read.add(int(load_field or 0))
-                continue
-            if (g := gep.match(line)) is not None:
-                uses = _gep_uses(user.text, g.group(1))
-                if uses is None:
+                uses.written.add(int(a.group(2) or 0))
+            elif (g := gep.match(line)) is not None:
+                k = int(g.group(2))
+                through = _gep_uses(lines, g.group(1))
+                if through is None:
                     return None
-                if uses:
-                    read.add(int(g.group(2)))
-                continue
-            if (c := call.match(line)) is None or not _only_dead_arguments(c.group(1), c.group(2), token, functions):
+                loaded, stored = through
+                uses.loads.extend((user, row, k) for row in loaded)
+                if stored:
+                    uses.written.add(k)
+            elif (c := call.match(line)) is None or not _only_dead_arguments(c.group(1), c.group(2), token, functions):
                 return None
-    return {k for k in read if k < count}
+    return uses
 
 
-def _gep_uses(body: str, pointer: str) -> bool | None:
-    """Whether `pointer` (a field's address) is loaded from (True), only stored to (False), or
-    used any other way (None)."""
-    loaded = False
+def _gep_uses(lines: list[str], pointer: str) -> tuple[list[int], bool] | None:
+    """The lines loading through `pointer` (a field's address) and whether it is stored to, or
+    None when it is used any other way."""
+    loaded: list[int] = []
+    stored = False
     mentions = re.compile(re.escape(pointer) + r"(?![-a-zA-Z$._0-9])")
-    for line in body.splitlines()[1:]:
-        if not mentions.search(line) or line.startswith(f"  {pointer} = "):
+    for i, line in enumerate(lines):
+        if i == 0 or not mentions.search(line) or line.startswith(f"  {pointer} = "):
             continue
         if re.match(rf"^  %{_NAME} = load ptr, ptr {re.escape(pointer)}, align \d+(?:, !.*)?$", line):
-            loaded = True
-        elif not re.match(rf"^  store ptr (?!{re.escape(pointer)},)\S+, ptr {re.escape(pointer)}, align \d+(?:, !.*)?$", line):
+            loaded.append(i)
+        elif re.match(rf"^  store ptr (?!{re.escape(pointer)},)\S+, ptr {re.escape(pointer)}, align \d+(?:, !.*)?$", line):
+            stored = True
+        else:
             return None
-    return loaded
+    return loaded, stored
 
 
 def _only_dead_arguments(callee: str, arguments: str, token: str, functions: dict[str, Entity]) -> bool:

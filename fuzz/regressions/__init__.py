@@ -71,21 +71,13 @@ def _only_extra_undefined(report: properties.Report, failure: properties.Failure
 PRINTF_FOLDS = frozenset({"printf", "puts", "putchar", "fputs", "fputc", "fwrite"})
 
 
-KNOWN_BUGS: tuple[KnownBug, ...] = (
-    KnownBug(
-        "constant-table-fields",
-        HERE / "constant_table_fields_folded.ll",
-        "an internal table nothing writes, used from two subgraphs: unsplit its loads fold to the "
-        "functions it holds (and a malloc/free pair with them); split they stay indirect calls",
-        _only_extra_undefined,
-        levels=(1, 2),  # -O0 runs no GlobalOpt: both builds keep the references
-    ),
-)
-#: Recognisers by class, for registering the next open bug of a class. `dead-external-ref`
-#: (internal_global_dead_field_ref.ll: an internal table used from two subgraphs kept the
-#: initialiser references the unsplit optimiser drops) was fixed by clearing unread table
-#: fields before the split (compiler/backend/deadfields.py) and by dropping local variables
-#: no piece references at the MC link (compiler/backend/mclink.py).
+KNOWN_BUGS: tuple[KnownBug, ...] = ()
+#: Recognisers by class, for registering the next open bug of a class. `extra-undefined` was
+#: `dead-external-ref`'s (internal_global_dead_field_ref.ll, constant_table_fields_folded.ll:
+#: an internal table used from two subgraphs kept the initialiser references, and the
+#: indirect calls, the unsplit optimiser drops), fixed by whole-module facts about local
+#: pointer tables (compiler/backend/deadfields.py) and by dropping local variables no piece
+#: references at the MC link (compiler/backend/mclink.py).
 RECOGNISERS: dict[str, Callable[[properties.Report, properties.Failure], bool]] = {
     "extra-undefined": _only_extra_undefined,
 }

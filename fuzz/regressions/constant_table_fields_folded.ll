@@ -1,15 +1,15 @@
-; KNOWN LIMITATION (open in fuzz/regressions/__init__.py: KNOWN_BUGS "constant-table-fields"):
-; an internal table of pointers that nothing ever stores to, used from two subgraphs.
-; Unsplit, GlobalOpt splits it per field, finds fields 0 and 1 never written and folds
-; their loads to the constants `malloc` and `free`; the malloc/free pair of @a then folds
-; away, and the object has no `UND malloc`, `UND free` (nor `UND realloc`: field 2 is never
-; read). Split, the table is exported while compiling, so each subgraph loads the pointers
-; and calls them indirectly: `+ UND malloc`, `+ UND free`. The unread field is cleared
-; before the split (compiler/backend/deadfields.py); folding never-written fields needs the
-; same whole-module fact turned into rewritten loads, not done yet.
+; FIXED (was `dead-external-ref`, its never-written variant): an internal table of pointers
+; that nothing ever stores to, used from two subgraphs. Unsplit, GlobalOpt splits it per
+; field, finds fields 0 and 1 never written and folds their loads to the constants `malloc`
+; and `free`; the malloc/free pair of @a then folds away, and the object has no `UND
+; malloc`, `UND free` (nor `UND realloc`: field 2 is never read). Split, the table was
+; exported while compiling, so each subgraph loaded the pointers and called them
+; indirectly: `+ UND malloc`, `+ UND free`. Fixed by the same whole-module fact computed
+; before the split (compiler/backend/deadfields.py): loads of never-written fields become
+; the constant they always read, unread fields are cleared.
 ; Shape: the `dead-field` swarm feature without its `init` writer (fuzz/strategies/linkage.py).
 ; Reproduce: ember build X -O2 --split none -o a.o; ember build X -O2 --split two-level
-;            -j 1 --split-cost 1 -o b.o; ember symdiff a.o b.o   (+ UND malloc, + UND free)
+;            -j 1 --split-cost 1 -o b.o; ember symdiff a.o b.o   (must agree)
 
 @hooks = internal global { ptr, ptr, ptr } { ptr @malloc, ptr @free, ptr @realloc }, align 8
 
