@@ -29,15 +29,9 @@ QUICK = ("cjson", "bzip2", "zlib", "mujs", "bc")
 NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in QUICK]
 MODES = ("subgraph", "function", "two-level")
 #: Open split != serial differences (strict xfails: they fail the run once fixed), with the why.
-OPEN = {
-    ("bc", 2, mode): (
-        "libcall shape: serially 45 of yyparse's 66 generate() call sites are inlined (threshold 225) "
-        "and the printf(\"\\n\") calls that come with them fold to putchar; in the split build LLVM "
-        "judges all 66 cold (threshold 45), so the object lacks `UND putchar`. yyparse's static block "
-        "frequencies differ between the module and its subgraph; cause open (docs/backend.md)"
-    )
-    for mode in ("subgraph", "two-level")
-}
+#: Empty: bc's `- UND putchar` at -O2 (subgraph, two-level) was the last, fixed by giving
+#: imports and declarations the `cold` the serial pipeline infers (summary.cold_functions).
+OPEN: dict[tuple[str, int, str], str] = {}
 #: Open `-g` line-row differences (strict xfails), one row each in a function whose code is the
 #: serial build's: the same class as jq's below, found by the first full `-g` run (CI, 2026-11-26)
 OPEN_DEBUG = {

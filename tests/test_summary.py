@@ -8,6 +8,9 @@ predicted callees land.
 from __future__ import annotations
 
 import re
+import subprocess
+
+import pytest
 
 from compiler.backend import engine, irmodel, planner, summary
 
@@ -177,3 +180,94 @@ def test_a_large_closure_makes_fewer_subgraphs() -> None:
     assert planner.MIN_SUBGRAPHS <= len(p.subgraphs) < min(unbounded_count, planner.MAX_SUBGRAPHS)
     fine = planner.plan(text, policy=planner.PlanPolicy(target_cost=1, inline_level=2))
     assert len(fine.subgraphs) > len(p.subgraphs)  # the harness's fine split keeps its many subgraphs
+
+
+_REPORTER = """
+define void @report(i32 %x) {
+  %c = icmp eq i32 %x, 0
+  br i1 %c, label %a, label %b
+a:
+  br label %join
+b:
+  br label %join
+join:
+  %s = load ptr, ptr @stderr, align 8
+  %r = call i32 (ptr, ptr, ...) @fprintf(ptr %s, ptr @fmt)
+  ret void
+}
+"""
+_JOIN_FIRST = """
+define void @join_first(i32 %x) {
+  %c = icmp eq i32 %x, 0
+  br i1 %c, label %report, label %other
+other:
+  br label %report
+report:
+  %s = load ptr, ptr @stderr, align 8
+  %r = call i32 (ptr, ptr, ...) @fprintf(ptr %s, ptr @fmt)
+  ret void
+}
+"""
+_DECLS = (
+    "@stderr = external global ptr\n@stdout = external global ptr\n"
+    "@fmt = constant [3 x i8] c\"x\\0A\\00\"\ndeclare i32 @fprintf(ptr, ...)\n"
+)
+
+
+def test_a_function_whose_every_path_prints_to_stderr_is_cold() -> None:
+    """The serial pipeline marks `fprintf(stderr, ...)` cold and infers `cold` for a function
+    all of whose paths reach such a call (bc's `yyerror`); its callers inherit the coldness."""
+    wrapper = "define void @wrapper() {\n  call void @report(i32 1)\n  ret void\n}\n"
+    to_stdout = _REPORTER.replace("@report", "@quiet").replace("@stderr", "@stdout")
+    mod = irmodel.parse_module(_DECLS + _REPORTER + wrapper + to_stdout)
+    assert summary.cold_functions(mod) == {"report", "wrapper"}
+
+
+def test_the_cold_walk_gives_up_where_llvm_does() -> None:
+    """LLVM's walk stops at a block it reaches a second time before knowing it is cold (gawk's
+    `err` stays warm serially although every path prints to stderr): the prediction too."""
+    mod = irmodel.parse_module(_DECLS + _JOIN_FIRST)
+    assert summary.cold_functions(mod) == set()
+
+
+def test_imports_and_declarations_carry_the_predicted_cold() -> None:
+    """A subgraph importing or declaring a function the serial build infers cold says so:
+    the import is not an exact definition, so LLVM would not infer it there."""
+    callers = "".join(
+        f"define i32 @caller{i}(i32 %x) {{\n  call void @report(i32 %x)\n  %y = mul i32 %x, {i + 3}\n"
+        + "".join(f"  %m{j} = mul i32 %y, {j + 2}\n" for j in range(300))
+        + "  ret i32 %y\n}\n"
+        for i in range(4)
+    )
+    policy = planner.PlanPolicy(target_cost=300, import_cost=planner.IMPORT_COST, import_always_inline=True, inline_level=2)
+    plan = planner.plan(_DECLS + _REPORTER + callers, policy=policy)
+    elsewhere = [sg.text for sg in plan.subgraphs if "define void @report(" not in sg.text]
+    assert elsewhere
+    for text in elsewhere:
+        line = next(ln for ln in text.splitlines() if "@report(" in ln and ln.startswith(("declare", "define")))
+        assert " cold" in line, line
+
+
+@pytest.mark.parametrize("header", [
+    "define available_externally void @report(i32 %x) local_unnamed_addr #0 comdat($c) !dbg !3 {",
+    "define available_externally void @report(i32 %x) #0 section \".text.x\" {",
+    "define available_externally void @report(i32 %x) {",
+    "declare void @report(i32) #0",
+    "declare void @report(i32)",
+])
+def test_cold_goes_where_llvm_parses_function_attributes(header: str) -> None:
+    """Attributes open right after the parameters (and unnamed_addr); a section, comdat or
+    `!dbg` after them must stay after them (the syntax alone is checked: LLVM parses it)."""
+    body = "\n  ret void\n}" if header.startswith("define") else ""
+    marked = planner._with_cold(header + body, "report", {"report"})
+    assert " cold" in marked.partition("\n")[0]
+    text = "\n".join([
+        "$c = comdat any", marked, "attributes #0 = { nounwind }", "!llvm.module.flags = !{!0}",
+        '!0 = !{i32 2, !"Debug Info Version", i32 3}', '!1 = !DIFile(filename: "a.c", directory: "/")',
+        "!2 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, emissionKind: FullDebug)",
+        '!3 = distinct !DISubprogram(name: "report", scope: !1, file: !1, line: 1, type: !4, unit: !2, spFlags: DISPFlagDefinition)',
+        "!4 = !DISubroutineType(types: !{null})", "",
+    ])
+    llvm_as = [str(engine.tools_dir() / "llvm-as"), "--disable-verify", "-", "-o", "/dev/null"]
+    parsed = subprocess.run(llvm_as, input=text, capture_output=True, text=True)
+    assert parsed.returncode == 0, parsed.stderr

@@ -732,7 +732,7 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         here = {n for n in exported if owner.get(n) == k}
         text_k = piece_text(
             state.mod, ordered, here, include_asm=(k == 0), rename=renames[k],
-            constants_visible=True, imported=state.imported[k],
+            constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
         )
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
@@ -770,6 +770,7 @@ def piece_text(
     rename: dict[str, str] | None = None,
     constants_visible: bool = False,
     imported: set[str] | None = None,
+    cold: set[str] | None = None,
 ) -> str:
     """Module text holding `members`: definitions (exported locals made hidden), declarations of the rest.
 
@@ -796,7 +797,7 @@ def piece_text(
         if name in exported:
             part = irmodel.set_linkage(e, "external", "hidden")
         elif imported and name in imported:
-            part = irmodel.set_linkage(e, "available_externally", e.visibility)
+            part = _with_cold(irmodel.set_linkage(e, "available_externally", e.visibility), name, cold)
         else:
             part = e.text
         # renaming scans a body token by token: only bodies naming a renamed copy pay for it
@@ -806,7 +807,8 @@ def piece_text(
         for r in e.refs:
             if r not in member_set:
                 needed[r] = None
-    parts.extend(_declarations(mod, needed, constants_visible=constants_visible))
+    for name in needed:
+        parts.extend(_with_cold(text, name, cold) for text in _declarations(mod, [name], constants_visible=constants_visible))
     # metadata may name functions and globals (the optimiser's `!callees`): declare them
     # too, or the piece does not parse; a declaration nothing calls emits no symbol
     for e in mod.by_kind("metadata"):
@@ -821,6 +823,25 @@ def piece_text(
         after = first_member + len(members)
         parts[after:] = [irmodel.rename_refs(p, rename) if "@" in p else p for p in parts[after:]]
     return irmodel.module_text(mod.header, parts)
+
+
+def _with_cold(text: str, name: str, cold: set[str] | None) -> str:
+    """A function's import or declaration with the `cold` the serial pipeline infers for it
+    (summary.cold_functions): an import is not an exact definition, so no subgraph infers it."""
+    if not cold or name not in cold or not text.startswith(("declare", "define")):
+        return text
+    header, sep, rest = text.partition("\n")
+    # function attributes open right after the parameters and `(local_)unnamed_addr` or
+    # `addrspace(N)`: before a section, comdat, personality or `!dbg`, which may follow
+    depth, at = 0, header.index("(", header.index("@"))
+    for i in range(at, len(header)):
+        depth += {"(": 1, ")": -1}.get(header[i], 0)
+        if depth == 0:
+            at = i + 1
+            break
+    while m := re.match(r" (?:local_unnamed_addr|unnamed_addr|addrspace\(\d+\))", header[at:]):
+        at += m.end()
+    return header[:at] + " cold" + header[at:] + sep + rest
 
 
 def _declarations(mod: IRModule, names: Iterable[str], *, constants_visible: bool) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from compiler.backend.irmodel import Entity, IRModule, unquote
 
@@ -118,6 +118,9 @@ class ModuleSummary:
     functions: dict[str, FunctionFacts]
     effective: dict[str, int]  # size after the function's own predicted inlining
     inlined: set[str]  # callees the serial inliner is predicted to take at its direct call sites
+    #: defined functions the serial pipeline infers `cold` (every path reports an error):
+    #: an import or a declaration elsewhere cannot get it (`cold_functions`)
+    cold: set[str] = field(default_factory=set)
 
     def inline_closure(self, roots: Iterable[str]) -> set[str]:
         """Every function the serial build would inline into `roots`, transitively (roots excluded)."""
@@ -164,7 +167,118 @@ def summarise(mod: IRModule, *, opt_level: int = 2) -> ModuleSummary:
             )
             if not facts.never_inline and (facts.always_inline or effective[name] <= limits[facts.hint] or last_local_call):
                 inlined.add(name)
-    return ModuleSummary(functions, effective, inlined)
+    return ModuleSummary(functions, effective, inlined, cold_functions(mod, groups))
+
+
+#: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
+#: position, which must be `stderr`; -1: any call), SimplifyLibCalls' `optimizeErrorReporting`
+_ERROR_REPORTERS = {"perror": -1, "vfprintf": 0, "fiprintf": 0, "fprintf": 0, "fputc": 1, "fputs": 1, "fwrite": 3}
+_LABEL = re.compile(r"^([-a-zA-Z$._0-9]+|\"[^\"]+\"):", re.M)
+_SUCCESSOR = re.compile(r"label %([-a-zA-Z$._0-9]+|\"[^\"]+\")")
+_STDERR_LOAD = re.compile(r"^  (%[-a-zA-Z$._0-9]+) = load ptr, ptr @stderr,", re.M)
+
+
+def cold_functions(mod: IRModule, groups: dict[str, set[str]] | None = None) -> set[str]:
+    """Functions the serial pipeline marks `cold`: FunctionAttrs infers it when every path from
+    the entry reaches a cold call before it ends, and the libcall simplifier makes calls that
+    print to `stderr` cold. A subgraph that imports such a function (available_externally)
+    never infers it, since an import is not an exact definition, so the blocks calling it stay
+    warm there and the caller's other call sites turn cold (bc's `yyerror` in `yyparse`:
+    all 66 `generate()` sites fell under the cold-site threshold). Bottom-up over the call
+    graph, like the pass."""
+    groups = groups if groups is not None else attribute_groups(mod)
+    defined = {e.name: e for e in mod.by_kind("function")}
+    cold: set[str] = set()
+    for e in list(mod.by_kind("function")) + list(mod.by_kind("declaration")):
+        words = set(e.text.split("\n", 1)[0].split())
+        for word in list(words):
+            words |= groups.get(word, set())
+        if "cold" in words:
+            cold.add(e.name)
+    facts = {name: function_facts(e, groups) for name, e in defined.items()}
+    for scc in _sccs_bottom_up(facts):
+        for name in scc:
+            if name not in cold and _all_paths_cold(defined[name].text, cold, defined):
+                cold.add(name)
+    return {name for name in cold if name in defined}
+
+
+def _all_paths_cold(text: str, cold: set[str], defined: dict[str, Entity]) -> bool:
+    """FunctionAttrs' `allPathsGoThroughCold` on a printed body: no path from the entry block
+    reaches a block without successors (a return, `unreachable`) without a cold call first."""
+    body = text.partition("\n")[2]
+    if "@" not in body:
+        return False
+    stderr = set(_STDERR_LOAD.findall(body))
+    blocks: dict[str, str] = {}
+    order: list[str] = []
+    name, start = "%entry%", 0
+    for m in _LABEL.finditer(body):
+        blocks[name] = body[start : m.start()]
+        order.append(name)
+        name, start = m.group(1), m.end()
+    blocks[name] = body[start:]
+    order.append(name)
+    entry = order[0] if blocks[order[0]].strip() else order[1] if len(order) > 1 else order[0]
+    # LLVM's walk, step for step: a block reached a second time before it is known cold ends
+    # the search (so loops and some joins make a function not cold): same order, same answer
+    cold_path = {entry: False}
+    work = [entry]
+    while work:
+        name = work.pop()
+        block = blocks.get(name, "")
+        if _has_cold_call(block, cold, defined, stderr):
+            cold_path[name] = True
+            continue
+        successors = _SUCCESSOR.findall(block)
+        if not successors:
+            return False
+        for succ in successors:
+            if succ in cold_path:
+                if cold_path[succ]:
+                    continue
+                return False
+            cold_path[succ] = False
+            work.append(succ)
+    return True
+
+
+def _has_cold_call(block: str, cold: set[str], defined: dict[str, Entity], stderr: set[str]) -> bool:
+    for line in block.split("\n"):
+        if " call " not in line and not line.lstrip().startswith("call "):
+            continue
+        m = _CALLED.search(line)
+        if m is None:
+            continue
+        callee = unquote(m.group(1))
+        if callee in cold or " cold" in line.rsplit(")", 1)[-1]:
+            return True
+        position = _ERROR_REPORTERS.get(callee)
+        if position is None or callee in defined:
+            continue
+        if position < 0:
+            return True
+        arguments = _top_level(line[m.end() :])
+        if position < len(arguments) and arguments[position].split()[-1:] and arguments[position].split()[-1] in stderr:
+            return True
+    return False
+
+
+def _top_level(text: str) -> list[str]:
+    """The arguments of a call, from just after its `(` (commas inside brackets kept)."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            if depth == 0:
+                items.append(text[start:i].strip())
+                return items
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+    return items
 
 
 def _sccs_bottom_up(functions: dict[str, FunctionFacts]) -> list[list[str]]:

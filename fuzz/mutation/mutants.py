@@ -63,8 +63,8 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- planner
     Mutant(
         "planner-export-default-visibility", "compiler/backend/planner.py",
-        'parts.append(irmodel.set_linkage(e, "external", "hidden"))',
-        'parts.append(irmodel.set_linkage(e, "external", "default"))',
+        'part = irmodel.set_linkage(e, "external", "hidden")',
+        'part = irmodel.set_linkage(e, "external", "default")',
         "a local exported across subgraphs while compiling gets default visibility, not hidden",
         "callgraph",
     ),
@@ -77,8 +77,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "planner-imports-linkonce", "compiler/backend/planner.py",
-        'parts.append(irmodel.set_linkage(e, "available_externally", e.visibility))',
-        'parts.append(irmodel.set_linkage(e, "linkonce_odr", e.visibility))',
+        'part = _with_cold(irmodel.set_linkage(e, "available_externally", e.visibility), name, cold)',
+        'part = _with_cold(irmodel.set_linkage(e, "linkonce_odr", e.visibility), name, cold)',
         "an imported copy of an exported callee gets a linkage that is emitted (linkonce_odr, not available_externally)",
         "callgraph",
     ),
