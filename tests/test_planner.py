@@ -226,3 +226,27 @@ def test_a_large_inline_closure_shrinks_to_an_even_count() -> None:
     assert len(shrunk.subgraphs) % 2 == 0
     for sg in shrunk.subgraphs:  # the closure came along: no helper is called across subgraphs
         assert all(f"{h}{planner.COPY_SUFFIX}" in sg.text or f"define internal i64 @{h}(" in sg.text for h in helpers)
+
+
+def test_an_import_may_name_a_variable_the_optimiser_knows_nothing_about() -> None:
+    """gawk's `set_loc` stores its arguments into two static variables; serially it is inlined
+    into every caller. A variable loaded and stored run-time values gives GlobalOpt nothing to
+    use, so the import takes it in place (exported while compiling) instead of staying a call;
+    a variable only ever stored a constant is not given up that way."""
+    setter = (
+        "@where = internal global i64 0, align 8\n@flag = internal global i64 0, align 8\n"
+        "define void @set_loc(i64 %x) {\n  store i64 %x, ptr @where, align 8\n  ret void\n}\n"
+        "define void @set_flag() {\n  store i64 1, ptr @flag, align 8\n  ret void\n}\n"
+        "define i64 @get_loc(i64 %x) {\n  %w = load i64, ptr @where, align 8\n  %f = load i64, ptr @flag, align 8\n"
+        "  %s = add i64 %w, %f\n  ret i64 %s\n}\n"
+    )
+    callers = "\n".join(_fn(f"caller{i}", 400, calls=("get_loc",)) for i in range(4))
+    calls = "".join(f"  call void @set_loc(i64 {i})\n  call void @set_flag()\n" for i in range(3))
+    text = setter + callers.replace("  ret i64 %c0", calls + "  ret i64 %c0")
+    assert planner.opaque_variables(irmodel.parse_module(text)) == {"where"}
+    policy = planner.PlanPolicy(target_cost=400, import_cost=planner.IMPORT_COST, import_always_inline=True, inline_level=2)
+    plan = planner.plan(text, policy=policy)
+    importing = [sg.text for sg in plan.subgraphs if "define available_externally void @set_loc(" in sg.text]
+    assert importing, "no subgraph imports set_loc"
+    for sg_text in importing:
+        assert "@where = external hidden global i64" in sg_text

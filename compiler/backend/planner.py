@@ -279,6 +279,8 @@ class PlanState:
     order: dict[str, int]
     local_dup: set[str]
     shared: set[str]
+    #: local variables an import may name in place (exported while compiling): `opaque_variables`
+    opaque: set[str] = field(default_factory=set)
     atom_members: dict[str, list[str]] = field(default_factory=dict)
     atom_cost: dict[str, int] = field(default_factory=dict)
     module_cost: int = 0
@@ -324,7 +326,7 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     """The level-1 steps on a fresh copy of the loaded module's state (`count`: subgraphs wanted)."""
     state = PlanState(
         mod=loaded.mod, policy=loaded.policy, atoms=loaded.atoms, defs=loaded.defs, by_name=loaded.by_name,
-        order=loaded.order, local_dup=loaded.local_dup, shared=loaded.shared, inline=loaded.inline,
+        order=loaded.order, local_dup=loaded.local_dup, shared=loaded.shared, inline=loaded.inline, opaque=loaded.opaque,
     )
     form_atoms(state)
     if count is not None:
@@ -367,7 +369,52 @@ def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
         order={e.name: i for i, e in enumerate(mod.entities) if e.is_value},
         local_dup=_duplicable(mod, atoms),
         shared=_shared_copies(mod),
+        opaque=opaque_variables(mod),
     )
+
+
+#: a scalar or pointer variable's value type (`ptr`, `i32`, `double`, ...)
+_SCALAR = re.compile(r"^(?:ptr|i\d+|half|float|double|x86_fp80|fp128) ")
+
+
+def opaque_variables(mod: IRModule) -> set[str]:
+    """Local scalar variables the unsplit optimiser knows nothing useful about: loaded, and
+    stored a value only known at run time (gawk's `srcfile`, `srcline`, which its tiny
+    `set_loc` writes): no constant to fold, no dead store to drop, nothing to split. An
+    import naming one may take it in place, exported while compiling, instead of staying a
+    call the serial build inlines (gawk's interpreter loops: 180 calls to `set_loc`).
+    One pass over the function bodies' lines that name a global."""
+    candidates = set()
+    for e in mod.by_kind("global"):
+        if not e.is_local or e.comdat is not None or not e.is_definition:
+            continue
+        head = e.text.split(" = ", 1)[-1]
+        before, sep, rest = head.partition(" global ")
+        if sep and "thread_local" not in before and ", section " not in rest and _SCALAR.match(rest):
+            candidates.add(e.name)
+    loaded: set[str] = set()
+    run_time_stored: set[str] = set()
+    other: set[str] = {r for e in mod.entities if e.kind != "function" for r in e.refs}
+    for e in mod.by_kind("function"):
+        if not candidates.intersection(e.refs):
+            continue
+        for line in e.text.split("\n")[1:]:
+            if "@" not in line:
+                continue
+            names = [name for name, _s, _e in irmodel.iter_refs(line)]
+            if (m := _LOAD_GLOBAL.match(line)) is not None:
+                loaded.add(m.group(1))
+                names.remove(m.group(1))
+            elif (m := _STORE_GLOBAL.match(line)) is not None:
+                if m.group(1).startswith("%"):
+                    run_time_stored.add(m.group(2))
+                names.remove(m.group(2))
+            other.update(names)
+    return (candidates & loaded & run_time_stored) - other
+
+
+_LOAD_GLOBAL = re.compile(r"^  %[-a-zA-Z$._0-9]+ = load \S+, ptr @([-a-zA-Z$._0-9]+), align \d+(?:, !.*)?$")
+_STORE_GLOBAL = re.compile(r"^  store \S+ (\S+), ptr @([-a-zA-Z$._0-9]+), align \d+(?:, !.*)?$")
 
 
 def form_atoms(state: PlanState) -> None:
@@ -605,7 +652,7 @@ def _locals_to_copy_along(
     names a local that cannot come along (its owner would have to export it, and lose what
     IPSCCP and GlobalOpt know about it). Names in `also` are coming anyway."""
     present = also or set()
-    missing = [r for r in _plain_local_refs(state, callee) if r not in members and r not in present]
+    missing = [r for r in _plain_local_refs(state, callee) if r not in members and r not in present and r not in state.opaque]
     for r in missing:
         if r not in state.local_dup or state.by_name[r].cost > state.policy.copy_cost:
             return None

@@ -167,7 +167,7 @@ def summarise(mod: IRModule, *, opt_level: int = 2) -> ModuleSummary:
             )
             if not facts.never_inline and (facts.always_inline or effective[name] <= limits[facts.hint] or last_local_call):
                 inlined.add(name)
-    return ModuleSummary(functions, effective, inlined, cold_functions(mod, groups))
+    return ModuleSummary(functions, effective, inlined, cold_functions(mod, groups, functions))
 
 
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
@@ -178,7 +178,9 @@ _SUCCESSOR = re.compile(r"label %([-a-zA-Z$._0-9]+|\"[^\"]+\")")
 _STDERR_LOAD = re.compile(r"^  (%[-a-zA-Z$._0-9]+) = load ptr, ptr @stderr,", re.M)
 
 
-def cold_functions(mod: IRModule, groups: dict[str, set[str]] | None = None) -> set[str]:
+def cold_functions(
+    mod: IRModule, groups: dict[str, set[str]] | None = None, facts: dict[str, FunctionFacts] | None = None
+) -> set[str]:
     """Functions the serial pipeline marks `cold`: FunctionAttrs infers it when every path from
     the entry reaches a cold call before it ends, and the libcall simplifier makes calls that
     print to `stderr` cold. A subgraph that imports such a function (available_externally)
@@ -195,10 +197,14 @@ def cold_functions(mod: IRModule, groups: dict[str, set[str]] | None = None) -> 
             words |= groups.get(word, set())
         if "cold" in words:
             cold.add(e.name)
-    facts = {name: function_facts(e, groups) for name, e in defined.items()}
+    facts = facts if facts is not None else {name: function_facts(e, groups) for name, e in defined.items()}
     for scc in _sccs_bottom_up(facts):
         for name in scc:
-            if name not in cold and _all_paths_cold(defined[name].text, cold, defined):
+            calls = facts[name].calls
+            # only a body with a cold call or an error report can be cold: walk only those
+            maybe = any(c in cold for c in calls) or "perror" in calls or (
+                "@stderr" in defined[name].text and any(c in _ERROR_REPORTERS for c in calls))
+            if name not in cold and maybe and _all_paths_cold(defined[name].text, cold, defined):
                 cold.add(name)
     return {name for name in cold if name in defined}
 
