@@ -6,7 +6,7 @@ two runs can be compared judgement by judgement. `--candidates N` stops after th
 judgement and N candidates' (with `-j 1` the candidates come in a fixed order). One JSON
 row on stdout. Rows of issue 29: docs/bench/results_reduce_task_cache.json.
 
-    PYTHONPATH=$PWD nice -n 19 .venv/bin/python docs/bench/reduce_task_cache.py IN OUT on|off [--prop P] [--fault F]
+    PYTHONPATH=$PWD nice -n 19 .venv/bin/python -m fuzz.reduce.cache_bench IN OUT on|off [--prop P] [--fault F]
         [--split MODE] [--cost N] [--candidates N] [--no-slice] [-j N]
 """
 
@@ -50,7 +50,7 @@ def main() -> None:
         verdicts.append(judgement.text is not None)
         return judgement
 
-    interestingness.judge = judge  # type: ignore[assignment]
+    interestingness.judge = judge
     faults = frozenset({a.fault}) if a.fault else frozenset()
     settings = interestingness.Settings(split=a.split, opt_level=2, subgraph_cost=a.cost, faults=faults)
     start = time.perf_counter()
