@@ -395,6 +395,8 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
     times.notes.append(
         f"split {options.split}: {result.subgraphs} subgraphs, {result.pieces} codegen pieces, -j{options.job_count}"
     )
+    if hooks is not None and hooks.tasks is not None:
+        times.notes.append(f"split tasks: {result.reused} of {result.subgraphs} reused from the harness's task cache")
     if not options.print_split_plan:  # the printed plan starts with the same line
         times.notes.append(result.plan.work.render())
     peak = result.worker_cpu.pop("worker peak MiB", 0.0)

@@ -12,6 +12,8 @@ workers that crash or hang; fuzz/buildserver.py adds its lowering cache):
 - `link_names`: rewrite the (local, private) names the MC link restores;
 - `linked`: rewrite the MC link's one assembly text;
 - `lowering`: a cache of the front end and midend's LLVM IR (`LoweringCache`);
+- `tasks`: a cache of the split back end's subgraph tasks (`TaskCache`: a reducer's candidates
+  share most subgraphs, and a subgraph whose inputs were compiled before is not compiled again);
 - `in_process`: run `-j1` back-end tasks in the building process (a reducer's per-candidate
   script, where the script is the unit of parallelism); tasks LLVM may abort on still get
   a forked child.
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from compiler.backend.mclink import AsmPiece
     from compiler.backend.planner import SplitPlan
+    from compiler.backend.split import TaskResult
 
 
 class LoweringCache(Protocol):
@@ -34,6 +37,22 @@ class LoweringCache(Protocol):
     def lower(self, key: tuple[object, ...], produce: Callable[[], str], notes: list[str]) -> str:
         """The lowering for `key`: remembered, or `produce()`d and remembered; a reuse is
         said in `notes` (the time report's lines)."""
+        ...
+
+
+class TaskCache(Protocol):
+    """Where a split build may find, or leave, what one subgraph's worker task produced.
+
+    `key` is a digest of everything the task reads (`split.task_key`: the subgraph's text,
+    members, index, level and the worker's configuration), so a hit is the same result a
+    fresh task would give: the cache changes the build's cost, never its output."""
+
+    def get(self, key: str) -> TaskResult | None:
+        """The result stored under `key`, or None."""
+        ...
+
+    def put(self, key: str, result: TaskResult) -> None:
+        """Remember a task's result (only finished tasks: a crash or hang is never stored)."""
         ...
 
 
@@ -49,6 +68,7 @@ class BuildHooks:
     link_names: tuple[Callable[[set[str], set[str]], tuple[set[str], set[str]]], ...] = ()
     linked: tuple[Callable[[str], str], ...] = ()
     lowering: LoweringCache | None = None
+    tasks: TaskCache | None = None
     in_process: bool = False
 
     @property

@@ -38,6 +38,7 @@ from compiler import driver
 from compiler.hooks import BuildHooks
 from fuzz import faults
 from fuzz.lowering_cache import LoweringCache
+from fuzz.task_cache import TaskFiles
 
 
 @dataclass(frozen=True)
@@ -73,12 +74,15 @@ class BuildServer:
         return self.proc
 
     def build(
-        self, path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None
+        self, path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None,
+        task_cache: Path | None = None,
     ) -> BuildResult:
         """Compile `path` to `out` with `options`; never raises for a compiler failure.
 
         `share_lowering`: a folder where the servers building this program leave and reuse
-        its lowering (`LoweringCache.shared_in`). Of `options.hooks` only the names travel.
+        its lowering (`LoweringCache.shared_in`). `task_cache`: a folder where split builds
+        leave and reuse their subgraph tasks (`fuzz.task_cache`: a reduction's candidates).
+        Of `options.hooks` only the names travel.
         """
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None and self._stderr is not None
@@ -88,6 +92,8 @@ class BuildServer:
         request |= {"hooks": hooks, "input": str(path), "output": str(out)}
         if share_lowering is not None:
             request["share_lowering"] = str(share_lowering)
+        if task_cache is not None:
+            request["task_cache"] = str(task_cache)
         try:
             proc.stdin.write(json.dumps(request).encode() + b"\n")
             proc.stdin.flush()
@@ -184,11 +190,12 @@ def lease() -> Iterator[BuildServer]:
 
 
 def build(
-    path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None
+    path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None,
+    task_cache: Path | None = None,
 ) -> BuildResult:
     """`BuildServer.build` on a leased server (see `lease`)."""
     with lease() as srv:
-        return srv.build(path, options, out, timeout=timeout, share_lowering=share_lowering)
+        return srv.build(path, options, out, timeout=timeout, share_lowering=share_lowering, task_cache=task_cache)
 
 
 def stop_all() -> None:
@@ -214,8 +221,10 @@ def _serve_one(request: dict[str, Any]) -> dict[str, object]:
     inp, out = request.pop("input"), request.pop("output")
     shared = request.pop("share_lowering", None)
     names = request.pop("hooks", ())
+    tasks = request.pop("task_cache", None)
     try:
-        base = BuildHooks(lowering=_LOWERINGS.shared_in(shared) if _LOWERINGS is not None else None, in_process=_IN_PROCESS)
+        base = BuildHooks(lowering=_LOWERINGS.shared_in(shared) if _LOWERINGS is not None else None, in_process=_IN_PROCESS,
+                          tasks=TaskFiles(tasks) if tasks is not None else None)
         options = driver.BuildOptions(**request, hooks=faults.hooks_for(names, base=base))
         result = driver.build(inp, options).output
     except EmberError as exc:

@@ -72,6 +72,7 @@ def cmd_reduce(args: argparse.Namespace) -> int:
         stats = reduce_command.reduce_file(
             args.input, args.output, prop=args.property, test=args.test, settings=settings, jobs=args.jobs,
             time_budget=args.time_budget, test_timeout=args.test_timeout, evidence_slice=args.evidence_slice,
+            task_cache=args.task_cache,
         )
     except KeyboardInterrupt:
         print(file=sys.stderr)  # end the progress line (the best result so far is in OUT)
@@ -146,6 +147,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--split-cost", type=int, default=None)
     p.add_argument("--no-slice", dest="evidence_slice", action="store_false",
                    help="start from the whole module, not the slice around the symbols the failure names")
+    p.add_argument("--no-task-cache", dest="task_cache", action="store_false",
+                   help="compile every subgraph of every candidate afresh (default: reuse a subgraph compiled for an earlier candidate)")
     level = p.add_mutually_exclusive_group()
     for n in range(4):
         level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)

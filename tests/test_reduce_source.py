@@ -195,6 +195,7 @@ def test_split_mismatch_of_a_program_keeps_its_signature(tmp_path: Path) -> None
 def test_findings_directory_is_reduced_by_its_recorded_check(tmp_path: Path, faults: frozenset[str]) -> None:
     from fuzz import findings, properties
     from fuzz.genmodule import ModuleShape, generate
+    from fuzz.reduce import evidence
     from fuzz.strategies import FuzzCase
 
     config = properties.BuildConfig(split="two-level", jobs=1, opt=0, cost=1)
@@ -207,11 +208,16 @@ def test_findings_directory_is_reduced_by_its_recorded_check(tmp_path: Path, fau
         reduce_command.reduce_finding(str(finding), str(out), jobs=2, time_budget=5, quiet=True)
     stats = reduce_command.reduce_finding(str(finding), str(out), jobs=2, time_budget=30, quiet=True, allow_faults=True)
     assert stats.final_lines < stats.initial_lines
-    again = properties.check(FuzzCase(out.read_text()), plan, faults=faults)
-    assert {(f.classification, f.reference, f.candidate) for f in again.failures} == {
-        (f.classification, f.reference, f.candidate) for f in report.failures
+    # triage keeps the classes and kinds of failure under the finest split (the recorded check
+    # at piece cost 1 shows the same kinds here), not under the recorded plan: how far the
+    # reduction gets in its budget decides whether the recorded plan still fails
+    said = Path(str(out) + ".report.txt").read_text()
+    assert "checked with: the finding's check at split cost 1 and piece cost 1" in said
+    again = properties.check(FuzzCase(out.read_text()), evidence.finest_plan(plan), faults=faults)
+    assert evidence.kinds(properties.signature(again)) == evidence.kinds(properties.signature(report)) == {
+        ("symbol-difference", "leaked-local")
     }
-    assert "preserved: " + report.failures[0].classification in Path(str(out) + ".report.txt").read_text()
+    assert "preserved: " + report.failures[0].classification in said
 
 
 def test_interp_mismatch_property_sees_a_wrong_compiled_output(tmp_path: Path) -> None:

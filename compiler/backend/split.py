@@ -7,7 +7,10 @@ not fork-safe); modules travel as text.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -19,7 +22,7 @@ from typing import cast
 from compiler.backend import engine, llvm_stage, mclink, planner, pool, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
-from compiler.hooks import BuildHooks
+from compiler.hooks import BuildHooks, TaskCache
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,12 @@ class BackendConfig:
     piece_cost: int = planner.LEVEL2_PIECE_COST
 
 
+#: what one subgraph's worker task returns (`optimise_task`): [(members, assembly,
+#: is_shared_copy)], the local names defined, the private names that crossed pieces, CPU
+#: seconds per stage
+TaskResult = tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]]
+
+
 @dataclass
 class SplitResult:
     """Assembly of the whole module plus facts for the time report."""
@@ -49,6 +58,8 @@ class SplitResult:
     worker_cpu: dict[str, float] = field(default_factory=dict)
     #: subgraph index -> members of each codegen piece compiled from it
     piece_members: dict[int, list[list[str]]] = field(default_factory=dict)
+    #: subgraph tasks whose result came from `BuildHooks.tasks` (not compiled in this build)
+    reused: int = 0
 
     @property
     def plan_text(self) -> str:
@@ -74,9 +85,24 @@ _DISCARDABLE = frozenset({engine.LINKONCE_ANY, engine.LINKONCE_ODR, engine.AVAIL
 _LOCAL = frozenset({engine.INTERNAL, engine.PRIVATE})
 
 
-def optimise_task(
-    text: str, known: list[str], k: int, config: BackendConfig, level2: bool
-) -> tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]]:
+#: a module's `source_filename` line: the input's path (its folder and its file name)
+_SOURCE_FILENAME = re.compile(r'^source_filename = "([^"\n]*/)([^"\n/]*)"$', re.M)
+
+
+def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2: bool) -> str:
+    """A digest of everything `optimise_task` reads, for a `BuildHooks.tasks` cache: two
+    tasks with the same key produce the same result. (`in_process` only says where the task
+    runs; worker hooks count by name, as a harness names its faults.)
+
+    Of the input's path only its file name counts: code generation reads no more of it (the
+    `.file` directive), and a harness builds each check in a folder of its own."""
+    hooks = [f"{h.__module__}.{h.__qualname__}" for h in config.worker_hooks]
+    named = _SOURCE_FILENAME.sub(r'source_filename = "\2"', text, count=1)
+    fields = [named, known, k, level2, config.opt_level, config.triple, config.force_triple, config.piece_cost, hooks]
+    return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
+
+
+def optimise_task(text: str, known: list[str], k: int, config: BackendConfig, level2: bool) -> TaskResult:
     """One subgraph in a worker: optimise (level 1), then codegen right here (no round trip).
 
     Returns [(members, assembly, is_shared_copy)], the local names defined, the private
@@ -262,22 +288,14 @@ def compile_split(
 
     t0 = time.perf_counter()
     tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != SplitMode.SUBGRAPH)) for sg in the_plan.subgraphs]
-    # biggest subgraphs first so the pool stays busy; output order comes from the keys
-    schedule = sorted(range(len(tasks)), key=lambda i: -the_plan.subgraphs[i].cost)
-    results_in_schedule = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout,
-                                   in_process=config.in_process)
-    results: list[object] = [None] * len(tasks)
-    for i, result in zip(schedule, results_in_schedule, strict=True):
-        results[i] = result
+    results, reused = _run_tasks(tasks, the_plan, jobs, config, worker_timeout, hooks.tasks)
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
     pieces_asm: list[mclink.AsmPiece] = []
     piece_members: dict[int, list[list[str]]] = {}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
-        pieces, local, private, task_cpu = cast(
-            tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]], result
-        )
+        pieces, local, private, task_cpu = result
         for stage, secs in task_cpu.items():
             cpu[stage] += secs
         largest = max(largest, sum(task_cpu.values()))
@@ -309,7 +327,37 @@ def compile_split(
     seconds["link"] = time.perf_counter() - t0
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
-    return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members)
+    return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members, reused)
+
+
+def _run_tasks(
+    tasks: list[tuple[str, tuple[str, list[str], int, BackendConfig, bool]]],
+    the_plan: planner.SplitPlan,
+    jobs: int,
+    config: BackendConfig,
+    worker_timeout: float,
+    cache: TaskCache | None,
+) -> tuple[list[TaskResult], int]:
+    """Every subgraph's task result, in plan order, and how many came from `cache`: the
+    others run on the pool (biggest first, so it stays busy) and are stored in it."""
+    results: list[TaskResult | None] = [None] * len(tasks)
+    keys: list[str] = []
+    if cache is not None:
+        keys = [task_key(*args) for _text, args in tasks]
+        for i, key in enumerate(keys):
+            hit = cache.get(key)
+            if hit is not None:  # compiled before: no CPU spent on it in this build
+                results[i] = (hit[0], hit[1], hit[2], {stage: 0.0 for stage in hit[3]})
+    todo = [i for i in range(len(tasks)) if results[i] is None]
+    schedule = sorted(todo, key=lambda i: -the_plan.subgraphs[i].cost)
+    if schedule:
+        done = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout, in_process=config.in_process)
+        for i, result in zip(schedule, done, strict=True):
+            finished = results[i] = cast(TaskResult, result)
+            if cache is not None:
+                cache.put(keys[i], finished)
+    assert all(r is not None for r in results)
+    return cast(list[TaskResult], results), len(tasks) - len(schedule)
 
 
 def _key(members: list[str], order: dict[str, int], k: int, j: int) -> tuple[int, int, int]:

@@ -74,8 +74,11 @@ class BuildRunner:
         stats: Stats | None = None,
         limits: runner.Limits = RUN_LIMITS,
         lanes: int = 1,
+        task_cache: Path | None = None,
     ) -> None:
         self.case = case
+        #: a folder of split back-end tasks shared with other checks (a reduction's; `fuzz.task_cache`)
+        self.task_cache = task_cache
         self.workdir = workdir
         self.faults = faults
         self.stats = stats if stats is not None else Stats()
@@ -160,7 +163,8 @@ class BuildRunner:
                     self._outputs += 1
                 timeout = EMBER_BUILD_TIMEOUT if self.case.is_ember else BUILD_TIMEOUT
                 shared = self.workdir if self.case.is_ember else None  # one lowering per -O for all lanes
-                built = buildserver.build(self.input, config.options(self.faults), out, timeout=timeout, share_lowering=shared)
+                built = buildserver.build(self.input, config.options(self.faults), out, timeout=timeout, share_lowering=shared,
+                                          task_cache=self.task_cache)
                 if built.ok:
                     outcome.obj = out.read_bytes()
                 else:

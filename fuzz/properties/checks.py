@@ -32,17 +32,21 @@ def check(
     stats: Stats | None = None,
     limits: runner.Limits = RUN_LIMITS,
     lanes: int | None = None,
+    task_cache: Path | None = None,
 ) -> Report:
     """Run every check of `plan` on `case` and classify what disagreed (never raises on a finding).
 
     `lanes`: builds in flight at once (default `default_lanes()`; 1 is strictly sequential).
+    `task_cache`: a folder where split builds reuse the subgraph tasks of earlier checks
+    (`fuzz.task_cache`: a reducer's candidates share most subgraphs; the objects are the same).
     """
     stats = stats if stats is not None else Stats()
     stats.examples += 1
     report = Report(case, plan, faults)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ember-check-") as tmp:
-        build_runner = BuildRunner(case, Path(tmp), faults=faults, stats=stats, limits=limits, lanes=lanes or default_lanes())
+        build_runner = BuildRunner(case, Path(tmp), faults=faults, stats=stats, limits=limits, lanes=lanes or default_lanes(),
+                                   task_cache=task_cache)
         checks_before = stats.checks
         try:
             _run_plan(build_runner, plan, report)

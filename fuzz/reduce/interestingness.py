@@ -96,12 +96,13 @@ def classes_of(prop: str) -> tuple[str, ...] | None:
     return CLASSES[name]
 
 
-def judge(path: Path, prop: str, s: Settings) -> Judgement:
+def judge(path: Path, prop: str, s: Settings, task_cache: Path | None = None) -> Judgement:
     """Run the check on the file at `path` and keep the failures of `prop`'s classes.
 
     With deliberate faults, a failure counts only if the same check without them passes,
     so a reducer does not drift to programs that differ anyway (an address printed,
-    undefined behaviour)."""
+    undefined behaviour). `task_cache`: the reduction's folder of compiled subgraphs
+    (`fuzz.task_cache`), shared by its candidates' split builds."""
     from fuzz import properties
     from fuzz.strategies import FuzzCase
 
@@ -112,7 +113,7 @@ def judge(path: Path, prop: str, s: Settings) -> Judgement:
     text = path.read_text()
     origin = "ember" if is_ember else ("reduce" if _DEFINES_MAIN.search(text) else "library")
     case = FuzzCase(text, None, origin)
-    report = properties.check(case, s.plan(), faults=s.faults, limits=s.limits())
+    report = properties.check(case, s.plan(), faults=s.faults, limits=s.limits(), task_cache=task_cache)
     broken = next((f for f in report.failures if f.reference == "-"), None)
     if broken is not None:
         return Judgement(report, frozenset(), broken.summary)
@@ -121,7 +122,7 @@ def judge(path: Path, prop: str, s: Settings) -> Judgement:
     # (a symbol's size next to a wrong output) need not stay
     sig = properties.signature(report, classes if classes is not None else (report.classification,))
     if sig and s.faults:
-        control = properties.check(case, s.plan(), faults=frozenset(), limits=s.limits())
+        control = properties.check(case, s.plan(), faults=frozenset(), limits=s.limits(), task_cache=task_cache)
         if not control.ok:
             return Judgement(report, frozenset())
     return Judgement(report, sig)

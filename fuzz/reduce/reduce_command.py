@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,8 +75,12 @@ def reduce_file(
     allow_faults: bool = False,
     test_timeout: float | None = None,
     evidence_slice: bool = True,
+    task_cache: bool = True,
 ) -> engine.ReduceStats:
     """Reduce `path` into `out` (saved after every success) and write `out`.report.txt.
+
+    With `task_cache`, a built-in property's split builds reuse every subgraph compiled for
+    an earlier candidate of this reduction (`fuzz.task_cache`; the objects are the same).
 
     `path` may also be a findings directory: then the recorded check itself is the
     property (see `reduce_finding`), and `prop`/`test` must be None. With a built-in
@@ -90,9 +95,40 @@ def reduce_file(
         if prop is not None or test is not None:
             raise UsageError("a findings directory is reduced by its own recorded check: drop --property/--test")
         return reduce_finding(path, out, jobs=jobs, time_budget=time_budget, quiet=quiet, allow_faults=allow_faults,
-                              evidence_slice=evidence_slice)
+                              evidence_slice=evidence_slice, task_cache=task_cache)
     if (prop is None) == (test is None):
         raise UsageError("give exactly one of --property or --test")
+    with _task_folder(task_cache and test is None) as tasks:
+        return _reduce_text_file(path, out, prop=prop, test=test, settings=settings, jobs=jobs, time_budget=time_budget,
+                                 quiet=quiet, test_timeout=test_timeout, evidence_slice=evidence_slice, tasks=tasks)
+
+
+@contextlib.contextmanager
+def _task_folder(wanted: bool) -> Iterator[Path | None]:
+    """The reduction's folder of compiled subgraphs (`fuzz.task_cache`), removed at its end;
+    None when not `wanted`."""
+    if not wanted:
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="ember-reduce-tasks-") as tmp:
+        yield Path(tmp)
+
+
+def _reduce_text_file(
+    path: str,
+    out: str,
+    *,
+    prop: str | None,
+    test: str | None,
+    settings: interestingness.Settings,
+    jobs: int,
+    time_budget: float | None,
+    quiet: bool,
+    test_timeout: float | None,
+    evidence_slice: bool,
+    tasks: Path | None,
+) -> engine.ReduceStats:
+    """`reduce_file` of one .em, .ll or .bc file (`tasks`: the folder of compiled subgraphs, or None)."""
     text, fmt = load_input(path)
     original_lines = fmt.size(text)
     started: str | None = None
@@ -112,7 +148,7 @@ def reduce_file(
         wanted = f"--test {test}"
     else:
         assert prop is not None
-        first = _judge_text(text, prop, settings, fmt.suffix)
+        first = _judge_text(text, prop, settings, fmt.suffix, tasks)
         if first.reference_failure is not None:
             raise EmberError(f"nothing to compare against: {first.reference_failure}", Location(path))
         if first.text is None:
@@ -120,7 +156,7 @@ def reduce_file(
         wanted_sig = first.signature
 
         def interesting(candidate: str) -> bool:
-            return _judge_text(candidate, prop, settings, fmt.suffix).signature == wanted_sig
+            return _judge_text(candidate, prop, settings, fmt.suffix, tasks).signature == wanted_sig
 
         wanted = f"{prop} [{first.text}]"
         if evidence_slice:
@@ -130,7 +166,7 @@ def reduce_file(
 
     reduced, stats = _reduce_to_file(text, interesting, fmt, out, jobs=jobs, time_budget=time_budget, quiet=quiet)
     stats.initial_lines = original_lines
-    _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix, started=started)
+    _write_report(path, out, reduced, wanted, settings, prop, test, stats, fmt.suffix, started=started, tasks=tasks)
     return stats
 
 
@@ -230,7 +266,7 @@ def _report_head(original: str, out: str, wanted: str, stats: engine.ReduceStats
 
 def reduce_finding(
     path: str, out: str, *, jobs: int, time_budget: float | None, quiet: bool = False, allow_faults: bool = False,
-    evidence_slice: bool = True,
+    evidence_slice: bool = True, task_cache: bool = True,
 ) -> engine.ReduceStats:
     """Reduce a findings directory: keep the same classified failures of the recorded check.
 
@@ -241,6 +277,16 @@ def reduce_finding(
     it), the plan becomes the finest split (`evidence.finest_plan`) when that shows the
     same kinds, and the reduction starts from the slice around the symbols the failure names.
     """
+    with _task_folder(task_cache) as tasks:
+        return _reduce_finding(path, out, jobs=jobs, time_budget=time_budget, quiet=quiet, allow_faults=allow_faults,
+                               evidence_slice=evidence_slice, tasks=tasks)
+
+
+def _reduce_finding(
+    path: str, out: str, *, jobs: int, time_budget: float | None, quiet: bool, allow_faults: bool, evidence_slice: bool,
+    tasks: Path | None,
+) -> engine.ReduceStats:
+    """`reduce_finding` with its folder of compiled subgraphs (`tasks`, or None)."""
     import dataclasses
 
     from fuzz import findings, properties
@@ -254,7 +300,7 @@ def reduce_finding(
         )
     fmt = EMBER_FORMAT if (root / "input.em").exists() else LLVM_FORMAT
 
-    report = properties.check(case, plan, faults=faults)
+    report = properties.check(case, plan, faults=faults, task_cache=tasks)
     wanted = properties.signature(report)
     if not wanted:
         raise EmberError("the finding no longer reproduces (its recorded check passes)", Location(path))
@@ -265,13 +311,13 @@ def reduce_finding(
     if triage:
         fine = evidence.finest_plan(plan)
         if fine != plan:
-            fine_sig = properties.signature(properties.check(case, fine, faults=faults))
+            fine_sig = properties.signature(properties.check(case, fine, faults=faults, task_cache=tasks))
             if evidence.kinds(fine_sig) == evidence.kinds(wanted):
                 plan, wanted = fine, fine_sig
                 plan_note = "the finding's check at split cost 1 and piece cost 1 (the same classes and kinds of failure)"
 
     def failures_of(module: str) -> properties.Signature:
-        return properties.signature(properties.check(dataclasses.replace(case, module=module), plan, faults=faults))
+        return properties.signature(properties.check(dataclasses.replace(case, module=module), plan, faults=faults, task_cache=tasks))
 
     def interesting(c: str) -> bool:
         if triage:  # the class and kind of each failure, whichever configurations show it
@@ -299,11 +345,13 @@ def reduce_finding(
     return stats
 
 
-def _judge_text(text: str, prop: str, settings: interestingness.Settings, suffix: str = ".ll") -> interestingness.Judgement:
+def _judge_text(
+    text: str, prop: str, settings: interestingness.Settings, suffix: str = ".ll", tasks: Path | None = None
+) -> interestingness.Judgement:
     with tempfile.TemporaryDirectory(prefix="ember-reduce-") as tmp:
         path = Path(tmp) / f"candidate{suffix}"
         path.write_text(text)
-        return interestingness.judge(path, prop, settings)
+        return interestingness.judge(path, prop, settings, tasks)
 
 
 def reproduce_command(out: str, settings: interestingness.Settings) -> str:
@@ -330,6 +378,7 @@ def _write_report(
     suffix: str = ".ll",
     *,
     started: str | None = None,
+    tasks: Path | None = None,
 ) -> None:
     lines = [
         *_report_head(original, out, wanted, stats),
@@ -339,5 +388,5 @@ def _write_report(
         "  " + (f"{test} {shlex.quote(out)}" if test else reproduce_command(out, settings)),
     ]
     if prop is not None and not settings.faults:
-        lines += ["", "the reduced input's check:", _judge_text(reduced, prop, settings, suffix).report.diff_text().rstrip()]
+        lines += ["", "the reduced input's check:", _judge_text(reduced, prop, settings, suffix, tasks).report.diff_text().rstrip()]
     outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")

@@ -1,0 +1,75 @@
+"""How much a reduction's task cache saves: the same reduction with `task_cache` on or off.
+
+CPU time of the reducer and of every process it ran (build servers and their workers,
+links, runs: `getrusage` after the servers are stopped), and each judgement's verdict, so
+two runs can be compared judgement by judgement. `--candidates N` stops after the input's
+judgement and N candidates' (with `-j 1` the candidates come in a fixed order). One JSON
+row on stdout. Rows of issue 29: docs/bench/results_reduce_task_cache.json.
+
+    PYTHONPATH=$PWD nice -n 19 .venv/bin/python -m fuzz.reduce.cache_bench IN OUT on|off [--prop P] [--fault F]
+        [--split MODE] [--cost N] [--candidates N] [--no-slice] [-j N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+from pathlib import Path
+
+from fuzz import buildserver
+from fuzz.reduce import interestingness, reduce_command
+
+
+class _Enough(Exception):
+    """The judgements asked for are done."""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("src")
+    ap.add_argument("out")
+    ap.add_argument("cache", choices=["on", "off"])
+    ap.add_argument("--prop", default="symbol-difference")
+    ap.add_argument("--fault", default=None, help="a power-check fault (fuzz/faults.py) the split builds get")
+    ap.add_argument("--split", default="two-level")
+    ap.add_argument("--cost", type=int, default=None)
+    ap.add_argument("--candidates", type=int, default=0, help="stop after this many candidates (0: the whole reduction)")
+    ap.add_argument("--no-slice", action="store_true")
+    ap.add_argument("-j", type=int, default=1)
+    a = ap.parse_args()
+
+    verdicts: list[bool] = []
+    real_judge = interestingness.judge
+
+    def judge(path: Path, prop: str, s: interestingness.Settings, task_cache: Path | None = None) -> interestingness.Judgement:
+        if a.candidates and len(verdicts) > a.candidates:
+            raise _Enough
+        judgement = real_judge(path, prop, s, task_cache)
+        verdicts.append(judgement.text is not None)
+        return judgement
+
+    interestingness.judge = judge
+    faults = frozenset({a.fault}) if a.fault else frozenset()
+    settings = interestingness.Settings(split=a.split, opt_level=2, subgraph_cost=a.cost, faults=faults)
+    start = time.perf_counter()
+    row: dict[str, object] = {"cache": a.cache}
+    try:
+        stats = reduce_command.reduce_file(a.src, a.out, prop=a.prop, test=None, settings=settings, jobs=a.j, time_budget=None,
+                                           quiet=True, allow_faults=bool(faults), task_cache=a.cache == "on",
+                                           evidence_slice=not a.no_slice)
+        row |= {"candidates": stats.candidates, "accepted": stats.accepted, "lines": [stats.initial_lines, stats.final_lines]}
+    except _Enough:
+        pass
+    wall = time.perf_counter() - start
+    buildserver.stop_all()
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    row |= {"judgements": len(verdicts), "cpu_s": round(cpu, 1), "cpu_per_judgement_s": round(cpu / max(1, len(verdicts)), 3),
+            "wall_s": round(wall, 1), "verdicts": "".join("1" if v else "0" for v in verdicts)}
+    print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
