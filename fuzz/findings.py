@@ -196,7 +196,8 @@ def _script(ident: str, report: properties.Report, command: str) -> str:
             lines.append(f"# {label}")
             lines.append(outcome.config.command(inp, f"repro/{slug}.o") + " || status=1")
             if outcome.config.opt == ref.opt:
-                lines.append(f"ember symdiff repro/ref.o repro/{slug}.o || status=1")
+                exact = " --exact-code" if ref.opt == 0 else ""
+                lines.append(f"ember symdiff{exact} repro/ref.o repro/{slug}.o || status=1")
             lines.append(
                 f"cc -o repro/{slug} repro/{slug}.o{support} && ./repro/{slug} > repro/{slug}.out; "
                 f"echo \"exit $?\" >> repro/{slug}.out"

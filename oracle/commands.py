@@ -86,11 +86,21 @@ def cmd_symtab(args: argparse.Namespace) -> int:
 
 
 def cmd_symdiff(args: argparse.Namespace) -> int:
+    """The non-local symbol diff, then the checks the fuzz property runs on the same pair
+    (copies, attributes, locals reached through the GOT, TLS models; with --exact-code the
+    -O0 ones too): a finding's reproduce.sh shows what the campaign saw."""
     from oracle import symtab
 
-    diff = symtab.diff_symbols(symtab.read_symbols(args.a), symtab.read_symbols(args.b))
-    print(diff.render(args.a, args.b))
-    return 0 if diff.clean else 1
+    sa, sb = symtab.read_symbols(args.a), symtab.read_symbols(args.b)  # located errors for bad input
+    ra, rb = symtab.read_relocations(args.a), symtab.read_relocations(args.b)
+    diff = symtab.diff_symbols(sa, sb)
+    more = symtab.diff_full(sa, sb, ra, rb, exact_code=args.exact_code)
+    if diff.clean and more:
+        print(f"--- {args.a}\n+++ {args.b}")
+    elif not diff.clean:
+        print(diff.render(args.a, args.b))
+    print("\n".join(more) if more else ("symbol tables agree" if diff.clean else ""), end="\n" if more or diff.clean else "")
+    return 0 if diff.clean and not more else 1
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -119,7 +129,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_symtab)
 
-    p = sub.add_parser("symdiff", help="exit 1 when B's non-local symbols differ from A's or a local leaked")
+    p = sub.add_parser(
+        "symdiff", help="exit 1 when B's non-local symbols differ from A's, a local leaked, or B's relocations break the split contract"
+    )
     p.add_argument("a")
     p.add_argument("b")
+    p.add_argument("--exact-code", action="store_true", help="both built at -O0: every local and relocation must match too")
     p.set_defaults(func=cmd_symdiff)

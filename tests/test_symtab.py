@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from compiler.backend import llvm_stage
+from compiler.backend import engine, llvm_stage
 from oracle import symtab
 
 BASE = """
@@ -85,6 +86,41 @@ def test_cli_symtab_json_and_symdiff_exit(tmp_path: Path, ember) -> None:
     result = ember("symdiff", str(a), str(b))
     assert result.status == 1 and "helper: LOCAL" in result.stdout
     assert ember("symdiff", str(a), str(a)).status == 0
+
+
+_TLS_ASM = """\t.text
+\t.globl\tf
+\t.type\tf,@function
+f:
+\t{access}
+\tretq
+\t.size\tf, .-f
+\t.type\tx,@object
+\t.section\t.tbss,"awT",@nobits
+\t.p2align\t3
+x:
+\t.zero\t8
+\t.size\tx, 8
+"""
+
+
+def test_cli_symdiff_runs_the_property_checks_too(tmp_path: Path, ember) -> None:
+    """The same symbols, but B reaches its local thread-local through the GOT (what a split
+    piece does when the local was exported while compiling): the fuzz property's full check
+    fails, so must `ember symdiff`, which a finding's reproduce.sh runs."""
+    objects = {}
+    for name, access in (("a", "movq\t%fs:x@TPOFF, %rax"), ("b", "movq\tx@GOTTPOFF(%rip), %rax")):
+        src = tmp_path / f"{name}.s"
+        src.write_text(_TLS_ASM.format(access=access))
+        objects[name] = tmp_path / f"{name}.o"
+        mc = [str(engine.tools_dir() / "llvm-mc"), "-filetype=obj", "-triple=x86_64-linux-gnu", str(src), "-o", str(objects[name])]
+        subprocess.run(mc, check=True)
+    a, b = str(objects["a"]), str(objects["b"])
+    assert symtab.diff_symbols(symtab.read_symbols(a), symtab.read_symbols(b)).clean  # the symbols alone agree
+    result = ember("symdiff", a, b)
+    assert result.status == 1 and "-> x R_X86_64_GOTTPOFF" in result.stdout and "reached through the GOT" in result.stdout
+    result = ember("symdiff", a, a)
+    assert result.status == 0 and "symbol tables agree" in result.stdout
 
 
 def test_section_kinds() -> None:
