@@ -12,8 +12,9 @@ are renamed `<name>.ember.<k>`: IPO may specialise them differently, so they are
 never merged.
 
 Level 2. Each optimised subgraph is cut into one piece per function (atoms: a comdat
-group, an alias with its aliasee, a blockaddress target with its users stay
-together); globals, module asm and appending arrays go with the first piece.
+group, an alias with its aliasee, a blockaddress target with its users, a variable that
+has aliases with every definition naming it or them, stay together); globals, module asm
+and appending arrays go with the first piece.
 
 The plan depends only on the module, never on `-j`, so output bytes are identical
 for every job count.
@@ -175,10 +176,32 @@ def name_unnamed(text: str, prefix: str = "__ember_unnamed_") -> str:
     return irmodel.rename_refs(text, mapping)
 
 
+def data_alias_names(mod: IRModule) -> set[str]:
+    """Every name of a global variable that has aliases: the variable and its aliases.
+
+    Seen from a module that does not define them, two such names would be two declared
+    globals, which LLVM's alias analysis takes for distinct objects: a store through one
+    and a load through the other could be reordered or forwarded (the optimiser's GVN at
+    level 1; AArch64's machine scheduler at level 2, found by `ember fuzz --target
+    aarch64-linux-gnu`). `atoms_of` keeps every user of these names with them.
+    """
+    names: set[str] = set()
+    for e in mod.by_kind("alias"):
+        base, seen = e, set()
+        while base.kind == "alias" and base.name not in seen:
+            seen.add(base.name)
+            base = next((mod.values[r] for r in base.refs if r in mod.values), base)
+        if base.kind == "global":
+            names |= seen | {base.name}
+    return names
+
+
 def atoms_of(mod: IRModule) -> UnionFind:
-    """Entities that must live in the same module: comdat groups, aliases+aliasees, blockaddress users+targets."""
+    """Entities that must live in the same module: comdat groups, aliases+aliasees, blockaddress
+    users+targets, and every definition naming a data alias or its variable (`data_alias_names`)."""
     uf = UnionFind()
     defs = {e.name for e in mod.entities if e.is_value and e.is_definition}
+    aliased = data_alias_names(mod)
     comdat_first: dict[str, str] = {}
     for e in mod.entities:
         if not (e.is_value and e.is_definition):
@@ -194,6 +217,9 @@ def atoms_of(mod: IRModule) -> UnionFind:
         for target in e.blockaddress_of:
             if target in defs:
                 uf.union(e.name, target)
+        for r in e.refs:
+            if r in aliased and r in defs:
+                uf.union(e.name, r)
     return uf
 
 
