@@ -584,16 +584,6 @@ def _importable(state: PlanState, any_size: bool = False) -> set[str]:
     """Exported functions small enough to import (or `alwaysinline`, with that policy), alone in
     their atom, touching no owned thread-local."""
 
-    def touches_local_tls(e: Entity) -> bool:
-        # a body touching an owned thread-local would change its TLS access model (and the
-        # runtime symbols it needs) once the owner has to export it
-        return any(
-            r in state.by_name
-            and state.by_name[r].is_local
-            and " thread_local" in state.by_name[r].text.split("=", 1)[-1][:80]
-            for r in e.refs
-        )
-
     always = always_inline_functions(state.mod) if state.policy.import_always_inline else set()
     return {
         e.name
@@ -604,8 +594,36 @@ def _importable(state: PlanState, any_size: bool = False) -> set[str]:
         and not e.blockaddress_of
         and (any_size or e.cost <= state.policy.import_cost or e.name in always)
         and len(state.atom_members[state.atoms.find(e.name)]) == 1
-        and not touches_local_tls(e)
+        and not _touches_local_tls(state, e)
     }
+
+
+def _importable_always_locals(state: PlanState, always: set[str]) -> set[str]:
+    """Local `alwaysinline` functions that cannot be copied (their address is taken: one owner keeps
+    their identity), importable at -O0 as hidden available_externally bodies: the unsplit
+    always-inliner inlines every direct call of them, address-taken or not, and at -O0 there is
+    no IPO for the owner to lose by exporting them (and the locals they name) while compiling."""
+    return {
+        e.name
+        for e in state.defs
+        if e.kind == "function"
+        and e.is_local
+        and e.name in always
+        and e.name not in state.local_dup
+        and e.comdat is None
+        and not e.blockaddress_of
+        and len(state.atom_members[state.atoms.find(e.name)]) == 1
+        and not _touches_local_tls(state, e)
+    }
+
+
+def _touches_local_tls(state: PlanState, e: Entity) -> bool:
+    """A body touching an owned thread-local would change its TLS access model (and the
+    runtime symbols it needs) once the owner has to export it: never imported."""
+    return any(
+        r in state.by_name and state.by_name[r].is_local and " thread_local" in state.by_name[r].text.split("=", 1)[-1][:80]
+        for r in e.refs
+    )
 
 
 def _plain_local_refs(state: PlanState, name: str) -> list[str]:
@@ -637,18 +655,25 @@ def import_small_callees(state: PlanState) -> None:
     `import_cost`) and to the module's work budget. A callee comes only with the locals it
     names: those the subgraph has, plus small duplicable ones copied along (renamed like
     any copy); one naming another local is not imported. Not transitive: an imported
-    body's exported callees stay declarations.
+    body's exported callees stay declarations, except the `alwaysinline` callees of an
+    `alwaysinline` import (the unsplit always-inliner inlines the whole chain, -O0 included).
     """
     if state.policy.import_cost <= 0 and not state.policy.import_always_inline:
         return
     importable = _importable(state)
     always = always_inline_functions(state.mod) if state.policy.import_always_inline else set()
+    if state.policy.import_cost <= 0:  # -O0
+        importable |= _importable_always_locals(state, always)
     for k, members in enumerate(state.bucket_members):
         own_cost = sum(state.by_name[n].cost for n in members)
         budget = min(max(int(state.policy.import_share * own_cost), state.policy.import_cost), state.extra_left)
-        for name in list(members):
+        work = list(members)
+        while work:
+            name = work.pop(0)
             e = state.by_name[name]
-            if e.kind != "function" or name in state.imported[k]:
+            # an imported body is not searched for more imports, except an `alwaysinline` one: the
+            # unsplit always-inliner inlines through it (a leaf it calls into it, and both into its caller)
+            if e.kind != "function" or (name in state.imported[k] and name not in always):
                 continue
             for r in e.refs:
                 if r not in importable or r in members or r in e.address_refs:
@@ -672,6 +697,8 @@ def import_small_callees(state: PlanState) -> None:
                 members[r] = None
                 members.update(dict.fromkeys(along))
                 state.imported[k].add(r)
+                if r in always:
+                    work.append(r)
 
 
 def bring_inline_closure(state: PlanState) -> None:
@@ -735,10 +762,10 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         local_names |= set(mapping.values())
     # a local used from a subgraph that does not define it is exported while compiling
     exported: set[str] = set()
-    for members in state.bucket_members:
+    for k, members in enumerate(state.bucket_members):
         for name in members:
             for r in by_name[name].refs:
-                if r in by_name and by_name[r].is_local and r not in members:
+                if r in by_name and by_name[r].is_local and (r not in members or r in state.imported[k]):
                     exported.add(r)
     private_names = {n for n in exported if by_name[n].linkage == "private"}
     subgraphs = []
@@ -807,8 +834,8 @@ def piece_text(
         e = by_name[name]
         if name in exported:
             parts.append(irmodel.set_linkage(e, "external", "hidden"))
-        elif imported and name in imported:
-            parts.append(irmodel.set_linkage(e, "available_externally", e.visibility))
+        elif imported and name in imported:  # an imported local is exported hidden by its owner
+            parts.append(irmodel.set_linkage(e, "available_externally", "hidden" if e.is_local else e.visibility))
         else:
             parts.append(e.text)
         for r in e.refs:
