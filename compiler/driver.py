@@ -300,7 +300,9 @@ def _build_module(
         llvm_stage.optimise(module, target, options.opt_level)
     if options.emit == "llvm":
         return BuildResult(module.text(), times)
-    if has_asm:  # LLVM ends the process on a bad asm line: codegen in a worker
+    # LLVM ends the process on a bad asm line, and on what it cannot lower for an object format
+    # the split back end does not link (a COMDAT on MachO): codegen in a worker, errors in one line
+    if has_asm or not llvm_stage.splittable(target.triple):
         with times.stage("codegen"):
             return BuildResult(_codegen_isolated(module.text(), module.triple, path, options), times)
     with times.stage("codegen"):

@@ -64,14 +64,17 @@ class CampaignConfig:
     lanes: int | None = None
     #: `-g` plans (debug-info property): False never, True always, None one plan in four
     debug: bool | None = False
+    #: `--target` of every build (None: the host); fuzz/cross.py links and runs its programs
+    target: str | None = None
 
     def digest(self) -> str:
         """Database key part: campaigns that check different things keep separate examples."""
         fields = asdict(self)
         for volatile in ("save_findings", "findings_root", "shrink_seconds", "time_budget", "report_known", "lanes"):
             fields.pop(volatile)
-        if self.debug is False:  # campaigns from before the field keep their keys
-            fields.pop("debug")
+        for added, default in (("debug", False), ("target", None)):  # campaigns from before the field keep their keys
+            if fields[added] is default:
+                fields.pop(added)
         fields["faults"] = sorted(self.faults)
         return hashlib.sha256(json.dumps(fields, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -150,6 +153,7 @@ class Campaign:
             determinism=config.determinism,
             candidate=config.candidate,
             debug=config.debug,
+            target=config.target,
         )
         self._failing: dict[str, properties.Report] = {}
         #: keys (`_key`) of the programs and builds that passed

@@ -32,7 +32,7 @@ from typing import Any
 from compiler import outputs
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.link import runtime_sources
-from fuzz import properties
+from fuzz import cross, properties
 from fuzz.strategies import FuzzCase
 from oracle import symtab
 
@@ -170,9 +170,11 @@ def _script(ident: str, report: properties.Report, command: str) -> str:
         from oracle.candidate import llvm_bin
 
         lines.append(f'export PATH="{llvm_bin()}:$PATH"  # the candidate runs with the LLVM tools first on PATH')
+    target = report.plan.target
+    cc, run = cross.shell_commands(target)  # a cross target links with its gcc and runs under QEMU
     support = ""
     if report.case.support:
-        lines.append("ember build support.ll -o repro/support.o --split none")
+        lines.append("ember build support.ll -o repro/support.o --split none" + (f" --target {target}" if target else ""))
         support = " repro/support.o"
     inp = report.case.input_name
     if report.case.is_ember:  # the reference is the interpreter; compiled code links the runtime
@@ -180,9 +182,9 @@ def _script(ident: str, report: properties.Report, command: str) -> str:
         support += f" {runtime}"
         lines.append("# the reference: the interpreter")
         lines.append('ember interp input.em > repro/interp.out; echo "exit $?" >> repro/interp.out')
-    ref = properties.BuildConfig(opt=report.plan.opt)
+    ref = report.plan.reference
     lines.append(ref.command(inp, "repro/ref.o"))
-    lines.append(f"cc -o repro/ref repro/ref.o{support} && ./repro/ref > repro/ref.out; echo \"exit $?\" >> repro/ref.out")
+    lines.append(f"{cc} -o repro/ref repro/ref.o{support} -lm && {run}./repro/ref > repro/ref.out; echo \"exit $?\" >> repro/ref.out")
     if report.case.is_ember:
         lines.append("diff -u repro/interp.out repro/ref.out || status=1")
     seen = set()
@@ -199,7 +201,7 @@ def _script(ident: str, report: properties.Report, command: str) -> str:
                 exact = " --exact-code" if ref.opt == 0 else ""
                 lines.append(f"ember symdiff{exact} repro/ref.o repro/{slug}.o || status=1")
             lines.append(
-                f"cc -o repro/{slug} repro/{slug}.o{support} && ./repro/{slug} > repro/{slug}.out; "
+                f"{cc} -o repro/{slug} repro/{slug}.o{support} -lm && {run}./repro/{slug} > repro/{slug}.out; "
                 f"echo \"exit $?\" >> repro/{slug}.out"
             )
             lines.append(f"diff -u repro/ref.out repro/{slug}.out || status=1")

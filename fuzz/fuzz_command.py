@@ -58,9 +58,38 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
         "-g", "--debug-info", action="store_true",
         help="also build one plan in four with -g and check its DWARF (verify, subprograms, lines) against the serial build",
     )
+    p.add_argument(
+        "--target", metavar="TRIPLE", default=None,
+        help="build every program for TRIPLE (aarch64-linux-gnu), link it with the cross gcc and run it under QEMU "
+        "(default: the host; fuzz/cross.py)",
+    )
     from fuzz.fleet import options as fleet_options
 
     fleet_options.add_fuzz_arguments(p)  # --redis, --status, --html
+
+
+#: strategies whose programs are host-only: GPU kernels run on the host's grid emulator, corpus
+#: slices are x86-64 bitcode
+_HOST_ONLY_STRATEGIES = ("kernels", "corpus")
+
+
+def _check_target(args: argparse.Namespace) -> None:
+    """`--target`: one the harness can link and run here (fuzz/cross.py), with a strategy and
+    no candidate that would build for the host; said before any work."""
+    if args.target is None:
+        return
+    from compiler.diagnostics import EmberError
+    from fuzz import cross
+
+    if args.target not in cross.RUNNABLE:
+        raise UsageError(f"--target {args.target}: the campaign links and runs {', '.join(cross.RUNNABLE)} only (or the host: no --target)")
+    if args.strategy in _HOST_ONLY_STRATEGIES:
+        raise UsageError(f"--strategy {args.strategy} makes host-only programs; it cannot run with --target")
+    if args.candidate is not None:
+        raise UsageError("--candidate builds for the host; it cannot run with --target")
+    reason = cross.missing()
+    if reason is not None:
+        raise EmberError(f"--target {args.target}: cannot run its programs here: {reason}")
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -90,6 +119,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     bad = [m for m in modes if m not in split_mode.SPLITTING]
     if bad:
         raise UsageError(f"unknown split mode(s) {', '.join(bad)} (choose from {', '.join(split_mode.SPLITTING)})")
+    _check_target(args)
     if args.candidate is not None:
         from oracle.candidate import CandidateCommand
 
@@ -108,10 +138,11 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         report_known=args.report_known,
         lanes=args.lanes,
         debug=None if args.debug_info else False,
+        target=args.target,
     )
     print(
         f"ember fuzz: seed {seed}, {args.examples} programs ({args.strategy}) at most {args.max_seconds:g}s, "
-        f"split {','.join(modes)} -j {args.jobs} vs --split none; findings -> {root}",
+        f"split {','.join(modes)} -j {args.jobs} vs --split none{f' for {args.target}' if args.target else ''}; findings -> {root}",
         flush=True,
     )
     session = fleet.start_session(args, seed, root)  # --redis / $EMBER_REDIS_URL: findings and coverage shared

@@ -84,6 +84,25 @@ def test_ember_reproducer_interpreter_equals_compiled(reproducer: Path, monkeypa
     assert report.ok, report.diff_text()
 
 
+#: Ember reproducers of -O0 inlining parity: every function the same size split and serially
+ALWAYS_INLINE = [p for p in EMBER_REPRODUCERS if p.stem.startswith("always_inline")]
+
+
+@pytest.mark.parametrize("reproducer", ALWAYS_INLINE, ids=[p.stem for p in ALWAYS_INLINE])
+@pytest.mark.parametrize("cost", [1])
+def test_always_inline_reproducer_inlines_as_serially_at_O0(reproducer: Path, cost: int) -> None:
+    """At -O0 every function is compiled alone, so its size split must be its size serially
+    (the full symbol check); an @always_inline callee left a call shows as a size change."""
+    case = FuzzCase(reproducer.read_text(), None, "ember")
+    configs = tuple(BuildConfig(mode, 1, 0, cost) for mode in ("subgraph", "two-level"))
+    report = properties.check(case, CheckPlan(0, cost, configs, opt_check=False))
+    assert report.ok, report.diff_text()
+
+
+def test_there_are_always_inline_reproducers() -> None:
+    assert len(ALWAYS_INLINE) == 2
+
+
 def _extra_undefined(name: str, module: str) -> properties.Report:
     detail = f"+ GLOBAL NOTYPE DEFAULT UND {name}  (new in candidate)"
     failure = properties.Failure("symbol-difference", "--split none -O2", "--split subgraph -O2", "symbols differ", detail)

@@ -8,7 +8,7 @@ import pytest
 
 from compiler.backend import policy, pool
 from fuzz import genmodule
-from tests.conftest import DATA
+from tests.conftest import DATA, ember_subprocess
 
 SMALL = DATA / "linkages.ll"
 
@@ -88,3 +88,33 @@ def test_a_non_elf_target_builds_serially_by_default_and_an_explicit_split_is_re
     assert len(notes) == 1 and "x86_64-apple-darwin" in notes[0] and "serial back end" in notes[0], r.stderr
     r = ember("build", str(src), "--target", "x86_64-apple-darwin", "--split", "two-level", "-o", str(tmp_path / "b.o"))
     assert r.status == 2 and "x86 and AArch64 ELF" in r.stderr
+
+
+COMDAT_MODULE = """$f = comdat any
+define linkonce_odr i32 @f() comdat {
+  ret i32 1
+}
+define i32 @g() {
+  %r = call i32 @f()
+  ret i32 %r
+}
+"""
+
+
+@pytest.mark.parametrize("how", ["default", "--split none", "module triple"])
+def test_what_llvm_cannot_lower_for_the_target_is_one_line_not_an_abort(tmp_path: Path, how: str) -> None:
+    """A COMDAT on MachO: LLVM's code generator ends the process (`LLVM ERROR`, exit 134 before);
+    the serial build for a target the split back end does not link generates code in a worker,
+    so it is one located line, exit 1, and no object."""
+    src = tmp_path / "c.ll"
+    src.write_text(('target triple = "x86_64-apple-darwin"\n' if how == "module triple" else "") + COMDAT_MODULE)
+    out = tmp_path / "c.o"
+    args = ["build", str(src), "-O0", "-o", str(out)]
+    target = ["--target", "x86_64-apple-darwin"]
+    args += {"default": target, "--split none": [*target, "--split", "none"]}.get(how, [])
+    r = ember_subprocess(*args)  # a child: an abort would end pytest
+    assert r.returncode == 1, r.stderr
+    errors = [ln for ln in r.stderr.splitlines() if not ln.startswith("ember: note:")]
+    said = "LLVM cannot generate code for 'x86_64-apple-darwin': MachO doesn't support COMDATs, 'f' cannot be lowered."
+    assert errors == [f"{src}: error: {said}"]
+    assert not out.exists()

@@ -12,8 +12,9 @@ are renamed `<name>.ember.<k>`: IPO may specialise them differently, so they are
 never merged.
 
 Level 2. Each optimised subgraph is cut into one piece per function (atoms: a comdat
-group, an alias with its aliasee, a blockaddress target with its users stay
-together); globals, module asm and appending arrays go with the first piece.
+group, an alias with its aliasee, a blockaddress target with its users, a variable that
+has aliases with every definition naming it or them, stay together); globals, module asm
+and appending arrays go with the first piece.
 
 The plan depends only on the module, never on `-j`, so output bytes are identical
 for every job count.
@@ -178,10 +179,32 @@ def name_unnamed(text: str, prefix: str = "__ember_unnamed_") -> str:
     return irmodel.rename_refs(text, mapping)
 
 
+def data_alias_names(mod: IRModule) -> set[str]:
+    """Every name of a global variable that has aliases: the variable and its aliases.
+
+    Seen from a module that does not define them, two such names would be two declared
+    globals, which LLVM's alias analysis takes for distinct objects: a store through one
+    and a load through the other could be reordered or forwarded (the optimiser's GVN at
+    level 1; AArch64's machine scheduler at level 2, found by `ember fuzz --target
+    aarch64-linux-gnu`). `atoms_of` keeps every user of these names with them.
+    """
+    names: set[str] = set()
+    for e in mod.by_kind("alias"):
+        base, seen = e, set()
+        while base.kind == "alias" and base.name not in seen:
+            seen.add(base.name)
+            base = next((mod.values[r] for r in base.refs if r in mod.values), base)
+        if base.kind == "global":
+            names |= seen | {base.name}
+    return names
+
+
 def atoms_of(mod: IRModule) -> UnionFind:
-    """Entities that must live in the same module: comdat groups, aliases+aliasees, blockaddress users+targets."""
+    """Entities that must live in the same module: comdat groups, aliases+aliasees, blockaddress
+    users+targets, and every definition naming a data alias or its variable (`data_alias_names`)."""
     uf = UnionFind()
     defs = {e.name for e in mod.entities if e.is_value and e.is_definition}
+    aliased = data_alias_names(mod)
     comdat_first: dict[str, str] = {}
     for e in mod.entities:
         if not (e.is_value and e.is_definition):
@@ -197,6 +220,9 @@ def atoms_of(mod: IRModule) -> UnionFind:
         for target in e.blockaddress_of:
             if target in defs:
                 uf.union(e.name, target)
+        for r in e.refs:
+            if r in aliased and r in defs:
+                uf.union(e.name, r)
     return uf
 
 
@@ -615,16 +641,6 @@ def _importable(state: PlanState, any_size: bool = False) -> set[str]:
     """Exported functions small enough to import (or `alwaysinline`, with that policy), alone in
     their atom, touching no owned thread-local."""
 
-    def touches_local_tls(e: Entity) -> bool:
-        # a body touching an owned thread-local would change its TLS access model (and the
-        # runtime symbols it needs) once the owner has to export it
-        return any(
-            r in state.by_name
-            and state.by_name[r].is_local
-            and " thread_local" in state.by_name[r].text.split("=", 1)[-1][:80]
-            for r in e.refs
-        )
-
     always = always_inline_functions(state.mod) if state.policy.import_always_inline else set()
     return {
         e.name
@@ -635,8 +651,36 @@ def _importable(state: PlanState, any_size: bool = False) -> set[str]:
         and not e.blockaddress_of
         and (any_size or e.cost <= state.policy.import_cost or e.name in always)
         and len(state.atom_members[state.atoms.find(e.name)]) == 1
-        and not touches_local_tls(e)
+        and not _touches_local_tls(state, e)
     }
+
+
+def _importable_always_locals(state: PlanState, always: set[str]) -> set[str]:
+    """Local `alwaysinline` functions that cannot be copied (their address is taken: one owner keeps
+    their identity), importable at -O0 as hidden available_externally bodies: the unsplit
+    always-inliner inlines every direct call of them, address-taken or not, and at -O0 there is
+    no IPO for the owner to lose by exporting them (and the locals they name) while compiling."""
+    return {
+        e.name
+        for e in state.defs
+        if e.kind == "function"
+        and e.is_local
+        and e.name in always
+        and e.name not in state.local_dup
+        and e.comdat is None
+        and not e.blockaddress_of
+        and len(state.atom_members[state.atoms.find(e.name)]) == 1
+        and not _touches_local_tls(state, e)
+    }
+
+
+def _touches_local_tls(state: PlanState, e: Entity) -> bool:
+    """A body touching an owned thread-local would change its TLS access model (and the
+    runtime symbols it needs) once the owner has to export it: never imported."""
+    return any(
+        r in state.by_name and state.by_name[r].is_local and " thread_local" in state.by_name[r].text.split("=", 1)[-1][:80]
+        for r in e.refs
+    )
 
 
 def _plain_local_refs(state: PlanState, name: str) -> list[str]:
@@ -668,18 +712,25 @@ def import_small_callees(state: PlanState) -> None:
     `import_cost`) and to the module's work budget. A callee comes only with the locals it
     names: those the subgraph has, plus small duplicable ones copied along (renamed like
     any copy); one naming another local is not imported. Not transitive: an imported
-    body's exported callees stay declarations.
+    body's exported callees stay declarations, except the `alwaysinline` callees of an
+    `alwaysinline` import (the unsplit always-inliner inlines the whole chain, -O0 included).
     """
     if state.policy.import_cost <= 0 and not state.policy.import_always_inline:
         return
     importable = _importable(state)
     always = always_inline_functions(state.mod) if state.policy.import_always_inline else set()
+    if state.policy.import_cost <= 0:  # -O0
+        importable |= _importable_always_locals(state, always)
     for k, members in enumerate(state.bucket_members):
         own_cost = sum(state.by_name[n].cost for n in members)
         budget = min(max(int(state.policy.import_share * own_cost), state.policy.import_cost), state.extra_left)
-        for name in list(members):
+        work = list(members)
+        while work:
+            name = work.pop(0)
             e = state.by_name[name]
-            if e.kind != "function" or name in state.imported[k]:
+            # an imported body is not searched for more imports, except an `alwaysinline` one: the
+            # unsplit always-inliner inlines through it (a leaf it calls into it, and both into its caller)
+            if e.kind != "function" or (name in state.imported[k] and name not in always):
                 continue
             for r in e.refs:
                 if r not in importable or r in members or r in e.address_refs:
@@ -703,6 +754,8 @@ def import_small_callees(state: PlanState) -> None:
                 members[r] = None
                 members.update(dict.fromkeys(along))
                 state.imported[k].add(r)
+                if r in always:
+                    work.append(r)
 
 
 def bring_inline_closure(state: PlanState) -> None:
@@ -766,10 +819,10 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         local_names |= set(mapping.values())
     # a local used from a subgraph that does not define it is exported while compiling
     exported: set[str] = set()
-    for members in state.bucket_members:
+    for k, members in enumerate(state.bucket_members):
         for name in members:
             for r in by_name[name].refs:
-                if r in by_name and by_name[r].is_local and r not in members:
+                if r in by_name and by_name[r].is_local and (r not in members or r in state.imported[k]):
                     exported.add(r)
     private_names = {n for n in exported if by_name[n].linkage == "private"}
     subgraphs = []
@@ -843,8 +896,8 @@ def piece_text(
         e = by_name[name]
         if name in exported:
             part = irmodel.set_linkage(e, "external", "hidden")
-        elif imported and name in imported:
-            part = _with_cold(irmodel.set_linkage(e, "available_externally", e.visibility), name, cold)
+        elif imported and name in imported:  # an imported local is exported hidden by its owner
+            part = _with_cold(irmodel.set_linkage(e, "available_externally", "hidden" if e.is_local else e.visibility), name, cold)
         else:
             part = e.text
         # renaming scans a body token by token: only bodies naming a renamed copy pay for it

@@ -191,8 +191,10 @@ def _stderr_to(path: str | None) -> Iterator[None]:
 
 
 def codegen_isolated(text: str, emit: str, jobs: int, config: BackendConfig, path: str, timeout: float) -> bytes | str:
-    """`emit` ('obj' or 'asm') of a module holding inline or module asm, generated in a worker,
-    so a bad asm line becomes `PATH: error: inline asm: ...` instead of LLVM ending the process."""
+    """`emit` ('obj' or 'asm') of a module generated in a worker, so what LLVM ends the process
+    on becomes one line: a bad inline or module asm line `PATH: error: inline asm: ...`, and
+    what it cannot lower for the target (a COMDAT on MachO) `PATH: error: LLVM cannot
+    generate code for 'TRIPLE': ...`."""
     with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
         err = os.path.join(tmp, "stderr.txt")
         try:
@@ -202,11 +204,20 @@ def codegen_isolated(text: str, emit: str, jobs: int, config: BackendConfig, pat
             )
         except EmberError:
             first = _first_llvm_error(err)
-            if not first:
-                raise
-            raise EmberError(f"inline asm: {first}", Location(path)) from None
+            if first:
+                raise EmberError(f"inline asm: {first}", Location(path)) from None
+            fatal = _llvm_fatal_error(err)
+            if fatal:
+                raise EmberError(f"LLVM cannot generate code for '{config.triple or 'the host'}': {fatal}", Location(path)) from None
+            raise
     assert isinstance(out, bytes | str)
     return out
+
+
+def _llvm_fatal_error(stderr_path: str) -> str:
+    """What LLVM said before ending the worker (`LLVM ERROR: ...`), or ''."""
+    said = Path(stderr_path).read_text(errors="replace") if os.path.exists(stderr_path) else ""
+    return next((ln.split("LLVM ERROR:", 1)[1].strip() for ln in said.splitlines() if "LLVM ERROR:" in ln), "")
 
 
 def _first_llvm_error(stderr_path: str) -> str:

@@ -77,8 +77,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "planner-imports-linkonce", "compiler/backend/planner.py",
-        'part = _with_cold(irmodel.set_linkage(e, "available_externally", e.visibility), name, cold)',
-        'part = _with_cold(irmodel.set_linkage(e, "linkonce_odr", e.visibility), name, cold)',
+        'part = _with_cold(irmodel.set_linkage(e, "available_externally", "hidden" if e.is_local else e.visibility), name, cold)',
+        'part = _with_cold(irmodel.set_linkage(e, "linkonce_odr", "hidden" if e.is_local else e.visibility), name, cold)',
         "an imported copy of an exported callee gets a linkage that is emitted (linkonce_odr, not available_externally)",
         "callgraph",
     ),

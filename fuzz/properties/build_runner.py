@@ -20,7 +20,7 @@ from compiler import driver
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError
 from compiler.link import link_executable
-from fuzz import buildserver
+from fuzz import buildserver, cross
 from fuzz.properties.model import (
     INTERP_FUEL,
     INTERP_LABEL,
@@ -75,10 +75,13 @@ class BuildRunner:
         limits: runner.Limits = RUN_LIMITS,
         lanes: int = 1,
         task_cache: Path | None = None,
+        target: str | None = None,
     ) -> None:
         self.case = case
         #: a folder of split back-end tasks shared with other checks (a reduction's; `fuzz.task_cache`)
         self.task_cache = task_cache
+        #: what the support module is built for and the programs are linked and run for (None: the host)
+        self.target = target
         self.workdir = workdir
         self.faults = faults
         self.stats = stats if stats is not None else Stats()
@@ -116,7 +119,8 @@ class BuildRunner:
                 src = self.workdir / "support.ll"
                 src.write_text(self.case.support)
                 out = self.workdir / "support.o"
-                result = buildserver.build(src, driver.BuildOptions(split=SplitMode.NONE), out, timeout=WORKER_TIMEOUT)
+                options = driver.BuildOptions(split=SplitMode.NONE, target=self.target)
+                result = buildserver.build(src, options, out, timeout=WORKER_TIMEOUT)
                 if not result.ok:
                     raise EmberError(f"support module does not build: {result.error}")
                 self.support_obj = out
@@ -213,8 +217,7 @@ class BuildRunner:
                 support = self._support()
                 if support is not None:
                     objects.append(support)
-                exe = link_executable(objects, Path(tmp) / "prog", with_runtime=self.case.is_ember)
-                result: tuple[runner.RunResult | None, str | None] = (runner.run_executable(exe, limits=self.limits), None)
+                result: tuple[runner.RunResult | None, str | None] = (self._link_and_run(objects, Path(tmp) / "prog"), None)
         except EmberError as exc:
             result = (None, exc.message)
         except BaseException as exc:  # never leave another thread waiting on this run
@@ -223,6 +226,13 @@ class BuildRunner:
         mine.set_result(result)
         self._count("run", time.perf_counter() - start, "runs")
         return result
+
+    def _link_and_run(self, objects: list[Path], exe: Path) -> runner.RunResult:
+        """Link for the target (the host's `cc`, or the cross gcc) and run it (natively, or under QEMU)."""
+        if self.target is None:
+            return runner.run_executable(link_executable(objects, exe, with_runtime=self.case.is_ember), limits=self.limits)
+        cross.link(objects, exe, with_runtime=self.case.is_ember)
+        return runner.run_command([*cross.runner_prefix(), str(exe)], limits=self.limits)
 
     def interpret(self) -> BuildOutcome:
         """The reference interpreter's run of an Ember program, as a pseudo-build."""

@@ -45,8 +45,10 @@ def check(
     report = Report(case, plan, faults)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ember-check-") as tmp:
-        build_runner = BuildRunner(case, Path(tmp), faults=faults, stats=stats, limits=limits, lanes=lanes or default_lanes(),
-                                   task_cache=task_cache)
+        build_runner = BuildRunner(
+            case, Path(tmp), faults=faults, stats=stats, limits=limits, lanes=lanes or default_lanes(), target=plan.target,
+            task_cache=task_cache,
+        )
         checks_before = stats.checks
         try:
             _run_plan(build_runner, plan, report)
@@ -80,7 +82,7 @@ def debug_failures(ref: BuildOutcome, cand: BuildOutcome) -> list[Failure]:
 
 def _run_plan(build_runner: BuildRunner, plan: CheckPlan, report: Report) -> None:
     opt_check = plan.opt_check and build_runner.case.runnable
-    other_level = BuildConfig(opt=0 if plan.opt != 0 else 2)
+    other_level = BuildConfig(opt=0 if plan.opt != 0 else 2, target=plan.target)
     build_runner.prefetch([plan.reference, *plan.configs, *([other_level] if opt_check else [])])
     interpreted: BuildOutcome | None = None
     if build_runner.case.is_ember:

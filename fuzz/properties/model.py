@@ -10,6 +10,7 @@ from compiler import driver
 from compiler.backend import split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError
+from fuzz import cross
 from fuzz.faults import hooks_for as fault_hooks
 from fuzz.strategies import FuzzCase
 from oracle import runner, symtab
@@ -35,6 +36,7 @@ class BuildConfig:
     candidate: str | None = None
     piece_cost: int | None = None  # level-2 codegen piece cost (None: the planner's default)
     debug: bool = False  # `-g`
+    target: str | None = None  # `--target` (None: the host; fuzz/cross.py links and runs the others)
 
     @property
     def label(self) -> str:
@@ -49,6 +51,8 @@ class BuildConfig:
                 parts.append(f"--split-cost {self.cost}")
             if self.piece_cost is not None:
                 parts.append(f"--split-piece-cost {self.piece_cost}")
+        if self.target is not None:
+            parts.append(f"--target {self.target}")
         return " ".join(parts)
 
     @property
@@ -66,6 +70,7 @@ class BuildConfig:
             worker_timeout=WORKER_TIMEOUT,
             hooks=fault_hooks(faults) if self.split != SplitMode.NONE else None,
             debug_info=self.debug,
+            target=self.target,
         )
 
     def command(self, inp: str, out: str) -> str:
@@ -83,6 +88,8 @@ class BuildConfig:
                 words += ["--split-cost", str(self.cost)]
             if self.piece_cost is not None:
                 words += ["--split-piece-cost", str(self.piece_cost)]
+        if self.target is not None:
+            words += ["--target", self.target]
         return " ".join(words)
 
 
@@ -168,21 +175,22 @@ class CheckPlan:
     opt_check: bool = True
     #: `-g`: the reference is built with -g too, and each split object's DWARF is checked against it
     debug: bool = False
+    #: `--target` of every build (None: the host); the programs are linked and run for it (fuzz/cross.py)
+    target: str | None = None
 
     @property
     def reference(self) -> BuildConfig:
-        return BuildConfig(opt=self.opt, debug=self.debug)
+        return BuildConfig(opt=self.opt, debug=self.debug, target=self.target)
 
     def __repr__(self) -> str:
         checks = "; ".join(c.label for c in self.configs)
-        g = " -g" if self.debug else ""
-        return f"CheckPlan(reference --split none -O{self.opt}{g}; {checks}{'; -O check' if self.opt_check else ''})"
+        return f"CheckPlan(reference {self.reference.label}; {checks}{'; -O check' if self.opt_check else ''})"
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # Hypothesis' pretty printer
         p.text(repr(self))
 
     def to_json(self) -> dict[str, object]:
-        return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "debug": self.debug,
+        return {"opt": self.opt, "cost": self.cost, "opt_check": self.opt_check, "debug": self.debug, "target": self.target,
                 "configs": [asdict(c) for c in self.configs]}
 
     @staticmethod
@@ -205,6 +213,7 @@ class CheckPlan:
             tuple(_config_from_json(c, f"plan.configs[{i}]") for i, c in enumerate(configs)),
             opt_check,
             debug,
+            _target(data.get("target"), "plan.target"),
         )
 
 
@@ -261,7 +270,17 @@ def _config_from_json(data: object, where: str) -> BuildConfig:
         candidate=candidate,
         piece_cost=_optional_count(data.get("piece_cost"), f"{where}.piece_cost"),
         debug=_flag(data.get("debug", False), f"{where}.debug"),
+        target=_target(data.get("target"), f"{where}.target"),
     )
+
+
+def _target(value: object, where: str) -> str | None:
+    """A recorded `--target`: null (the host) or a target the harness can run (fuzz/cross.py)."""
+    if value is None:
+        return None
+    if value not in cross.RUNNABLE:
+        raise ValueError(f"{where}: expected null or one of {', '.join(cross.RUNNABLE)}, got {value!r}")
+    return str(value)
 
 
 def _flag(value: object, where: str) -> bool:

@@ -23,9 +23,11 @@ def check_plans(
     determinism: bool = True,
     candidate: str | None = None,
     debug: bool | None = False,
+    target: str | None = None,
 ) -> CheckPlan:
     """The -O level, a small split cost (many subgraphs), a level-2 piece cost, a -j per mode, one -j pair;
-    `-g` for every build when `debug` (None: drawn, one plan in four)."""
+    `-g` for every build when `debug` (None: drawn, one plan in four); every build for `target`
+    (None: the host). Nothing is drawn for the target: a campaign's draws are the same for any."""
     opt = draw(st.sampled_from(opt_levels), label="opt")
     cost = draw(st.integers(1, max_cost), label="split cost")
     # generated programs are far below the planner's piece cost (planner.LEVEL2_PIECE_COST):
@@ -39,6 +41,8 @@ def check_plans(
     g = draw(st.sampled_from((False, False, False, True)), label="-g") if debug is None else debug
     if g:
         configs = [dataclasses.replace(c, debug=True) for c in configs]
+    if target is not None:
+        configs = [dataclasses.replace(c, target=target) for c in configs]
     if candidate is not None:
         configs.append(BuildConfig(opt=opt, candidate=candidate))
-    return CheckPlan(opt, cost, tuple(configs), opt_check, g)
+    return CheckPlan(opt, cost, tuple(configs), opt_check, g, target)
