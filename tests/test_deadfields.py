@@ -114,3 +114,9 @@ def test_loads_of_a_field_nothing_writes_become_its_constant() -> None:
     written = irmodel.parse_module("\n".join([TABLE, READERS, KEEP_IGNORES]))
     deadfields.clear_unread_fields(written)
     assert "load ptr, ptr @hooks" in written.values["a"].text  # init writes field 0: a real load
+
+
+def test_the_link_drop_reads_aarch64_type_directives() -> None:
+    """AArch64 assembly writes `%object` where x86 writes `@object`."""
+    lines = ["\t.type\tunused,%object", "\t.data", "unused:", "\t.xword\trealloc", "\t.size\tunused, 8"]
+    assert mclink.drop_unreferenced_data(lines, {"unused"}) == ["\t.data"]

@@ -120,7 +120,7 @@ def link(
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
 
 
-_TYPE_OBJECT = re.compile(r"^\s*\.type\s+([A-Za-z_.$][\w.$]*),\s*@object\s*$")
+_TYPE_OBJECT = re.compile(r"^\s*\.type\s+([A-Za-z_.$][\w.$]*),\s*[@%]object\s*$")  # AArch64 writes %object
 _SIZE = re.compile(r"^\s*\.size\s+([A-Za-z_.$][\w.$]*),")
 _SECTION_SWITCH = (".section", ".data", ".bss", ".text", ".rodata", ".previous", ".pushsection", ".popsection")
 
