@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from compiler.backend.irmodel import Entity, IRModule, quote
+from compiler.backend.irmodel import Entity, IRModule, parenthesised, quote, split_top_level
 
 _NAME = r"[-a-zA-Z$._0-9]+"
 #: `{ ptr @malloc, ptr @free, ptr null }`: the initialiser of a table of pointers
@@ -173,8 +173,8 @@ def _only_dead_arguments(callee: str, arguments: str, token: str, functions: dic
     if target is None or target.linkage not in ("internal", "private"):
         return False
     header, _, body = target.text.partition("\n")
-    params = _split_top(_parenthesised(header, header.index("(", header.index("@"))))
-    args = _split_top(arguments)
+    params = split_top_level(parenthesised(header, header.index("(", header.index("@"))))
+    args = split_top_level(arguments)
     if len(args) != len(params):
         return False
     for arg, param in zip(args, params, strict=True):
@@ -186,29 +186,3 @@ def _only_dead_arguments(callee: str, arguments: str, token: str, functions: dic
         if name is not None and re.search(re.escape(name) + r"(?![-a-zA-Z$._0-9])", body):
             return False  # the callee uses it
     return True
-
-
-def _parenthesised(text: str, start: int) -> str:
-    """The text inside the parentheses opening at `start`."""
-    depth = 0
-    for i in range(start, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            return text[start + 1 : i]
-    return text[start + 1 :]
-
-
-def _split_top(text: str) -> list[str]:
-    """Comma-separated items of an argument or parameter list, commas inside brackets kept."""
-    items, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([{<":
-            depth += 1
-        elif ch in ")]}>":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append(text[start:i].strip())
-            start = i + 1
-    if text.strip():
-        items.append(text[start:].strip())
-    return items

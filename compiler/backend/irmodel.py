@@ -391,3 +391,29 @@ def module_text(header: list[str], parts: Iterable[str]) -> str:
 
 def map_texts(entities: Iterable[Entity], fn: Callable[[Entity], str]) -> list[str]:
     return [fn(e) for e in entities]
+
+
+def parenthesised(text: str, start: int) -> str:
+    """The text inside the parentheses opening at `text[start]` (to the end if unclosed)."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start + 1 : i]
+    return text[start + 1 :]
+
+
+def split_top_level(text: str) -> list[str]:
+    """The comma-separated items of an argument or parameter list, commas inside brackets kept."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+    if text.strip():
+        items.append(text[start:].strip())
+    return items

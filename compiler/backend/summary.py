@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from compiler.backend.irmodel import Entity, IRModule, unquote
+from compiler.backend.irmodel import Entity, IRModule, parenthesised, split_top_level, unquote
 
 #: Estimated instructions (after early simplification, own inlining included) up to which the
 #: serial inliner takes a callee: LLVM's -O2 threshold of 225 at 5 per instruction is 45, plus
@@ -264,27 +264,10 @@ def _has_cold_call(block: str, cold: set[str], defined: dict[str, Entity], stder
             continue
         if position < 0:
             return True
-        arguments = _top_level(line[m.end() :])
+        arguments = split_top_level(parenthesised(line, m.end() - 1))
         if position < len(arguments) and arguments[position].split()[-1:] and arguments[position].split()[-1] in stderr:
             return True
     return False
-
-
-def _top_level(text: str) -> list[str]:
-    """The arguments of a call, from just after its `(` (commas inside brackets kept)."""
-    items, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "([{<":
-            depth += 1
-        elif ch in ")]}>":
-            if depth == 0:
-                items.append(text[start:i].strip())
-                return items
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append(text[start:i].strip())
-            start = i + 1
-    return items
 
 
 def _sccs_bottom_up(functions: dict[str, FunctionFacts]) -> list[list[str]]:
