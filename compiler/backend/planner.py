@@ -933,12 +933,8 @@ def _with_cold(text: str, name: str, cold: set[str] | None) -> str:
     header, sep, rest = text.partition("\n")
     # function attributes open right after the parameters and `(local_)unnamed_addr` or
     # `addrspace(N)`: before a section, comdat, personality or `!dbg`, which may follow
-    depth, at = 0, header.index("(", header.index("@"))
-    for i in range(at, len(header)):
-        depth += {"(": 1, ")": -1}.get(header[i], 0)
-        if depth == 0:
-            at = i + 1
-            break
+    opening = header.index("(", header.index("@"))
+    at = opening + len(irmodel.parenthesised(header, opening)) + 2
     while m := re.match(r" (?:local_unnamed_addr|unnamed_addr|addrspace\(\d+\))", header[at:]):
         at += m.end()
     return header[:at] + " cold" + header[at:] + sep + rest

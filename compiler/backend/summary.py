@@ -86,11 +86,17 @@ def function_facts(e: Entity, groups: dict[str, set[str]] | None = None) -> Func
         size -= sum(1 for pointer in _ACCESSED.findall(body) if pointer in slots)
         size -= sum(1 for dst, src in _MEM_INTRINSIC.findall(body) if dst in slots or src in slots)
     size += CALL_WEIGHT * sum(calls.values())
-    words = set(header.split())
-    for word in list(words):
-        words |= (groups or {}).get(word, set())
+    words = function_attributes(header, groups or {})
     hint = "cold" if words & {"noreturn", "cold"} else "hot" if "inlinehint" in words else ""
     return FunctionFacts(e.name, size, calls, "alwaysinline" in words, "noinline" in words, hint)
+
+
+def function_attributes(header: str, groups: dict[str, set[str]]) -> set[str]:
+    """The words of a `define`/`declare` line with its attribute groups (`#N`) spelled out."""
+    words = set(header.split())
+    for word in list(words):
+        words |= groups.get(word, set())
+    return words
 
 
 def _stack_slots(body: str) -> set[str]:
@@ -192,10 +198,7 @@ def cold_functions(
     defined = {e.name: e for e in mod.by_kind("function")}
     cold: set[str] = set()
     for e in list(mod.by_kind("function")) + list(mod.by_kind("declaration")):
-        words = set(e.text.split("\n", 1)[0].split())
-        for word in list(words):
-            words |= groups.get(word, set())
-        if "cold" in words:
+        if "cold" in function_attributes(e.text.split("\n", 1)[0], groups):
             cold.add(e.name)
     facts = facts if facts is not None else {name: function_facts(e, groups) for name, e in defined.items()}
     for scc in _sccs_bottom_up(facts):
