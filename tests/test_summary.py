@@ -138,6 +138,22 @@ def test_the_closure_is_transitive() -> None:
     assert _summary(text).inline_closure(["root"]) == {"a", "b", "c"}
 
 
+def test_a_callee_just_over_the_limit_is_left_to_the_subgraphs_inliner() -> None:
+    """xmlHashComputeKey (libxml2) costs LLVM 225 at five sites and 215 at one, threshold 225:
+    an estimate that close cannot decide, so the plan brings it and LLVM chooses per site."""
+    limit = summary.INLINE_SIZE[2]
+    text = "\n".join([
+        _big("near", limit + 1, linkage="internal "),
+        _big("far", limit * 13 // 10, linkage="internal "),
+        *(_big(f"user{i}", 5, calls=("near", "far")) for i in range(3)),
+    ])
+    s = _summary(text)
+    assert limit < s.effective["near"] <= limit * (100 + summary.BORDER) // 100
+    assert "near" in s.borderline and "near" not in s.inlined
+    assert "far" not in s.borderline and "far" not in s.inlined
+    assert s.inline_closure(["user0"]) == {"near"}
+
+
 def test_the_prediction_matches_llvm_on_the_module() -> None:
     """What LLVM's -O2 keeps calling is what the summary predicted it would not inline."""
     text = _module()
