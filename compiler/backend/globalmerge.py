@@ -72,7 +72,7 @@ def module_facts(mod: irmodel.IRModule, kept: set[str]) -> ModuleFacts | None:
     if not aliases:
         return None
     candidates = {e.name for e in mod.by_kind("global") if _candidate(e, kept)}
-    groups = {e.name: e.text for e in mod.by_kind("attributes")}
+    groups = {e.name.split()[-1]: e.text for e in mod.by_kind("attributes")}  # "attributes #1" -> "#1"
     minsize = {e.name for e in mod.by_kind("function") if _has_minsize(e.text, groups)}
     type_defs = [e.text for e in mod.by_kind("type")]
     return ModuleFacts(aliases, candidates, minsize, type_defs)
