@@ -328,9 +328,12 @@ def alias_sizes(
     """For each alias whose size in the linked object would differ from the serial one's,
     the size to write (`value_sizes`: alloc sizes of the alias value types, computed on
     demand by `compiler.backend.engine` when None)."""
+    merging = active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize))
+    if not merging and not any(a.base_private for a in facts.aliases):
+        return {}  # no piece merges, so none sized an alias otherwise than the serial build
     names = {a.name for a in facts.aliases}
     read = [_read_piece(asm, names) for asm in pieces]
-    merged = merged_variables(read, facts, opt_level, order) if active(triple, opt_level) else set()
+    merged = merged_variables(read, facts, opt_level, order) if merging else set()
     base_size: dict[str, int] = {}
     explicit: dict[str, int] = {}
     for piece in read:
