@@ -30,7 +30,7 @@ from compiler.backend import irmodel
 
 #: GlobalMerge's MaxOffset on AArch64 (AArch64TargetMachine.cpp: createGlobalMergePass(TM, 4095, ...))
 MAX_OFFSET = 4095
-COPY_SUFFIX = ".ember."
+COPY_SUFFIX = ".ember."  # planner.COPY_SUFFIX (the planner imports this module)
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def _candidate(e: irmodel.Entity, kept: set[str]) -> bool:
 
 
 def _has_minsize(text: str, groups: dict[str, str]) -> bool:
-    header = text.split("{", 1)[0]
+    header = text.split("\n", 1)[0]  # the `define` line (a `{ i32, i64 }` return type has braces too)
     if re.search(r"\bminsize\b", header):
         return True
     for ref in re.findall(r"#(\d+)", header):
@@ -365,7 +365,10 @@ def _value_sizes(aliases: Iterable[AliasFact], type_defs: list[str], triple: str
     listed = list(aliases)
     lines = [*type_defs] + [f"@__ember_vt{i} = external global {a.value_type}" for i, a in enumerate(listed)]
     target = llvm_stage.native_target(triple)
-    with engine.Module("\n".join(lines) + "\n", "<alias value types>") as module:
-        module.prepare(target, force_triple=True)
-        sizes = module.global_value_sizes([f"__ember_vt{i}" for i in range(len(listed))])
+    try:
+        with engine.Module("\n".join(lines) + "\n", "<alias value types>") as module:
+            module.prepare(target, force_triple=True)
+            sizes = module.global_value_sizes([f"__ember_vt{i}" for i in range(len(listed))])
+    except engine.EngineError:
+        return {}  # an unsized value type: AsmPrinter writes no `.size` either
     return {a.name: sizes[f"__ember_vt{i}"] for i, a in enumerate(listed) if f"__ember_vt{i}" in sizes}
