@@ -14,6 +14,7 @@ import pytest
 from compiler.backend import split_mode
 from fuzz import cross, findings, properties
 from fuzz.properties import BuildConfig, CheckPlan
+from fuzz.regressions import AARCH64_REPRODUCERS
 from fuzz.regressions import HERE as REGRESSIONS
 from fuzz.strategies import FuzzCase
 from tests.test_fuzz_properties import PRINTS_42
@@ -83,6 +84,22 @@ def test_alias_and_variable_in_one_codegen_piece_on_aarch64() -> None:
     report = properties.check(case, plan)
     assert report.ok, report.diff_text()
     assert report.builds[f"--split none -O1 --target {TARGET}"].run.stdout == b"13\n"
+
+
+def test_there_are_aarch64_reproducers() -> None:
+    assert AARCH64_REPRODUCERS, "fuzz/regressions/aarch64/ holds no .ll reproducers"
+
+
+@pytest.mark.usefixtures("tools")
+@pytest.mark.parametrize("level", (1, 2, 3))
+@pytest.mark.parametrize("reproducer", AARCH64_REPRODUCERS, ids=[p.stem for p in AARCH64_REPRODUCERS])
+def test_aarch64_reproducer_split_equals_unsplit(reproducer: Path, level: int) -> None:
+    """fuzz/regressions/aarch64/ built for AArch64 in every split mode (-O3 too: GlobalMerge
+    runs on every function there): symbols, behaviour under QEMU."""
+    case = FuzzCase(reproducer.read_text(), None, reproducer.stem)
+    configs = tuple(BuildConfig(mode, 1, level, cost, target=TARGET) for mode in split_mode.SPLITTING for cost in (1, 93))
+    report = properties.check(case, CheckPlan(level, 1, configs, opt_check=False, target=TARGET))
+    assert report.ok, report.diff_text()
 
 
 @pytest.mark.usefixtures("tools")

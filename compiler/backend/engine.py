@@ -128,6 +128,10 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
         ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
         ("LLVMStripModuleDebugInfo", c_int, (vp,)),
+        ("LLVMGetNamedGlobal", vp, (vp, cp)),
+        ("LLVMGlobalGetValueType", vp, (vp,)),
+        ("LLVMGetModuleDataLayout", vp, (vp,)),
+        ("LLVMABISizeOfType", ctypes.c_ulonglong, (vp, vp)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -337,6 +341,17 @@ class Module:
                 block = lib.LLVMGetNextBasicBlock(block)
             fn = lib.LLVMGetNextFunction(fn)
         return False
+
+    def global_value_sizes(self, names: list[str]) -> dict[str, int]:
+        """The alloc size (bytes, the module's data layout) of each named global variable's value type."""
+        lib = _lib()
+        layout = lib.LLVMGetModuleDataLayout(self.ref)
+        sizes: dict[str, int] = {}
+        for name in names:
+            value = lib.LLVMGetNamedGlobal(self.ref, name.encode())
+            if value:
+                sizes[name] = int(lib.LLVMABISizeOfType(layout, lib.LLVMGlobalGetValueType(value)))
+        return sizes
 
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""

@@ -361,6 +361,16 @@ def _global_declaration(entity: Entity, vis: str, dso_local: bool) -> str:
     return text
 
 
+def read_type(text: str, start: int) -> str:
+    """Read one LLVM type starting at `text[start]` (leading blanks skipped)."""
+    return _read_type(text, start)
+
+
+def words_until_type(head: str) -> list[str]:
+    """The words of a global's definition after `=`, up to its `global`/`constant`/`alias`/`ifunc` keyword."""
+    return _words_until_type(head)
+
+
 def _read_type(text: str, start: int) -> str:
     """Read one LLVM type starting at `start` (handles aggregates and `ptr addrspace(N)`)."""
     while text[start] == " ":

@@ -46,9 +46,11 @@ def link(
     local_names: set[str],
     private_names: set[str],
     dead_when_unused: set[str] | None = None,
+    alias_sizes: dict[str, int] | None = None,
 ) -> str:
     """One assembly text from many pieces (see the module docstring). Local variables in
-    `dead_when_unused` that no piece references are dropped (`drop_unreferenced_data`)."""
+    `dead_when_unused` that no piece references are dropped (`drop_unreferenced_data`);
+    the aliases in `alias_sizes` get that `.size` (`set_alias_sizes`)."""
     out: list[str] = []
     defined_locals: dict[str, int] = {}
     dw_refs: set[str] = set()  # DW.ref.* defined by an earlier piece
@@ -116,6 +118,8 @@ def link(
             out.append(line)
     if dead_when_unused:
         out = drop_unreferenced_data(out, dead_when_unused & local_names)
+    if alias_sizes:
+        out = set_alias_sizes(out, alias_sizes)
     header = [first_file] if first_file else []
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
 
@@ -162,6 +166,25 @@ def drop_unreferenced_data(lines: list[str], candidates: set[str]) -> list[str]:
     own = collections.Counter(m for rows in blocks.values() for i in rows for m in names.findall(lines[i]))
     dropped = {i for name, rows in blocks.items() if everywhere[name] == own[name] for i in rows}
     return [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
+
+
+_ASSIGNMENT = re.compile(r"^\s*([A-Za-z_.$][\w.$]*)\s*=")
+
+
+def set_alias_sizes(lines: list[str], sizes: dict[str, int]) -> list[str]:
+    """Give each alias in `sizes` exactly that `.size`, right after its assignment (the
+    size the serial AsmPrinter writes, or the base symbol's where it writes none:
+    compiler/backend/globalmerge.py)."""
+    out: list[str] = []
+    for line in lines:
+        size = _SIZE.match(line)
+        if size and size.group(1) in sizes:
+            continue
+        out.append(line)
+        assignment = _ASSIGNMENT.match(line)
+        if assignment and assignment.group(1) in sizes:
+            out.append(f"\t.size\t{assignment.group(1)}, {sizes[assignment.group(1)]}")
+    return out
 
 
 def _rewritten(lines: Iterable[str], rewriter: mcdebug.PieceDebug) -> Iterator[str]:

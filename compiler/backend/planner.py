@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from compiler.backend import deadfields, irdebug, irmodel, summary
+from compiler.backend import deadfields, globalmerge, irdebug, irmodel, summary
 from compiler.backend.irmodel import Entity, IRModule
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -111,6 +111,8 @@ class SplitPlan:
     #: local variables exported while compiling (used from a subgraph that does not define
     #: them) that the unsplit optimiser may delete once unused: no `llvm.used`, no comdat
     dead_when_unused: set[str] = field(default_factory=set)
+    #: aliases into global variables and what GlobalMerge may pack (None: no such alias)
+    merge_facts: globalmerge.ModuleFacts | None = None
 
     def describe(self, pieces: dict[int, list[list[str]]] | None = None) -> str:
         """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
@@ -841,7 +843,8 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
     kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
     deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}
-    return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable)
+    facts = globalmerge.module_facts(state.mod, kept)
+    return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable, facts)
 
 
 def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import engine, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend import engine, globalmerge, llvm_stage, mclink, planner, pool, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
 from compiler.hooks import BuildHooks, TaskCache
@@ -332,7 +332,12 @@ def compile_split(
         local_names, private_names = rewrite_names(local_names, private_names)
     # -O0 runs no GlobalDCE unsplit: every variable stays, referenced or not
     dead_when_unused = the_plan.dead_when_unused if config.opt_level >= 1 else set()
-    asm = mclink.link(pieces_asm, local_names, private_names, dead_when_unused)
+    # the serial object's alias sizes, whatever GlobalMerge did in each piece (globalmerge.py)
+    alias_sizes = None
+    if the_plan.merge_facts is not None:
+        in_order = [p.asm for p in sorted(pieces_asm, key=lambda p: p.key)]
+        alias_sizes = globalmerge.alias_sizes(in_order, the_plan.merge_facts, config.triple, config.opt_level, order)
+    asm = mclink.link(pieces_asm, local_names, private_names, dead_when_unused, alias_sizes)
     for rewrite_linked in hooks.linked:
         asm = rewrite_linked(asm)
     seconds["link"] = time.perf_counter() - t0

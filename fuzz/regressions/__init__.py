@@ -26,6 +26,9 @@ HERE = Path(__file__).parent
 REPRODUCERS: tuple[Path, ...] = tuple(sorted(HERE.glob("*.ll")))
 #: every Ember reproducer, fixed or open
 EMBER_REPRODUCERS: tuple[Path, ...] = tuple(sorted(HERE.glob("*.em")))
+#: reproducers of AArch64-only back-end bugs (aarch64/): built for AArch64 at -O1..-O3 in
+#: every split mode by tests/test_fuzz_cross.py (skipped without the cross tools)
+AARCH64_REPRODUCERS: tuple[Path, ...] = tuple(sorted((HERE / "aarch64").glob("*.ll")))
 
 
 @dataclass(frozen=True)

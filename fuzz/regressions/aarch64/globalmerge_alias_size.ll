@@ -1,10 +1,11 @@
-; OPEN (AArch64 only; the host regression tests do not collect this folder): at -O3 AArch64's
-; GlobalMerge merges internal globals used together; an alias into a merged global gets an
-; explicit .size (8), while a split subgraph that does not merge leaves the alias unsized and
-; the assembler gives it the aliasee's 32 bytes: '~ k2_alg: WEAK OBJECT size 8 -> 32'.
+; FIXED (issue 26; collected by tests/test_fuzz_cross.py, AArch64 -O1..-O3, every split mode):
+; at -O3 AArch64's GlobalMerge merges internal globals used together; an alias into a merged
+; global gets an explicit .size (8), while a split subgraph that did not merge left the alias
+; unsized and the assembler gave it the aliasee's 32 bytes: '~ k2_alg: WEAK OBJECT size 8 -> 32'.
+; The MC link now writes the serial size (compiler/backend/globalmerge.py).
 ; Found by 'ember fuzz --target aarch64-linux-gnu -g' (docs/fuzzing.md, 'Cross targets').
-; Reproduce: ember build X -O3 --target aarch64-linux-gnu --split none -o a.o;
-;            ember build X -O3 --target aarch64-linux-gnu --split subgraph --split-cost 93 -o b.o; ember symdiff a.o b.o
+; Check: ember build X -O3 --target aarch64-linux-gnu --split none -o a.o;
+;        ember build X -O3 --target aarch64-linux-gnu --split subgraph --split-cost 93 -o b.o; ember symdiff a.o b.o
 
 $k1_cdf = comdat any
 @k0_g = linkonce_odr global i64 208

@@ -1,0 +1,374 @@
+"""Alias sizes as the serial build writes them, whatever AArch64's GlobalMerge did in a piece.
+
+AsmPrinter gives an alias an explicit `.size` (the alloc size of the alias's value type)
+only when its base object does not appear as a symbol of its own: the base is `private`,
+or GlobalMerge (AArch64's code generator, -O3 for every function, -O1/-O2 for `minsize`
+ones) packed it into a private `_MergedGlobals`. Otherwise the alias has no `.size` and
+the ELF writer gives it the base symbol's size. Whether GlobalMerge packs a variable is a
+whole-module decision: it merges every eligible variable that some function uses together
+with another eligible variable of the same kind (data or BSS) and section; a subgraph sees
+a few of those functions, and a variable another subgraph uses is a declaration there or
+exported (ineligible), so a split piece merges less, or otherwise, than the serial build.
+
+`alias_sizes` redoes the serial decision over all pieces of the split build: the functions
+are the split's own optimised code (each piece's references to data, read from its
+assembly, `_MergedGlobals+offset` mapped back to the variable there), a variable's
+eligibility comes from the input module (linkage and visibility before the split exported
+anything), and the packing follows GlobalMerge.cpp (`doMerge`, LLVM 22: by-use grouping,
+single-use sets ignored, sets sorted by size and cut at 4,095 bytes; a one-variable cut is
+not merged). The MC link then writes the size the serial object has
+(docs/backend.md, "GlobalMerge and alias sizes").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from compiler.backend import irmodel
+
+#: GlobalMerge's MaxOffset on AArch64 (AArch64TargetMachine.cpp: createGlobalMergePass(TM, 4095, ...))
+MAX_OFFSET = 4095
+COPY_SUFFIX = ".ember."  # planner.COPY_SUFFIX (the planner imports this module)
+
+
+@dataclass(frozen=True)
+class AliasFact:
+    """An alias whose base object is a global variable of the input module."""
+
+    name: str
+    base: str
+    value_type: str
+    base_private: bool
+
+
+@dataclass
+class ModuleFacts:
+    """What the input module says about GlobalMerge's inputs (before the split changed linkages)."""
+
+    aliases: list[AliasFact]
+    #: global variables GlobalMerge may consider by their declaration: defined, not TLS,
+    #: local or `external` and DSO-local, not `llvm.used`/`llvm.compiler.used`
+    candidates: set[str]
+    minsize: set[str]
+    #: named type definitions (the alias value types may name them)
+    type_defs: list[str] = field(default_factory=list)
+
+
+def module_facts(mod: irmodel.IRModule, kept: set[str]) -> ModuleFacts | None:
+    """The facts, or None when no alias has a global variable as its base (nothing to do)."""
+    values = mod.values
+    aliases: list[AliasFact] = []
+    for e in mod.by_kind("alias"):
+        base = _base_object(e, values)
+        if base is None or base.kind != "global" or not base.is_definition or e.linkage == "private":
+            continue
+        head = e.text.split("=", 1)[1]
+        at = re.search(r"\balias\b", head)
+        if at is None:
+            continue
+        aliases.append(AliasFact(e.name, base.name, irmodel.read_type(head, at.end()), base.linkage == "private"))
+    if not aliases:
+        return None
+    candidates = {e.name for e in mod.by_kind("global") if _candidate(e, kept)}
+    groups = {e.name.split()[-1]: e.text for e in mod.by_kind("attributes")}  # "attributes #1" -> "#1"
+    minsize = {e.name for e in mod.by_kind("function") if _has_minsize(e.text, groups)}
+    type_defs = [e.text for e in mod.by_kind("type")]
+    return ModuleFacts(aliases, candidates, minsize, type_defs)
+
+
+def _base_object(e: irmodel.Entity, values: dict[str, irmodel.Entity]) -> irmodel.Entity | None:
+    seen: set[str] = set()
+    while e.kind == "alias":
+        if e.name in seen or not e.refs:
+            return None
+        seen.add(e.name)
+        nxt = values.get(e.refs[0])
+        if nxt is None:
+            return None
+        e = nxt
+    return e
+
+
+def _candidate(e: irmodel.Entity, kept: set[str]) -> bool:
+    if not e.is_definition or e.name in kept or e.name.startswith(("llvm.", ".llvm.")):
+        return False
+    words = irmodel.words_until_type(e.text.split("=", 1)[1])
+    if any(w.startswith("thread_local") for w in words):
+        return False
+    if e.linkage in irmodel.LOCAL_LINKAGES:
+        return True
+    # MergeExternal: on for ELF; `shouldAssumeDSOLocal` under PIC: hidden, protected, dso_local
+    return e.linkage == "external" and (e.visibility != "default" or "dso_local" in words)
+
+
+def _has_minsize(text: str, groups: dict[str, str]) -> bool:
+    header = text.split("\n", 1)[0]  # the `define` line (a `{ i32, i64 }` return type has braces too)
+    if re.search(r"\bminsize\b", header):
+        return True
+    for ref in re.findall(r"#(\d+)", header):
+        group = groups.get(f"#{ref}")
+        if group is not None and re.search(r"\bminsize\b", group):
+            return True
+    return False
+
+
+def active(triple: str | None, opt_level: int) -> bool:
+    """Whether the code generator runs GlobalMerge: AArch64 ELF at -O1 and up."""
+    t = (triple or "").lower()
+    return opt_level >= 1 and t.startswith(("aarch64", "arm64")) and not any(os in t for os in ("darwin", "macos", "ios", "windows"))
+
+
+# ------------------------------------------------------------------ the pieces' assembly
+
+_SECTION = re.compile(r"^\s*\.section\s+\"?([^\",\s]+)")
+_SIMPLE_SECTION = re.compile(r"^\s*\.(text|data|bss)\b")
+_TYPE = re.compile(r"^\s*\.type\s+([A-Za-z_.$][\w.$]*),\s*[@%](object|function)\s*$")
+_SIZE = re.compile(r"^\s*\.size\s+([A-Za-z_.$][\w.$]*),\s*(\d+)\s*$")
+_ALIGN = re.compile(r"^\s*\.p2align\s+(\d+)")
+_COMM = re.compile(r"^\s*\.comm\s+([A-Za-z_.$][\w.$]*),\s*(\d+)(?:,\s*(\d+))?")
+_LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):")
+_ASSIGN = re.compile(r"^\s*([A-Za-z_.$][\w.$]*)\s*=\s*([A-Za-z_.$][\w.$]*)(?:\+(\d+))?(?:\+(\d+))?\s*$")
+_TOKEN = re.compile(r"(?<![\w.$])[A-Za-z_.$][\w.$]*")
+_MERGED = "_MergedGlobals"
+
+
+@dataclass
+class _Object:
+    name: str
+    bucket: tuple[str, str] | None  # (data | bss, explicit section); None: never merged (constant, TLS)
+    size: int
+    align: int
+
+
+@dataclass
+class _Piece:
+    objects: dict[str, _Object] = field(default_factory=dict)
+    functions: dict[str, set[str]] = field(default_factory=dict)
+    alias_size: dict[str, int] = field(default_factory=dict)  # explicit `.size` of an assignment
+
+
+def _bucket(section: str) -> tuple[str, str] | None:
+    if section.startswith((".rodata", ".data.rel.ro", ".tdata", ".tbss", ".text")) or section.startswith(".note"):
+        return None
+    if section.startswith(".bss"):
+        return ("bss", "")
+    if section.startswith(".data"):
+        return ("data", "")
+    return ("data", section)  # an explicit section: its own group (BSS-ness not told apart here)
+
+
+def _read_piece(asm: str, aliases: set[str]) -> _Piece:
+    """Data objects, functions with the names their code uses, explicit alias sizes.
+    `aliases`: the input's aliases (`al = .L_MergedGlobals+32` is one, not a merged variable)."""
+    piece = _Piece()
+    section = ".text"
+    align = 1
+    function: str | None = None
+    types: dict[str, str] = {}
+    merged_at: dict[str, list[str]] = {}  # _MergedGlobals label -> the variables packed into it
+    merged_section: dict[str, tuple[str, str] | None] = {}
+    assigned: dict[str, str] = {}
+    sizes: dict[str, int] = {}
+    pending_refs: dict[str, set[str]] = {}
+    for line in asm.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("//", "#", ";")):
+            continue
+        if stripped.startswith("."):
+            m = _SECTION.match(line)
+            if m:
+                section = m.group(1)
+                continue
+            m = _SIMPLE_SECTION.match(line)
+            if m:
+                section = "." + m.group(1)
+                continue
+            m = _TYPE.match(line)
+            if m:
+                types[m.group(1)] = m.group(2)
+                continue
+            m = _ALIGN.match(line)
+            if m:
+                align = 1 << int(m.group(1))
+                continue
+            m = _SIZE.match(line)
+            if m:
+                sizes[m.group(1)] = int(m.group(2))
+                continue
+            m = _COMM.match(line)
+            if m:
+                name = m.group(1)
+                piece.objects[name] = _Object(name, ("bss", ""), int(m.group(2)), int(m.group(3) or 1))
+                if _MERGED in name:
+                    merged_section[name] = ("bss", "")
+                continue
+            if stripped.startswith(".Lfunc_end"):
+                function = None
+            if not _LABEL.match(stripped):
+                a = _ASSIGN.match(line)
+                if a is None:
+                    continue
+        label = _LABEL.match(line)
+        if label:
+            name = label.group(1)
+            if name.startswith(".Lfunc_end"):
+                function = None
+            elif types.get(name) == "function":
+                function = name
+                piece.functions.setdefault(name, set())
+            elif types.get(name) == "object":
+                function = None
+                piece.objects[name] = _Object(name, _bucket(section), 0, align)
+                if _MERGED in name:
+                    merged_section[name] = _bucket(section)
+            continue
+        a = _ASSIGN.match(line)
+        if a:
+            target = a.group(2)
+            assigned[a.group(1)] = target
+            if _MERGED in target and a.group(4) is None and a.group(1) not in aliases:
+                merged_at.setdefault(target, []).append(a.group(1))
+            continue
+        if function is not None:
+            pending_refs.setdefault(function, set()).update(_TOKEN.findall(line))
+    for name, obj in piece.objects.items():
+        if name in sizes:
+            obj.size = sizes[name]
+    for block, members in merged_at.items():
+        for name in members:
+            piece.objects[name] = _Object(name, merged_section.get(block, ("data", "")), sizes.get(name, 0), 1)
+    for name, target in assigned.items():
+        if name in sizes and not (_MERGED in target and name in piece.objects):
+            piece.alias_size[name] = sizes[name]
+    for function, refs in pending_refs.items():
+        used = piece.functions[function]
+        for token in refs:
+            if token in merged_at:
+                # code addresses a merged variable from the block's base (`adrp x8,
+                # .L_MergedGlobals` then `[x8, #24]`): count every member, as the piece did
+                # (it merged them because functions here use them together)
+                used.update(merged_at[token])
+            else:
+                used.add(token)  # here or in another piece; what is no variable is filtered later
+    return piece
+
+
+def _original(name: str) -> str:
+    return name.split(COPY_SUFFIX, 1)[0]
+
+
+def _input_name(name: str, candidates: set[str]) -> str:
+    """A piece's spelling of a variable -> the input's (a private one is `.L<name>` there)."""
+    return name[2:] if name.startswith(".L") and name not in candidates and name[2:] in candidates else name
+
+
+def merged_variables(read: Sequence[_Piece], facts: ModuleFacts, opt_level: int, order: dict[str, int]) -> set[str]:
+    """The variables the serial GlobalMerge packs, judged on the split's code (see the module doc)."""
+    objects: dict[str, _Object] = {}
+    for piece in read:
+        for raw, obj in piece.objects.items():
+            name = _input_name(raw, facts.candidates)
+            if _MERGED in name or name not in facts.candidates or obj.bucket is None:
+                continue
+            if obj.size >= MAX_OFFSET:
+                continue
+            objects.setdefault(name, obj)
+    size_only = opt_level < 3
+    groups: dict[tuple[str, str], set[str]] = {}
+    for piece in read:
+        for function, used in piece.functions.items():
+            if size_only and _original(function) not in facts.minsize:
+                continue
+            by_bucket: dict[tuple[str, str], set[str]] = {}
+            for raw in used:
+                name = _input_name(raw, facts.candidates)
+                found = objects.get(name)
+                if found is not None and found.bucket is not None:
+                    by_bucket.setdefault(found.bucket, set()).add(name)
+            for bucket, names in by_bucket.items():
+                if len(names) > 1:
+                    groups.setdefault(bucket, set()).update(names)
+    merged: set[str] = set()
+    last = len(order)
+    for names in groups.values():
+        ranked = sorted(names, key=lambda n: (objects[n].size, order.get(n, last), n))
+        merged |= _packed(ranked, objects)
+    return merged
+
+
+def _packed(ranked: list[str], objects: dict[str, _Object]) -> set[str]:
+    """GlobalMerge's cut of one sorted set into pieces of at most MAX_OFFSET bytes."""
+    out: set[str] = set()
+    chunk: list[str] = []
+    size = 0
+    for name in ranked:
+        obj = objects[name]
+        start = -(-size // obj.align) * obj.align
+        if chunk and start + obj.size > MAX_OFFSET:
+            if len(chunk) > 1:
+                out.update(chunk)
+            chunk, size, start = [], 0, 0
+        chunk.append(name)
+        size = start + obj.size
+    if len(chunk) > 1:
+        out.update(chunk)
+    return out
+
+
+def alias_sizes(
+    pieces: Sequence[str],
+    facts: ModuleFacts,
+    triple: str | None,
+    opt_level: int,
+    order: dict[str, int],
+    value_sizes: dict[str, int] | None = None,
+) -> dict[str, int]:
+    """For each alias whose size in the linked object would differ from the serial one's,
+    the size to write (`value_sizes`: alloc sizes of the alias value types, computed on
+    demand by `compiler.backend.engine` when None)."""
+    merging = active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize))
+    if not merging and not any(a.base_private for a in facts.aliases):
+        return {}  # no piece merges, so none sized an alias otherwise than the serial build
+    names = {a.name for a in facts.aliases}
+    read = [_read_piece(asm, names) for asm in pieces]
+    merged = merged_variables(read, facts, opt_level, order) if merging else set()
+    base_size: dict[str, int] = {}
+    explicit: dict[str, int] = {}
+    for piece in read:
+        for name, obj in piece.objects.items():
+            base_size.setdefault(name, obj.size)
+        explicit.update(piece.alias_size)
+    wanted: dict[str, int] = {}
+    need_value: list[AliasFact] = []
+    for alias in facts.aliases:
+        sized_by_type = alias.base_private or alias.base in merged
+        if sized_by_type:
+            if alias.name in explicit:
+                continue  # the piece wrote the value type's size already
+            need_value.append(alias)
+        elif alias.base in base_size and explicit.get(alias.name, base_size[alias.base]) != base_size[alias.base]:
+            wanted[alias.name] = base_size[alias.base]
+    if need_value:
+        if value_sizes is None:
+            value_sizes = _value_sizes(need_value, facts.type_defs, triple)
+        for alias in need_value:
+            if alias.name in value_sizes:
+                wanted[alias.name] = value_sizes[alias.name]
+    return wanted
+
+
+def _value_sizes(aliases: Iterable[AliasFact], type_defs: list[str], triple: str | None) -> dict[str, int]:
+    from compiler.backend import engine, llvm_stage
+
+    listed = list(aliases)
+    lines = [*type_defs] + [f"@__ember_vt{i} = external global {a.value_type}" for i, a in enumerate(listed)]
+    target = llvm_stage.native_target(triple)
+    try:
+        with engine.Module("\n".join(lines) + "\n", "<alias value types>") as module:
+            module.prepare(target, force_triple=True)
+            sizes = module.global_value_sizes([f"__ember_vt{i}" for i in range(len(listed))])
+    except engine.EngineError:
+        return {}  # an unsized value type: AsmPrinter writes no `.size` either
+    return {a.name: sizes[f"__ember_vt{i}"] for i, a in enumerate(listed) if f"__ember_vt{i}" in sizes}
