@@ -154,6 +154,39 @@ def test_a_callee_just_over_the_limit_is_left_to_the_subgraphs_inliner() -> None
     assert s.inline_closure(["user0"]) == {"near"}
 
 
+def test_a_call_passing_a_constant_brings_a_larger_callee() -> None:
+    """gawk's `research` costs LLVM 275 (threshold 225) but 75-200 where a call passes constant
+    flags its branches test: a caller passing a constant gets a callee up to twice the limit, a
+    caller passing only run-time values does not, nor one whose callee still calls a defined
+    function (Lua's `lua_geti`: 340 serially, 220 imported without what the serial one inlined)."""
+    limit = summary.INLINE_SIZE[2]
+    call = "  %r = call i64 @flagged(i64 %x, {arg})\n  ret i64 %r\n}}"
+    text = "\n".join([
+        _big("flagged", limit * 3 // 2, linkage="internal ").replace("(i64 %x)", "(i64 %x, i1 %flag)"),
+        "define i64 @with_constant(i64 %x) {\n" + call.format(arg="i1 noundef true"),
+        "define i64 @with_null(i64 %x, ptr %p) {\n" + call.format(arg="ptr null").replace("@flagged(", "@other("),
+        "define i64 @with_variable(i64 %x, i1 %f) {\n" + call.format(arg="i1 %f"),
+        "define i64 @twice(i64 %x, i1 %f) {\n" + call.format(arg="i1 %f").replace("\n}", "\n}").replace(
+            "  ret", "  %s = call i64 @flagged(i64 %x, i1 false)\n  ret"),
+        "declare i64 @other(i64, ptr)",
+        # over the limit, called with a constant, but calling a defined function it keeps calling:
+        # its body is the serial one only if that callee's own inlining were predicted right
+        _big("open_ended", limit * 3 // 2, calls=("huge", "huge")).replace("(i64 %x)", "(i64 %x, i1 %flag)", 1),
+        _big("huge", 400, linkage="internal "),
+        "define i64 @calls_open_ended(i64 %x) {\n" + call.format(arg="i1 false").replace("@flagged(", "@open_ended("),
+    ])
+    s = _summary(text)
+    assert s.effective["flagged"] > limit * (100 + summary.BORDER) // 100  # over the limit, not borderline
+    assert s.functions["with_constant"].constant_calls == {"flagged"}
+    assert s.functions["with_null"].constant_calls == {"other"}
+    assert s.functions["with_variable"].constant_calls == frozenset()
+    assert s.inline_closure(["with_constant"]) == {"flagged"}
+    assert s.inline_closure(["twice"]) == {"flagged"}  # one of its two calls passes a constant
+    assert s.inline_closure(["with_variable"]) == set()
+    assert s.functions["calls_open_ended"].constant_calls == {"open_ended"}
+    assert s.inline_closure(["calls_open_ended"]) == set()
+
+
 def test_the_prediction_matches_llvm_on_the_module() -> None:
     """What LLVM's -O2 keeps calling is what the summary predicted it would not inline."""
     text = _module()
