@@ -469,3 +469,11 @@ def test_inlining_a_callee_noinline_through_its_attribute_group() -> None:
     LLVM's verifier ended the reducer (an Ember program's `noinline` helpers)."""
     out = _delta("inline-call-sites").apply(NOINLINE_GROUP, {1})  # helper goes into user
     assert engine.valid_ir(out) and "@helper" not in out and "add i64 %x, 1" in out
+
+
+def test_intrinsics_keep_their_parameters() -> None:
+    """`declare double @llvm.floor.f64(double)` without its parameter is a broken module that
+    LLVM's verifier ended the reducer on."""
+    text = ("declare double @llvm.floor.f64(double)\n"
+            "define double @f(double %x) {\n  %r = call double @llvm.floor.f64(double 0.0)\n  ret double %r\n}\n")
+    assert not any(chunk.startswith("llvm.") for chunk in _delta("arguments").chunks(text))
