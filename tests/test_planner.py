@@ -250,3 +250,27 @@ def test_an_import_may_name_a_variable_the_optimiser_knows_nothing_about() -> No
     assert importing, "no subgraph imports set_loc"
     for sg_text in importing:
         assert "@where = external hidden global i64" in sg_text
+
+
+def test_the_callers_of_a_local_left_out_of_line_share_its_subgraph() -> None:
+    """IPSCCP specialises a local the serial build keeps out of line on the constants all its
+    calls pass (fuzz/regressions/ipsccp_argument_across_subgraphs.ll: `frem` and `floor` on
+    them fold, and `UND fmod`, `UND floor` with them). Only a subgraph holding every call sees
+    that, so the callers' clusters join the local's while they fit a default-sized subgraph;
+    beyond that the plan stays split (the local is called across subgraphs, as before)."""
+    text = "\n".join([
+        _fn("shared", 300, linkage="internal "),
+        _fn("a", 300, ("shared",)),
+        _fn("b", 300, ("shared",)),
+        _fn("c", 300),
+    ])
+    policy = planner.PlanPolicy(target_cost=400, import_cost=planner.IMPORT_COST, import_always_inline=True, inline_level=2)
+    together = next(m for m in _members(planner.plan(text, policy=policy)) if "shared" in m)
+    assert {"a", "b"} <= together and "c" not in together
+    assert not any(planner.COPY_SUFFIX in n for n in together)
+    # -O0 inlines nothing and specialises nothing: the plan does not follow
+    unspecialised = planner.plan(text, policy=dataclasses.replace(policy, inline_level=0))
+    assert not any({"a", "b", "shared"} <= m for m in _members(unspecialised))
+    # too large together for one subgraph: split as before
+    large = "\n".join([_fn("shared", 300, linkage="internal "), _fn("a", 4000, ("shared",)), _fn("b", 4000, ("shared",)), _fn("c", 300)])
+    assert not any({"a", "b"} <= m for m in _members(planner.plan(large, policy=policy)))

@@ -448,3 +448,32 @@ def test_module_asm_lines_go() -> None:
     assert delta.chunks(text) == ['module asm ".globl x"', 'module asm "x:"']
     out = delta.apply(text, {1})
     assert engine.valid_ir(out) and ".globl" not in out and 'module asm "x:"' in out
+
+
+NOINLINE_GROUP = """define internal i64 @helper(i64 %x) #0 {
+  %y = add i64 %x, 1
+  ret i64 %y
+}
+
+define i64 @user(i64 %x) {
+  %r = call i64 @helper(i64 %x)
+  ret i64 %r
+}
+
+attributes #0 = { noinline nounwind }
+"""
+
+
+def test_inlining_a_callee_noinline_through_its_attribute_group() -> None:
+    """`noinline` read from `#0` next to the `alwaysinline` the pass adds broke the module, and
+    LLVM's verifier ended the reducer (an Ember program's `noinline` helpers)."""
+    out = _delta("inline-call-sites").apply(NOINLINE_GROUP, {1})  # helper goes into user
+    assert engine.valid_ir(out) and "@helper" not in out and "add i64 %x, 1" in out
+
+
+def test_intrinsics_keep_their_parameters() -> None:
+    """`declare double @llvm.floor.f64(double)` without its parameter is a broken module that
+    LLVM's verifier ended the reducer on."""
+    text = ("declare double @llvm.floor.f64(double)\n"
+            "define double @f(double %x) {\n  %r = call double @llvm.floor.f64(double 0.0)\n  ret double %r\n}\n")
+    assert not any(chunk.startswith("llvm.") for chunk in _delta("arguments").chunks(text))

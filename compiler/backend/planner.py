@@ -476,8 +476,10 @@ def _function_atoms(state: PlanState) -> list[str]:
 def cluster_by_calls(state: PlanState) -> None:
     """Merge function atoms along references, most binding first.
 
-    Locals go with their callers (below, whatever the cap); then callers go with the
-    exported functions they call while the cluster fits one subgraph (fewer calls cross).
+    Locals go with their callers (below, whatever the cap); all callers of a local left out
+    of line go together where they fit a subgraph (its arguments' constants); then callers
+    go with the exported functions they call while the cluster fits one subgraph (fewer
+    calls cross).
     """
     roots = _function_atoms(state)
     is_function_atom = set(roots)
@@ -524,12 +526,34 @@ def cluster_by_calls(state: PlanState) -> None:
     for root in locals_:
         if len(callers[root]) > 1 and not any(merge(caller, root) for caller in callers[root]):
             merge(next(iter(callers[root])), root, force=True)
+    # a local the serial build keeps out of line is specialised by IPSCCP on every argument
+    # all its calls pass the same constant (branches fold, and the calls in them go: `fmod`
+    # for a `frem`), which only a subgraph holding every call can do too (while it is called
+    # from another subgraph it is exported, its arguments unknown): its callers' clusters
+    # join its own where together they fit a subgraph (a default-sized one at the least)
+    for root in _out_of_line_locals(state, locals_):
+        joined = {clusters.find(root)} | {clusters.find(c) for c in callers[root]}
+        if len(joined) > 1 and sum(state.cluster_cost[c] for c in joined) <= max(cap, TARGET_SUBGRAPH_COST):
+            for caller in callers[root]:
+                merge(caller, root, force=True)
     if not state.policy.merge_exported or state.policy.target_cost < FINE_SPLIT_COST:
         return
     for root in roots:
         if not all_local(root):
             for caller in callers[root]:
                 merge(caller, root)
+
+
+def _out_of_line_locals(state: PlanState, locals_: list[str]) -> list[str]:
+    """Local function atoms the serial build is not predicted to inline (an inlined one comes
+    to every caller's subgraph as a copy, which sees its constants); none at -O0, whose
+    pipeline has no IPSCCP."""
+    if state.policy.inline_level == 0:
+        return []
+    if state.inline is None:
+        state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level)
+    inlined = state.inline.inlined
+    return [root for root in locals_ if not any(n in inlined for n in state.atom_members[root])]
 
 
 def pack_clusters(state: PlanState) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from compiler.backend import irmodel
 from fuzz.reduce.engine import DeltaPass
 from fuzz.reduce.ir.common import DEFINE_HEAD, defined_function_chunks, with_llvm_passes
@@ -14,16 +16,35 @@ def _inline_callees(text: str, keep: set[int]) -> str:
     if not names:
         return text
     lines = text.split("\n")
+    groups = {m.group(1): m.group(2) for m in map(_GROUP.match, lines) if m}
     for i, line in enumerate(lines):
         m = DEFINE_HEAD.match(line)
         if m and irmodel.unquote(m.group(2)[1:]) in names:
-            head = m.group(3).replace(" noinline", "")
+            # `noinline` (and the `optnone` that needs it) also comes through an attribute group
+            # (`#1 = { noinline }`): that group's words are written out on the line without it,
+            # else the module is broken and LLVM ends the reducer
+            head = _GROUP_REF.sub(lambda g: _without_noinline(g.group(0), groups), m.group(3))
+            head = head.replace(" noinline", "").replace(" optnone", "")
             lines[i] = f"define {m.group(1)}{m.group(2)}{head.rstrip()} alwaysinline {{"
     def passes(pm: object) -> None:
         pm.add_always_inliner_pass()  # type: ignore[attr-defined]
         pm.add_global_dead_code_eliminate_pass()  # type: ignore[attr-defined]  # callees left without callers
 
     return with_llvm_passes("\n".join(lines), passes, None)
+
+
+#: `attributes #N = { words }`
+_GROUP = re.compile(r"^attributes (#\d+) = \{ (.*) \}$")
+#: a function's reference to an attribute group on its `define` line
+_GROUP_REF = re.compile(r" #\d+\b")
+
+
+def _without_noinline(ref: str, groups: dict[str, str]) -> str:
+    """` #N`, or its words spelled out where the group says `noinline`/`optnone`."""
+    words = groups.get(ref.strip(), "")
+    if not re.search(r"(?:^| )(?:noinline|optnone)(?: |$)", words):
+        return ref
+    return " " + words
 
 
 PASS = DeltaPass("inline-call-sites", defined_function_chunks, _inline_callees)
