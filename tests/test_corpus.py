@@ -32,15 +32,11 @@ MODES = ("subgraph", "function", "two-level")
 #: Empty: bc's `- UND putchar` at -O2 (subgraph, two-level) was the last, fixed by giving
 #: imports and declarations the `cold` the serial pipeline infers (summary.cold_functions).
 OPEN: dict[tuple[str, int, str], str] = {}
-#: Open `-g` line-row differences (strict xfails), one row each in a function whose code is the
-#: serial build's: the same class as jq's below, found by the first full `-g` run (CI, 2026-11-26)
-OPEN_DEBUG = {
-    **{("sqlite", mode): ("open: 1 row of ~1,500 (sqlite3_memory_highwater+0xb) maps to sqlite3.c:23150 split, 23147 serially: "
-                          "sqlite3Stat exported while compiling loses GlobalsAA's no-escape fact (docs/backend.md, Debug info)")
-       for mode in ("subgraph", "two-level")},
-    **{("libxml2", mode): "open: 1 row of ~2,400 (xmlNewTextWriterFilename+0x105) maps to xmlwriter.c:142 split, line 0 serially"
-       for mode in ("subgraph", "two-level")},
-}
+#: Open `-g` line-row differences (strict xfails). Empty: SQLite's, libxml2's and jq's rows
+#: (found by the first full `-g` run, CI 2026-11-26) came from IPO facts a subgraph lacked:
+#: IPSCCP folding a constant argument only the subgraph's call sites agree on (jq, libxml2)
+#: and GlobalsAA losing an exported variable's no-escape fact (SQLite); docs/backend.md, Debug info
+OPEN_DEBUG: dict[tuple[str, str], str] = {}
 #: the `-g` run (one per program and mode, -O2 -j2): every program with EMBER_CORPUS=full
 DEBUG_QUICK = ("cjson", "zlib")
 DEBUG_NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in DEBUG_QUICK]
@@ -111,10 +107,6 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, re
         request.node.add_marker(pytest.mark.xfail(strict=True, reason=OPEN[name, 2, mode]))
     if (name, mode) in OPEN_DEBUG:
         request.node.add_marker(pytest.mark.xfail(strict=True, reason=OPEN_DEBUG[name, mode]))
-    if name == "jq" and mode != "function":
-        request.node.add_marker(pytest.mark.xfail(strict=True, reason=(
-            "open: 3 rows in 200 functions with the serial code (jv_mem_free's tail call to free, "
-            "inlined) map to the caller's line instead of jv_alloc.c:158")))
     src = _module(name, debug=True)
     program = corpus.BY_NAME[name]
     reference = _serial_debug(name)

@@ -274,3 +274,113 @@ def test_the_callers_of_a_local_left_out_of_line_share_its_subgraph() -> None:
     # too large together for one subgraph: split as before
     large = "\n".join([_fn("shared", 300, linkage="internal "), _fn("a", 4000, ("shared",)), _fn("b", 4000, ("shared",)), _fn("c", 300)])
     assert not any({"a", "b"} <= m for m in _members(planner.plan(large, policy=policy)))
+
+
+def _pick_module(ops: tuple[int, int]) -> str:
+    """`pick` (small, local) called with a constant `op` by two large exported callers."""
+    pick = "\n".join([
+        "define internal i64 @pick(i64 %x, i32 %op) {",
+        "  %is1 = icmp eq i32 %op, 1",
+        "  %a = add i64 %x, 7",
+        "  %b = mul i64 %x, 3",
+        "  %r = select i1 %is1, i64 %a, i64 %b",
+        "  ret i64 %r",
+        "}",
+    ])
+    callers = []
+    for name, op in zip(("a", "b"), ops, strict=True):
+        body = _fn(name, 400).replace("  ret i64 %v399", f"  %p = call i64 @pick(i64 %v399, i32 {op})\n  ret i64 %p")
+        callers.append(body)
+    return "\n".join([pick, *callers])
+
+
+def test_a_copy_sees_the_argument_facts_of_all_its_call_sites(tmp_path: Path) -> None:
+    """Each subgraph sees one caller of `pick`, passing one constant `op`; unsplit, IPSCCP sees
+    0 and 1 and folds nothing, so each subgraph gets a discardable caller passing an unknown
+    `op` (jq's `order_cmp`: otherwise its copies are folded before inlining and the merged
+    debug locations differ). Where every call site passes the same `op`, nothing is added,
+    and the caller never reaches the object."""
+    policy = planner.PlanPolicy(target_cost=400, serial_argument_facts=True)
+    p = planner.plan(_pick_module((0, 1)), policy=policy)
+    assert len(p.subgraphs) == 2
+    for sg in p.subgraphs:
+        lines = sg.text.splitlines()
+        at = [i for i, ln in enumerate(lines) if ln.startswith("define linkonce_odr hidden void @__ember_ipsccp.")]
+        assert len(at) == 1, sg.text
+        call = lines[at[0] + 1]  # both arguments unknown (x varies too), the subgraph's own name of `pick`
+        assert call in ("  call i64 @pick(i64 %x, i32 %op)", f"  call i64 @pick{planner.COPY_SUFFIX}{sg.index}(i64 %x, i32 %op)")
+    same = planner.plan(_pick_module((1, 1)), policy=policy)
+    assert not any("__ember_ipsccp" in sg.text for sg in same.subgraphs)
+    off = planner.plan(_pick_module((0, 1)), policy=dataclasses.replace(policy, serial_argument_facts=False))
+    assert not any("__ember_ipsccp" in sg.text for sg in off.subgraphs)
+    src = tmp_path / "pick.ll"
+    src.write_text(_pick_module((0, 1)))
+    none = driver.build(str(src), driver.BuildOptions(split="none")).output
+    split = driver.build(str(src), driver.BuildOptions(split="subgraph", jobs=1, subgraph_cost=400)).output
+    assert isinstance(split, bytes) and b"__ember_ipsccp" not in split
+    assert symtab.diff_symbols(symtab.read_symbols(none), symtab.read_symbols(split)).clean
+
+
+_TABLE = "\n".join([
+    "%struct.stat = type { [4 x i64], [4 x i64] }",
+    "@stat = internal global %struct.stat zeroinitializer, align 8",
+    "@seen = internal global ptr null, align 8",
+    "declare void @use(ptr)",
+])
+
+
+def _stat_user(name: str, extra: str = "") -> str:
+    """A large function that bumps `stat.now[i]` through a GEP chain (and a constant GEP)."""
+    body = _fn(name, 400).replace("  ret i64 %v399", "\n".join([
+        "  %now = getelementptr inbounds [4 x i64], ptr @stat, i64 0, i64 %x",
+        "  %old = load i64, ptr %now, align 8",
+        "    #dbg_value(ptr %now, !1, !DIExpression(), !2)",
+        "  %new = add i64 %old, %v399",
+        "  store i64 %new, ptr %now, align 8",
+        "  %mx = getelementptr inbounds [4 x i64], ptr getelementptr inbounds (%struct.stat, ptr @stat, i32 0, i32 1), i64 0, i64 %x",
+        "  store i64 %new, ptr %mx, align 8",
+        extra,
+        "  ret i64 %new",
+    ]))
+    return body
+
+
+def test_non_escaping_variables_follow_gep_chains_and_stop_at_any_other_use() -> None:
+    ok = irmodel.parse_module("\n".join([_TABLE, _stat_user("a"), _stat_user("b")]))
+    assert planner.non_escaping_variables(ok, {"stat", "seen"}) == {"stat", "seen"}
+    for escape in (
+        "  store ptr %now, ptr @seen, align 8",  # the address stored: `seen` is fine, `stat` escapes
+        "  call void @use(ptr %mx)",
+        "  %cmp = icmp eq ptr %now, null",
+        "  %sel = select i1 true, ptr %now, ptr null",
+    ):
+        mod = irmodel.parse_module("\n".join([_TABLE, _stat_user("a"), _stat_user("b", escape)]))
+        assert "stat" not in planner.non_escaping_variables(mod, {"stat"}), escape
+    stored = irmodel.parse_module("\n".join([_TABLE, _stat_user("a", "  store ptr %now, ptr @seen, align 8")]))
+    assert planner.non_escaping_variables(stored, {"stat", "seen"}) == {"seen"}
+
+
+def test_a_variable_used_across_subgraphs_stays_local_in_its_owner_when_it_never_escapes(tmp_path: Path) -> None:
+    """SQLite's `sqlite3Stat`: exported hidden while compiling, GlobalsAA lost its no-escape
+    fact and GVN kept another of two equal loads (other debug line). Its owner keeps it
+    `internal`, with a keeper standing for the other subgraphs' accesses; the object is the
+    same as before (no keeper, `stat` local)."""
+    text = "\n".join([_TABLE, _stat_user("a"), _stat_user("b")])
+    policy = planner.PlanPolicy(target_cost=400, serial_alias_facts=True)
+    p = planner.plan(text, policy=policy)
+    assert len(p.subgraphs) == 2
+    owner = next(sg for sg in p.subgraphs if "stat" in sg.members)
+    other = next(sg for sg in p.subgraphs if sg is not owner)
+    assert "@stat = internal global" in owner.text
+    assert f"define hidden void @{planner.KEEPER_PREFIX}" in owner.text and "getelementptr i8, ptr @stat, i64 %at" in owner.text
+    assert "@stat = external hidden global" in other.text and planner.KEEPER_PREFIX not in other.text
+    escaping = planner.plan("\n".join([_TABLE, _stat_user("a"), _stat_user("b", "  call void @use(ptr %mx)")]), policy=policy)
+    owner = next(sg for sg in escaping.subgraphs if "stat" in sg.members)
+    assert "@stat = hidden global" in owner.text and planner.KEEPER_PREFIX not in owner.text
+    src = tmp_path / "stat.ll"
+    src.write_text(text.replace("    #dbg_value(ptr %now, !1, !DIExpression(), !2)\n", ""))
+    none = driver.build(str(src), driver.BuildOptions(split="none")).output
+    for mode in ("subgraph", "two-level"):
+        split = driver.build(str(src), driver.BuildOptions(split=mode, jobs=1, subgraph_cost=400)).output
+        assert isinstance(split, bytes) and planner.KEEPER_PREFIX.encode() not in split
+        assert symtab.diff_symbols(symtab.read_symbols(none), symtab.read_symbols(split)).clean

@@ -132,6 +132,7 @@ def _load() -> ctypes.CDLL:
         ("LLVMGlobalGetValueType", vp, (vp,)),
         ("LLVMGetModuleDataLayout", vp, (vp,)),
         ("LLVMABISizeOfType", ctypes.c_ulonglong, (vp, vp)),
+        ("LLVMDeleteFunction", None, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -386,4 +387,8 @@ class Value:
     def rename(self, name: str) -> None:
         data = name.encode()
         _lib().LLVMSetValueName2(self.ref, data, len(data))
+
+    def delete_function(self) -> None:
+        """Delete this function (it must have no uses left); the value is invalid after."""
+        _lib().LLVMDeleteFunction(self.ref)
 

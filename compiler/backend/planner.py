@@ -25,11 +25,11 @@ from __future__ import annotations
 import heapq
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from compiler.backend import deadfields, globalmerge, irdebug, irmodel, summary
-from compiler.backend.irmodel import Entity, IRModule
+from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
 #: subgraph pays a module parse and the pass pipeline's fixed cost, and every call that
@@ -293,6 +293,12 @@ class PlanPolicy:
     #: clear the unread fields of local pointer tables before splitting, as the unsplit
     #: GlobalOpt drops them (-O1 and up; compiler/backend/deadfields.py)
     clear_unread_fields: bool = False
+    #: keep IPSCCP from specialising a local on a constant argument that only the subgraph's
+    #: share of its call sites agrees on (-O1 and up; `serial_argument_callers`)
+    serial_argument_facts: bool = False
+    #: a local variable whose address never escapes stays local in its owner while other
+    #: subgraphs use it, so GlobalsAA keeps its no-escape fact (-O1 and up; `variable_keepers`)
+    serial_alias_facts: bool = False
 
 
 @dataclass
@@ -853,12 +859,17 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     private_names = {n for n in exported if by_name[n].linkage == "private"}
     subgraphs = []
     work = 0
+    sites = call_sites(state.mod, local_dup) if state.policy.serial_argument_facts else {}
+    unescaped = non_escaping_variables(state.mod, exported) if state.policy.serial_alias_facts else set()
     for k, members in enumerate(state.bucket_members):
         ordered = sorted(members, key=state.order.__getitem__)
         here = {n for n in exported if owner.get(n) == k}
+        local_here = [n for n in ordered if n in sites and n not in here and n not in state.imported[k]]
+        keep_local = [n for n in ordered if n in here and n in unescaped]
         text_k = piece_text(
-            state.mod, ordered, here, include_asm=(k == 0), rename=renames[k],
+            state.mod, ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
+            prelude=variable_keepers(keep_local, k) + serial_argument_callers(state.mod, sites, local_here, members, renames[k], k),
         )
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
@@ -898,12 +909,14 @@ def piece_text(
     constants_visible: bool = False,
     imported: set[str] | None = None,
     cold: set[str] | None = None,
+    prelude: list[str] | None = None,
 ) -> str:
     """Module text holding `members`: definitions (exported locals made hidden), declarations of the rest.
 
     With `constants_visible` (level 1), pure-data constants owned elsewhere come as
     `available_externally` copies so the optimiser can still fold loads from them (and
-    libcalls on constant strings) exactly as the unsplit compile does.
+    libcalls on constant strings) exactly as the unsplit compile does. `prelude`: function
+    definitions placed before the members (`serial_argument_callers`).
     """
     by_name = mod.values
     member_set = set(members)
@@ -918,6 +931,7 @@ def piece_text(
         parts.extend(e.text for e in mod.by_kind("asm"))
     needed: dict[str, None] = {}
     rename = rename or {}
+    parts.extend(prelude or ())
     first_member = len(parts)
     for name in members:
         e = by_name[name]
@@ -950,6 +964,230 @@ def piece_text(
         after = first_member + len(members)
         parts[after:] = [irmodel.rename_refs(p, rename) if "@" in p else p for p in parts[after:]]
     return irmodel.module_text(mod.header, parts)
+
+
+#: prefix of the discardable callers `serial_argument_callers` adds (GlobalOpt deletes them;
+#: the worker deletes any left after optimisation)
+CALLER_PREFIX = "__ember_ipsccp."
+
+
+@dataclass
+class CallSites:
+    """The direct call sites of one local function in the whole module."""
+
+    #: each calling function's sites: their argument texts (type, attributes and value)
+    by_caller: dict[str, list[list[str]]] = field(default_factory=dict)
+    #: what a call needs between `call` and the callee (calling convention, return type)
+    prefix: str = ""
+
+    def arguments(self, callers: Iterable[str]) -> tuple[int, list[set[str]]] | None:
+        """How many sites `callers` hold and each argument position's texts over them; None
+        when two sites pass different argument counts (varargs: left alone)."""
+        count, seen = 0, list[set[str]]()
+        for caller in callers:
+            for args in self.by_caller.get(caller, ()):
+                if count == 0:
+                    seen = [set() for _ in args]
+                elif len(args) != len(seen):
+                    return None
+                count += 1
+                for texts, a in zip(seen, args, strict=True):
+                    texts.add(a)
+        return count, seen
+
+
+def _sites_in(text: str, name: str) -> Iterator[tuple[str, list[str]]]:
+    """(text between `call`/`invoke` and the callee, argument texts) of each direct call of `name` in a body."""
+    callee = "@" + quote(name) + "("
+    at = text.find(callee, text.find("\n"))
+    while at >= 0:
+        head = text[text.rfind("\n", 0, at) + 1 : at]
+        word = max(head.rfind("call "), head.rfind("invoke "))
+        prefix = head[word:].split(" ", 1)[1] if word >= 0 else ""
+        yield prefix, irmodel.split_top_level(irmodel.parenthesised(text, at + len(callee) - 1))
+        at = text.find(callee, at + len(callee))
+
+
+def call_sites(mod: IRModule, names: set[str]) -> dict[str, CallSites]:
+    """The call sites of each function in `names` over every definition of the module."""
+    found: dict[str, CallSites] = {}
+    for e in mod.by_kind("function"):
+        for r in sorted(names.intersection(e.refs)):
+            cs = found.setdefault(r, CallSites())
+            for prefix, args in _sites_in(e.text, r):
+                cs.prefix = cs.prefix or prefix
+                cs.by_caller.setdefault(e.name, []).append(args)
+    return found
+
+
+def serial_argument_callers(
+    mod: IRModule, sites: dict[str, CallSites], local_here: list[str], members: Iterable[str],
+    rename: dict[str, str], k: int,
+) -> list[str]:
+    """One discardable caller per local of subgraph `k` that IPSCCP would specialise here only.
+
+    A copied local (or its home original) sees only the subgraph's share of its call sites.
+    Where those all pass one constant for an argument that the module's other sites pass
+    otherwise, IPSCCP folds it into the body before the inliner runs, and the body is
+    simplified along another path than unsplit (jq's `order_cmp`, `op` always 1 next to
+    `f_greater`): the code may come out the same, but the merged debug locations do not.
+    The caller passes its own (unknown) parameter there, and the constant where every
+    site of the module agrees, so IPSCCP sees the arguments the unsplit build sees. It is
+    `linkonce_odr`, so not tracked by IPSCCP itself, and nothing calls it: GlobalOpt,
+    two module passes after IPSCCP (CalledValuePropagation between), deletes it before the
+    inliner or any other pass counts the local's callers."""
+    out: list[str] = []
+    by_name = mod.values
+    member_list = list(members)
+    types = {e.name for e in mod.by_kind("type")}
+
+    def constant(texts: set[str]) -> bool:  # one argument text, naming no SSA value (`%struct.s` is a type)
+        return len(texts) == 1 and all(tok in types for tok in _SSA.findall(next(iter(texts))))
+
+    for name in local_here:
+        cs = sites[name]
+        everywhere = cs.arguments(cs.by_caller)
+        here = cs.arguments([m for m in member_list if m in cs.by_caller])
+        if everywhere is None or here is None or not cs.prefix or not here[0] or here[0] >= everywhere[0]:
+            continue
+        header = by_name[name].text.split("\n", 1)[0]
+        callee = "@" + quote(name) + "("
+        params = irmodel.split_top_level(irmodel.parenthesised(header, header.index(callee) + len(callee) - 1))
+        if len(params) != len(everywhere[1]) or not all(re.search(r" %[-a-zA-Z$._0-9]+$", p) for p in params):
+            continue
+        if any(re.search(r"\b(?:swifterror|swiftasync|inalloca|preallocated)\b", p) for p in params):
+            continue
+        params = [re.sub(r" returned\b", "", p) for p in params]  # only valid where a value is returned
+
+        if not any(not constant(s) and constant(h) for s, h in zip(everywhere[1], here[1], strict=False)):
+            continue
+        args = [next(iter(s)) if constant(s) else p for s, p in zip(everywhere[1], params, strict=True)]
+        target = "@" + quote(rename.get(name, name))
+        out.append(
+            f"define linkonce_odr hidden void @{quote(f'{CALLER_PREFIX}{k}.{len(out)}')}({', '.join(params)}) {{\n"
+            f"  call {cs.prefix}{target}({', '.join(args)})\n  ret void\n}}"
+        )
+    return out
+
+
+#: prefix of the functions that stand in for other subgraphs' loads and stores of a variable kept
+#: local in its owner (`variable_keepers`); the worker deletes them after optimisation
+KEEPER_PREFIX = "__ember_keep."
+_SSA = re.compile(r"%[-a-zA-Z$._0-9]+|%\"[^\"]*\"")
+_GEP_OPEN = re.compile(r"getelementptr (?:(?:inbounds|nuw|nusw|inrange\(-?\d+,\s*-?\d+\)) )*")
+
+
+def _mentions(text: str, names: set[str]) -> bool:
+    """Whether `text` names a value of `names` (`@global` or `%ssa` spellings)."""
+    return any(tok in names for tok in _SSA.findall(text)) or any(
+        "@" + quote(n) in names for n, _s, _e in irmodel.iter_refs(text)
+    )
+
+
+def _rooted(operand: str, names: set[str]) -> bool:
+    """`ptr P` where P is one of `names` or a constant `getelementptr` (nested too) of one,
+    with indices that name none of them."""
+    if not operand.startswith("ptr "):
+        return False
+    value = operand[4:].strip()
+    if value in names:
+        return True
+    m = _GEP_OPEN.match(value)
+    if m is None or not value.endswith(")") or value[m.end()] != "(":
+        return False
+    items = irmodel.split_top_level(irmodel.parenthesised(value, m.end()))
+    return len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
+
+
+def _access(line: str, names: set[str]) -> str | None:
+    """How an instruction line that names one of `names` uses it: 'derived' (a `getelementptr`
+    of it: returns the result's name), 'access' (the address of a load or a store, never the
+    value stored) or None (anything else: the address may escape)."""
+    body = re.sub(r", !(?:[a-zA-Z_.0-9]+) !\d+.*$", "", line.strip())
+    m = re.match(r"(%[-a-zA-Z$._0-9]+) = (getelementptr .*)$", body)
+    if m:
+        gep = _GEP_OPEN.match(m.group(2))
+        assert gep is not None
+        items = irmodel.split_top_level(m.group(2)[gep.end():])
+        ok = len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
+        return m.group(1) if ok else None
+    m = re.match(r"%[-a-zA-Z$._0-9]+ = load (?:volatile )?(.*)$", body)
+    if m:
+        items = irmodel.split_top_level(m.group(1))
+        ok = len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
+        return "access" if ok else None
+    m = re.match(r"store (?:volatile )?(.*)$", body)
+    if m:
+        items = irmodel.split_top_level(m.group(1))
+        ok = len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
+        return "access" if ok else None
+    return None
+
+
+def non_escaping_variables(mod: IRModule, candidates: set[str]) -> set[str]:
+    """The mutable local variables of `candidates` whose address never escapes anywhere in the
+    module: every use loads from or stores to it, directly or through `getelementptr`s of it
+    (what GlobalsAA calls non-address-taken, conservatively: no call, compare, phi, select or
+    initialiser may name it)."""
+    wanted: set[str] = set()
+    for name in candidates:
+        e = mod.values.get(name)
+        if e is None or e.kind != "global" or e.linkage != "internal" or e.comdat is not None or not e.is_definition:
+            continue
+        head = e.text.split(" = ", 1)[-1].split(" global ", 1)
+        if len(head) != 2 or "thread_local" in head[0] or ", section " in head[1]:
+            continue
+        wanted.add(name)
+    if not wanted:
+        return set()
+    escaped = {r for e in mod.entities if e.kind not in ("function",) for r in e.refs if r in wanted and r != e.name}
+    for e in mod.by_kind("function"):
+        named = wanted.intersection(e.refs) - escaped
+        if not named:
+            continue
+        lines = e.text.split("\n")
+        for name in named:
+            tokens = {"@" + quote(name)}
+            # debug records (`#dbg_value(ptr %p, ...)`) are not uses: a -g build plans as a plain one
+            body = [ln for ln in lines[1:] if not ln.lstrip().startswith("#dbg_")]
+            todo = [ln for ln in body if _mentions(ln, tokens)]
+            seen: set[str] = set()
+            while todo:
+                line = todo.pop()
+                if line in seen:
+                    continue
+                seen.add(line)
+                how = _access(line, tokens)
+                if how is None:
+                    escaped.add(name)
+                    break
+                if how != "access" and how not in tokens:
+                    tokens.add(how)
+                    todo.extend(ln for ln in body if how in _SSA.findall(ln))
+    return wanted - escaped
+
+
+def variable_keepers(names: list[str], k: int) -> list[str]:
+    """A function per variable that stays local in its owner `k` while other subgraphs use it.
+
+    Exported (`hidden`) while compiling, the variable loses what GlobalsAA knows about a
+    local whose address never escapes: SQLite's `sqlite3Stat`, named by the copies of
+    `sqlite3StatusDown` in every subgraph, may then alias `sqlite3_status64`'s pointer
+    arguments, and GVN keeps the other of two equal loads (the code is the same, its line
+    is not). Kept `internal`, the owner's optimiser must still not assume it sees every
+    access: this exported function loads and stores unknown values at an unknown offset
+    (volatile), so GlobalOpt and IPSCCP fold, narrow, split or delete nothing, while the
+    address still never escapes. The worker deletes it after optimisation; the other
+    subgraphs declare the variable as before and the MC link joins them."""
+    out = []
+    for i, name in enumerate(names):
+        g = "@" + quote(name)
+        out.append(
+            f"define hidden void @{quote(f'{KEEPER_PREFIX}{k}.{i}')}(i64 %at, i8 %value, ptr %out) {{\n"
+            f"  %p = getelementptr i8, ptr {g}, i64 %at\n  %old = load volatile i8, ptr %p, align 1\n"
+            f"  store i8 %old, ptr %out, align 1\n  store volatile i8 %value, ptr %p, align 1\n  ret void\n}}"
+        )
+    return out
 
 
 def _with_cold(text: str, name: str, cold: set[str] | None) -> str:

@@ -121,6 +121,11 @@ def optimise_task(text: str, known: list[str], k: int, config: BackendConfig, le
     with llvm_stage.native(text, f"<subgraph {k}>") as module:
         module.prepare(target, force_triple=config.force_triple)
         llvm_stage.optimise(module, target, config.opt_level)
+        # the stand-ins for other subgraphs' accesses to a variable kept local, and any
+        # argument-fact caller GlobalOpt left (nothing calls either)
+        stand_ins = (planner.KEEPER_PREFIX, planner.CALLER_PREFIX)
+        for v in [v for v in module.definitions() if v.name.startswith(stand_ins)]:
+            v.delete_function()
         cpu["optimise"] = time.process_time() - start
         start = time.process_time()
         values = list(module.definitions())
@@ -286,6 +291,8 @@ def compile_split(
         # each subgraph gets the callees the unsplit inliner would inline (compiler/backend/summary.py)
         inline_level=config.opt_level if mode != SplitMode.FUNCTION else 0,
         clear_unread_fields=config.opt_level >= 1,
+        serial_argument_facts=config.opt_level >= 1,
+        serial_alias_facts=config.opt_level >= 1,
     )
     hooks = hooks or BuildHooks()
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
