@@ -551,15 +551,25 @@ def cluster_by_calls(state: PlanState) -> None:
 
 
 def _out_of_line_locals(state: PlanState, locals_: list[str]) -> list[str]:
-    """Local function atoms the serial build is not predicted to inline (an inlined one comes
-    to every caller's subgraph as a copy, which sees its constants); none at -O0, whose
-    pipeline has no IPSCCP."""
+    """Local function atoms the serial build is not predicted to inline and that are too large
+    to copy: called across subgraphs, they are exported while compiling and IPSCCP leaves
+    their arguments alone. An inlined one, or a small one, comes to every caller's subgraph
+    as a copy, which sees the module's argument facts (`serial_argument_callers`). None at
+    -O0, whose pipeline has no IPSCCP."""
     if state.policy.inline_level == 0:
         return []
     if state.inline is None:
         state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level)
     inlined = state.inline.inlined
-    return [root for root in locals_ if not any(n in inlined for n in state.atom_members[root])]
+
+    def copied(name: str) -> bool:
+        return name in state.local_dup and state.by_name[name].cost <= state.policy.copy_cost
+
+    return [
+        root for root in locals_
+        if not any(n in inlined for n in state.atom_members[root])
+        and not all(copied(n) for n in state.atom_members[root])
+    ]
 
 
 def pack_clusters(state: PlanState) -> None:

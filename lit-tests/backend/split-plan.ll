@@ -5,7 +5,8 @@
 
 ; The plan first says how much it compiles against the module (copies included). The
 ; shared internal callee lives with its first caller and is copied (renamed) into the
-; other subgraph; the internal global has one owner, exported hidden while compiling.
+; other subgraph; the internal global has one owner (only loaded and stored, it stays
+; internal there, a keeper standing for the copy's accesses).
 ; PLAN: plan work: [[WORK:[0-9]+]] instructions for a [[MODULE:[0-9]+]]-instruction module ({{[0-9.]+}}x; copies {{[0-9]+}}, imports 0)
 ; PLAN: subgraph 0 (cost {{[0-9]+}}): counter, helper, first
 ; PLAN: subgraph 1 (cost {{[0-9]+}}): helper.ember.1, second

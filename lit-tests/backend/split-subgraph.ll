@@ -2,10 +2,12 @@
 ; RUN: %ember build %S/Inputs/shared-callee.ll --split subgraph --split-cost 1 -j1 --emit asm -o - | %FileCheck %s --check-prefix=ASM
 
 ; --split subgraph: one piece per subgraph; the shared internal callee is copied, the
-; copy renamed; the internal global is externalised hidden in its one owner and made
-; local again in the object. (Members and linkages only: not the plan's header lines.)
+; copy renamed; the internal global, only loaded and stored, stays internal in its one
+; owner (a keeper function stands for the copy's accesses while optimising, so GlobalsAA
+; keeps its no-escape fact: planner.variable_keepers) and the copy reaches it by name in the
+; one linked assembly. (Members and linkages only: not the plan's header lines.)
 ; PLAN: subgraph {{[0-9]+}} {{.*}}: counter, helper, first
-; PLAN-NEXT: counter: external hidden -> internal in the object
+; PLAN-NEXT: counter: internal
 ; PLAN-NEXT: helper: internal
 ; PLAN-NEXT: first: external
 ; PLAN: subgraph {{[0-9]+}} {{.*}}: [[COPY:helper\.ember\.[0-9]+]], second
@@ -20,7 +22,8 @@
 ; ASM-LABEL: first:
 ; ASM: .type counter,@object
 ; ASM-NOT: .hidden counter
-; ASM: counter:
+; ASM-NEXT: .local counter
+; ASM-NEXT: .comm counter,8,8
 ; ASM: .Lp1_func_end0:
 ; ASM-NEXT: .size helper.ember.1, .Lp1_func_end0-helper.ember.1
 ; ASM-LABEL: second:
