@@ -1118,20 +1118,18 @@ def _access(line: str, names: set[str]) -> str | None:
     if m:
         gep = _GEP_OPEN.match(m.group(2))
         assert gep is not None
-        items = irmodel.split_top_level(m.group(2)[gep.end():])
-        ok = len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
-        return m.group(1) if ok else None
-    m = re.match(r"%[-a-zA-Z$._0-9]+ = load (?:volatile )?(.*)$", body)
+        return m.group(1) if _second_operand_only(m.group(2)[gep.end():], names) else None
+    m = re.match(r"%[-a-zA-Z$._0-9]+ = load (?:volatile )?(.*)$", body) or re.match(r"store (?:volatile )?(.*)$", body)
     if m:
-        items = irmodel.split_top_level(m.group(1))
-        ok = len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
-        return "access" if ok else None
-    m = re.match(r"store (?:volatile )?(.*)$", body)
-    if m:
-        items = irmodel.split_top_level(m.group(1))
-        ok = len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
-        return "access" if ok else None
+        return "access" if _second_operand_only(m.group(1), names) else None
     return None
+
+
+def _second_operand_only(operands: str, names: set[str]) -> bool:
+    """The operand list's second item (a GEP's base, a load's or a store's address) is rooted in
+    `names`, and no other item names one of them (a stored value would be an escape)."""
+    items = irmodel.split_top_level(operands)
+    return len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
 
 
 def non_escaping_variables(mod: IRModule, candidates: set[str]) -> set[str]:
