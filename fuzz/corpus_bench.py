@@ -60,6 +60,7 @@ class Column:
     run_cpu: float | None = None  # the heavy workload's best CPU s (Ember serial and two-level at the largest -j)
     instructions: int | None = None  # ... and its instruction count (valgrind)
     failed: str = ""  # why there are no figures
+    llvm_cpu: float | None = None  # Ember: CPU s in LLVM's optimise and codegen (split: all workers; serial: its stages)
 
 
 @dataclass
@@ -207,6 +208,7 @@ def bench_program(
             col.peak_mb = max(r.peak_mb for r in runs_of)
             if c.ember:
                 col.llvm_wall = statistics.median(_llvm_seconds(r.stderr) for r in runs_of)
+                col.llvm_cpu = statistics.median(llvm_work(r.stderr) for r in runs_of)
         row.columns.append(col)
     config_of = {c.label: c for c in configs}
     column_of = {col.label: col for col in row.columns}
@@ -227,6 +229,16 @@ def _llvm_seconds(report: str) -> float:
     return sum(bench.stage_seconds(report, s) for s in ("split", "optimise", "optimise+codegen", "codegen", "link", "assemble"))
 
 
+def llvm_work(report: str) -> float:
+    """CPU seconds LLVM spent optimising and generating code, from a --time-report: the
+    workers' total in a split build, the (single-threaded) stages in a serial one. Their
+    ratio is the work the split really adds: the plan's instruction count overstates it,
+    as imports are dropped once inlined (never late-optimised nor code-generated)."""
+    if "worker CPU:" in report:
+        return _report_number(report, r"worker CPU: optimise ([0-9.]+)s") + _report_number(report, r", codegen ([0-9.]+)s")
+    return bench.stage_seconds(report, "optimise") + bench.stage_seconds(report, "codegen")
+
+
 def _workload(program: corpus.Program, row: ProgramRow, configs: list[Config], tmp: Path, runs: int, top: int) -> None:
     """Run CPU and instruction count of the heavy workload built by Ember serial and two-level at -j`top`."""
     for i, c in enumerate(configs):
@@ -243,7 +255,7 @@ def _plan_figures(row: ProgramRow, runs_of: list[bench.Children]) -> None:
         return
     report = runs_of[-1].stderr
     parent = sum(bench.stage_seconds(report, s) for s in ("split", "link", "assemble"))
-    worker_cpu = _report_number(report, r"optimise ([0-9.]+)s") + _report_number(report, r"codegen ([0-9.]+)s")
+    worker_cpu = llvm_work(report)
     largest = _report_number(report, r"largest task ([0-9.]+)s")
     row.work_ratio = _report_number(report, r"\(([0-9.]+)x; copies")
     row.projected = parent + max(largest, worker_cpu / PROJECTED_WORKERS)
@@ -283,21 +295,22 @@ def _clean(text: str, limit: int = 140) -> str:
 def render(rows: list[ProgramRow]) -> str:
     """One markdown table: a line per program and configuration, ratios against `opt -O2 + llc -O2`."""
     head = ["program", "configuration", "wall s", f"wall vs {rows[0].baseline if rows else BASELINE}", "Ember's LLVM stages s",
-            "CPU s", "CPU / baseline's", "peak MiB", "workload: run CPU, instructions", "symbols (symdiff)"]
-    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * 6 + "---|---|"]
+            "LLVM work / serial's", "CPU s", "CPU / baseline's", "peak MiB", "workload: run CPU, instructions", "symbols (symdiff)"]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * 7 + "---|---|"]
     for r in rows:
         base = next((c for c in r.columns if c.label == r.baseline), None)
         serial = r.columns[0]
         for i, c in enumerate(r.columns):
             name = f"{r.name} ({r.functions:,} fn)" if i == 0 else ""
             if c.failed:
-                cells = [name, c.label, f"failed: {_clean(c.failed)}", "", "", "", "", "", "", ""]
+                cells = [name, c.label, f"failed: {_clean(c.failed)}", "", "", "", "", "", "", "", ""]
             else:
                 assert c.wall is not None and c.cpu is not None and c.peak_mb is not None
                 ok = base is not None and not base.failed
                 cells = [name, c.label, f"{c.wall:.2f}",
                          "baseline" if c is base else versus(c.wall, base.wall) if ok and base else "?",
                          "" if c.llvm_wall is None else f"{c.llvm_wall:.2f}",
+                         f"{c.llvm_cpu / serial.llvm_cpu:.2f}x" if c.llvm_cpu and serial.llvm_cpu else "",
                          f"{c.cpu:.2f}", f"{c.cpu / base.cpu:.2f}x" if ok and base and base.cpu else "?",
                          f"{c.peak_mb:.0f}", _workload_cell(c, serial), c.symdiff]
             lines.append("| " + " | ".join(cells) + " |")

@@ -87,8 +87,8 @@ def test_versus_says_faster_or_slower() -> None:
 
 def test_render_one_line_per_column_failures_with_their_reason() -> None:
     row = cb.ProgramRow("tiny", 3, [
-        cb.Column("ember --split none", 2.0, 1.9, 100, 1.5, run_cpu=0.5, instructions=1000),
-        cb.Column("ember two-level -j2", 1.0, 1.9, 120, 0.7, "clean vs serial", run_cpu=0.51, instructions=1010),
+        cb.Column("ember --split none", 2.0, 1.9, 100, 1.5, run_cpu=0.5, instructions=1000, llvm_cpu=1.6),
+        cb.Column("ember two-level -j2", 1.0, 1.9, 120, 0.7, "clean vs serial", run_cpu=0.51, instructions=1010, llvm_cpu=1.76),
         cb.Column(cb.BASELINE, 1.52, 1.5, 90),
         cb.Column("llvm-lto -O2 -j2", failed="llvm-lto exited 1: error | no\nsymbol"),
     ])
@@ -97,6 +97,14 @@ def test_render_one_line_per_column_failures_with_their_reason() -> None:
     assert "1.32x slower" in lines[2] and "1.52x faster" in lines[3] and "baseline" in lines[4]
     assert "+1.00% instr" in lines[3] and "clean vs serial" in lines[3] and "1,000 instr" in lines[2]
     assert "failed: llvm-lto exited 1: error / no symbol" in lines[5]
+    assert "| 1.00x |" in lines[2] and "| 1.10x |" in lines[3]  # LLVM work against the serial build's
+
+
+def test_llvm_work_reads_workers_cpu_split_and_the_stages_serially() -> None:
+    split = "optimise+codegen  2.7\nworker CPU: optimise 3.297s, codegen 1.951s, largest task 0.774s\n"
+    serial = "llvm parse  0.10\noptimise  3.3140  56.4%\ncodegen  2.4624  41.9%\ntotal  5.88\n"
+    assert cb.llvm_work(split) == pytest.approx(3.297 + 1.951)
+    assert cb.llvm_work(serial) == pytest.approx(3.314 + 2.4624)
 
 
 def _cjson_missing() -> str | None:
@@ -114,6 +122,7 @@ def test_bench_program_on_cjson_fills_every_column(tmp_path: Path) -> None:
         assert not c.failed or len(c.failed) > 10, c
     serial, split = row.columns[0], row.columns[1]
     assert not serial.failed and not split.failed and serial.llvm_wall and split.symdiff == "clean vs serial"
+    assert serial.llvm_cpu and split.llvm_cpu  # the LLVM work column: both sides measured
     assert serial.run_cpu is not None and split.run_cpu is not None
     assert row.columns[2].symdiff == "clean vs serial"  # the default build
     assert row.columns[4].symdiff or row.columns[4].failed  # llvm-lto: compared with opt + llc, or why not

@@ -120,3 +120,13 @@ def test_the_link_drop_reads_aarch64_type_directives() -> None:
     """AArch64 assembly writes `%object` where x86 writes `@object`."""
     lines = ["\t.type\tunused,%object", "\t.data", "unused:", "\t.xword\trealloc", "\t.size\tunused, 8"]
     assert mclink.drop_unreferenced_data(lines, {"unused"}) == ["\t.data"]
+
+
+def test_the_link_drop_counts_only_whole_symbol_references() -> None:
+    """`tbl` inside `tbl.2`, `my_tbl` or `.Ltbl` is not a use of `tbl`; `tbl+8` and `"tbl"` are."""
+    block = ["\t.type\ttbl,@object", "\t.data", "tbl:", "\t.quad\tfree", "\t.size\ttbl, 8"]
+    others = ["\t.text", "f:", "\tmovq\ttbl.2(%rip), %rax", "\tleaq\tmy_tbl(%rip), %rcx", "\tjmp\t.Ltbl", "\tretq"]
+    assert mclink.drop_unreferenced_data(others + block, {"tbl"}) == [*others, "\t.data"]
+    for use in ("\tmovq\ttbl+8(%rip), %rax", '\tcallq\t"tbl"@PLT'):
+        lines = [*others, use, *block]
+        assert mclink.drop_unreferenced_data(lines, {"tbl"}) == lines

@@ -160,10 +160,11 @@ def drop_unreferenced_data(lines: list[str], candidates: set[str]) -> list[str]:
     if not blocks:
         return lines
     # a name is referenced when it occurs more often in all the text than in its own block
-    # (one scan of the joined text: a line-by-line scan cost 0.4 s on duktape)
-    names = re.compile(r"(?<![\w.$])(" + "|".join(re.escape(n) for n in sorted(blocks, key=len, reverse=True)) + r")(?![\w.$])")
-    everywhere = collections.Counter(names.findall("\n".join(lines)))
-    own = collections.Counter(m for rows in blocks.values() for i in rows for m in names.findall(lines[i]))
+    # (one tokenising scan of the joined text: a line-by-line scan cost 0.4 s on duktape, and
+    # one alternation of the names 1.2 s on SQLite's 246 against 0.3 s; block names are plain
+    # symbols, so a whole token equal to one is exactly an occurrence)
+    everywhere = collections.Counter(t for t in _SYMBOL_TOKEN.findall("\n".join(lines)) if t in blocks)
+    own = collections.Counter(t for rows in blocks.values() for i in rows for t in _SYMBOL_TOKEN.findall(lines[i]) if t in blocks)
     dropped = {i for name, rows in blocks.items() if everywhere[name] == own[name] for i in rows}
     return [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
 
