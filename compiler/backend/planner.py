@@ -558,9 +558,7 @@ def _out_of_line_locals(state: PlanState, locals_: list[str]) -> list[str]:
     -O0, whose pipeline has no IPSCCP."""
     if state.policy.inline_level == 0:
         return []
-    if state.inline is None:
-        state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level)
-    inlined = state.inline.inlined
+    inlined = _inline_summary(state).inlined
 
     def copied(name: str) -> bool:
         return name in state.local_dup and state.by_name[name].cost <= state.policy.copy_cost
@@ -570,6 +568,13 @@ def _out_of_line_locals(state: PlanState, locals_: list[str]) -> list[str]:
         if not any(n in inlined for n in state.atom_members[root])
         and not all(copied(n) for n in state.atom_members[root])
     ]
+
+
+def _inline_summary(state: PlanState) -> summary.ModuleSummary:
+    """The module's inline summary, computed once per plan (the shrunk re-plan reuses it)."""
+    if state.inline is None:
+        state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level)
+    return state.inline
 
 
 def pack_clusters(state: PlanState) -> None:
@@ -809,13 +814,12 @@ def bring_inline_closure(state: PlanState) -> None:
     can be neither (address-taken local, comdat member, one naming local data) is called
     across subgraphs as before.
     """
-    if state.inline is None:
-        state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level)
+    inline = _inline_summary(state)
     importable = _importable(state, any_size=True)
     by_name = state.by_name
     for k, members in enumerate(state.bucket_members):
         own = [n for n in members if by_name[n].kind == "function"]
-        needed = sorted(state.inline.inline_closure(own) - set(members), key=state.order.__getitem__)
+        needed = sorted(inline.inline_closure(own) - set(members), key=state.order.__getitem__)
         for name in needed:
             if name in members:
                 continue
@@ -1105,8 +1109,7 @@ def _rooted(operand: str, names: set[str]) -> bool:
     m = _GEP_OPEN.match(value)
     if m is None or not value.endswith(")") or value[m.end()] != "(":
         return False
-    items = irmodel.split_top_level(irmodel.parenthesised(value, m.end()))
-    return len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
+    return _second_operand_only(irmodel.parenthesised(value, m.end()), names)
 
 
 def _access(line: str, names: set[str]) -> str | None:
@@ -1153,11 +1156,10 @@ def non_escaping_variables(mod: IRModule, candidates: set[str]) -> set[str]:
         named = wanted.intersection(e.refs) - escaped
         if not named:
             continue
-        lines = e.text.split("\n")
+        # debug records (`#dbg_value(ptr %p, ...)`) are not uses: a -g build plans as a plain one
+        body = [ln for ln in e.text.split("\n")[1:] if not ln.lstrip().startswith("#dbg_")]
         for name in named:
             tokens = {"@" + quote(name)}
-            # debug records (`#dbg_value(ptr %p, ...)`) are not uses: a -g build plans as a plain one
-            body = [ln for ln in lines[1:] if not ln.lstrip().startswith("#dbg_")]
             todo = [ln for ln in body if _mentions(ln, tokens)]
             seen: set[str] = set()
             while todo:

@@ -206,15 +206,12 @@ def summarise(mod: IRModule, *, opt_level: int = 2) -> ModuleSummary:
             )
             if not facts.never_inline and (facts.always_inline or effective[name] <= limits[facts.hint] or last_local_call):
                 inlined.add(name)
-            elif not facts.never_inline and facts.hint != "cold" and effective[name] <= limits[facts.hint] * (100 + BORDER) // 100:
-                borderline.add(name)
-            elif (
-                not facts.never_inline
-                and facts.hint != "cold"
-                and effective[name] <= limits[facts.hint] * CONSTANT_BORDER // 100
-                and all(c in inlined or c not in functions for c in facts.calls)
-            ):
-                constant_border.add(name)
+            elif not facts.never_inline and facts.hint != "cold":
+                limit = limits[facts.hint]
+                if effective[name] <= limit * (100 + BORDER) // 100:
+                    borderline.add(name)
+                elif effective[name] <= limit * CONSTANT_BORDER // 100 and all(c in inlined or c not in functions for c in facts.calls):
+                    constant_border.add(name)
     return ModuleSummary(functions, effective, inlined, cold_functions(mod, groups, functions), borderline, constant_border)
 
 
