@@ -1,4 +1,4 @@
-"""The package layering of DESIGN.md, checked on the import graph (issue: "one house").
+"""The package layering of docs/design.md ("Layering"), checked on the import graph.
 
 compiler/ is the ground floor: it imports nothing of oracle/, fuzz/ or equivalence/;
 oracle/ and equivalence/ use only the compiler; fuzz/ may use all three; no two packages
@@ -40,7 +40,7 @@ def _imports(tree: ast.Module) -> list[tuple[str, list[str]]]:
 MODULES = _modules()
 
 
-#: DESIGN.md's layering: the packages each package may import besides itself
+#: docs/design.md's layering: the packages each package may import besides itself
 MAY_USE = {
     "compiler": frozenset(),
     "oracle": frozenset({"compiler"}),
