@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, llvm_stage, policy, split_mode
+from compiler.backend import engine, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
@@ -288,12 +288,15 @@ def _build_module(
         options = dataclasses.replace(options, split=choice.mode)
         split_build = choice.mode != SplitMode.NONE
     if split_build:
+        # names the link could mistake for registers or mnemonics, or must quote: plain
+        # synthetic ones while split, spelled back in the link (compiler/backend/names.py)
+        spellings = names.canonicalise(module)
         text = module.text()
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
             _codegen_isolated(text, triple, path, options, opt_level=0)
-        return _build_split(triple, options, times, text)
+        return _build_split(triple, options, times, text, spellings)
     # the optimiser adds no asm: the IR text parsed tells, or (bitcode) the module itself
     has_asm = options.emit != "llvm" and (module.has_inline_asm() if source is None else llvm_stage.has_inline_asm(source))
     with times.stage("optimise"):
@@ -368,7 +371,9 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
     return ptxlink.link_ptx([(f"{name} ({options.gpu_arch})", by_arch[options.gpu_arch]) for name, by_arch in result.ptx.items()])
 
 
-def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: str) -> BuildResult:
+def _build_split(
+    triple: str, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str]
+) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
     from compiler.backend import split
 
@@ -391,6 +396,7 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
         worker_timeout=options.worker_timeout,
         subgraph_cost=options.subgraph_cost,
         hooks=hooks,
+        spellings=spellings,
     )
     for stage, secs in result.stage_seconds.items():
         times.seconds[stage] = times.seconds.get(stage, 0.0) + secs
@@ -407,7 +413,7 @@ def _build_split(triple: str, options: BuildOptions, times: StageTimes, text: st
     )
     times.notes.append(f"peak worker memory: {peak:.0f} MiB")
     if options.print_split_plan:
-        times.notes.append(result.plan_text)
+        times.notes.append(names.readable(result.plan_text, spellings))
     if options.emit == "asm":
         return BuildResult(result.asm, times)
     with times.stage("assemble"):

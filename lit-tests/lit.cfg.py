@@ -44,6 +44,8 @@ except ImportError:
 for feature, exe in (("clang-19", "clang-19"), ("redis-server", "redis-server"), ("ptxas", "ptxas")):
     if shutil.which(exe):
         config.available_features.add(feature)
+if shutil.which("aarch64-linux-gnu-gcc") and shutil.which("qemu-aarch64"):
+    config.available_features.add("aarch64-cross")
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidiactl"):
     config.available_features.add("gpu")
 

@@ -133,6 +133,10 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetModuleDataLayout", vp, (vp,)),
         ("LLVMABISizeOfType", ctypes.c_ulonglong, (vp, vp)),
         ("LLVMDeleteFunction", None, (vp,)),
+        ("LLVMGetFirstGlobalAlias", vp, (vp,)),
+        ("LLVMGetNextGlobalAlias", vp, (vp,)),
+        ("LLVMGetFirstGlobalIFunc", vp, (vp,)),
+        ("LLVMGetNextGlobalIFunc", vp, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -353,6 +357,20 @@ class Module:
             if value:
                 sizes[name] = int(lib.LLVMABISizeOfType(layout, lib.LLVMGlobalGetValueType(value)))
         return sizes
+
+    def global_values(self) -> Iterator[Value]:
+        """Every function, global variable, alias and ifunc, declarations included."""
+        lib = _lib()
+        for first, step in (
+            (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
+            (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
+            (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias),
+            (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc),
+        ):
+            value = first(self.ref)
+            while value:
+                yield Value(value)
+                value = step(value)
 
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from compiler.backend import mcdebug
+from compiler.backend import mcdebug, names
 from compiler.diagnostics import EmberError
 
 _LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")
@@ -47,10 +47,12 @@ def link(
     private_names: set[str],
     dead_when_unused: set[str] | None = None,
     alias_sizes: dict[str, int] | None = None,
+    spellings: dict[str, str] | None = None,
 ) -> str:
     """One assembly text from many pieces (see the module docstring). Local variables in
     `dead_when_unused` that no piece references are dropped (`drop_unreferenced_data`);
-    the aliases in `alias_sizes` get that `.size` (`set_alias_sizes`)."""
+    the aliases in `alias_sizes` get that `.size` (`set_alias_sizes`); the synthetic names
+    in `spellings` get their own spelling back last (compiler/backend/names.py)."""
     out: list[str] = []
     defined_locals: dict[str, int] = {}
     dw_refs: set[str] = set()  # DW.ref.* defined by an earlier piece
@@ -120,6 +122,8 @@ def link(
         out = drop_unreferenced_data(out, dead_when_unused & local_names)
     if alias_sizes:
         out = set_alias_sizes(out, alias_sizes)
+    if spellings:
+        out = [line if _STRING_DATA.match(line) else names.restore(line, spellings) for line in out]
     header = [first_file] if first_file else []
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
 

@@ -269,9 +269,11 @@ def compile_split(
     worker_timeout: float = 600.0,
     subgraph_cost: int | None = None,
     hooks: BuildHooks | None = None,
+    spellings: dict[str, str] | None = None,
 ) -> SplitResult:
     """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
-    harness's changes to the plan, the pieces and the link (compiler/hooks.py)."""
+    harness's changes to the plan, the pieces and the link (compiler/hooks.py); `spellings`:
+    the synthetic names `names.canonicalise` gave the module, spelled back in the link."""
     import time
 
     if mode not in split_mode.SPLITTING:
@@ -344,7 +346,7 @@ def compile_split(
     if the_plan.merge_facts is not None:
         in_order = [p.asm for p in sorted(pieces_asm, key=lambda p: p.key)]
         alias_sizes = globalmerge.alias_sizes(in_order, the_plan.merge_facts, config.triple, config.opt_level, order)
-    asm = mclink.link(pieces_asm, local_names, private_names, dead_when_unused, alias_sizes)
+    asm = mclink.link(pieces_asm, local_names, private_names, dead_when_unused, alias_sizes, spellings)
     for rewrite_linked in hooks.linked:
         asm = rewrite_linked(asm)
     seconds["link"] = time.perf_counter() - t0
