@@ -5,7 +5,7 @@ globals read and written from several anchors, constant tables, an address-taken
 function table called indirectly, a global constructor, and a `main` that calls every
 anchor and prints a checksum, so a miscompile shows as a different output. With
 `helper_steps`, every loop also calls one small internal `@helper` written the way
-clang's unoptimised IR is (issue 25's inlined-helper shape: the serial build inlines it
+clang's unoptimised IR is (the inlined-helper shape: the serial build inlines it
 in every function, so a split build that calls it out of line runs more instructions).
 """
 

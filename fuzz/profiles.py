@@ -100,7 +100,7 @@ def load(name: str | None = None) -> str:
     if chosen not in EXAMPLES:
         raise ValueError(f"unknown {PROFILE_ENV} '{chosen}' (choose from {', '.join(EXAMPLES)})")
     settings.load_profile(chosen)
-    # what a test draws depends on its seed, not on which modules this session imported
+    # what a test draws depends on its seed, not on which modules the process imported
     determinism.switch_off_local_constants()
     global _LOADED
     _LOADED = chosen

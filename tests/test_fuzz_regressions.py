@@ -129,7 +129,7 @@ def _symbol_change(line: str, module: str) -> properties.Report:
     return properties.Report(FuzzCase(module), CheckPlan(), frozenset(), failures=[failure])
 
 
-# ------------------------------------------------------------------ inlining parity (issue 25)
+# ------------------------------------------------------------------ inlining parity
 #: reproducers whose header names a function the serial build inlines everywhere (`; inlined: NAME`)
 INLINED = {p: line.split(":", 1)[1].strip() for p in REPRODUCERS for line in p.read_text().splitlines()
            if line.startswith("; inlined:")}

@@ -1,4 +1,4 @@
-"""Hostile input, interruption and runaway processes (issue 17): one test per class of defect.
+"""Hostile input, interruption and runaway processes: one test per class of defect.
 
 Nothing lost (no output clobbers an input; devices, FIFOs and symlinks survive `-o`; modes
 follow the umask), nothing left behind (no child outlives the driver, whatever signal hits

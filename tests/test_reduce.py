@@ -227,7 +227,7 @@ def test_entry_labels_go_unless_a_phi_names_them() -> None:
     assert engine.valid_ir(out) and out == text.replace("entry:\n", "")
 
 
-# -- deltas that close the gap to llvm-reduce on plain IR (issue 19) ---------------------
+# -- deltas that close the gap to llvm-reduce on plain IR ---------------------
 
 SIGNATURES = (
     "@g = global i64 5\n"

@@ -214,7 +214,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "an integer converted to a float is read with the wrong signedness",
         "ember",
     ),
-    # ---------------------------------------------------------------- the issue-29 classes
+    # ------------------------------------------ classes the default campaign once missed
     # Judged by the default campaign (`mixed`), as a user runs it: TLS access models across
     # subgraphs, non-ODR discardable linkages, narrow signed overflow.
     Mutant(

@@ -4,7 +4,7 @@ CPU time of the reducer and of every process it ran (build servers and their wor
 links, runs: `getrusage` after the servers are stopped), and each judgement's verdict, so
 two runs can be compared judgement by judgement. `--candidates N` stops after the input's
 judgement and N candidates' (with `-j 1` the candidates come in a fixed order). One JSON
-row on stdout. Rows of issue 29: docs/bench/results_reduce_task_cache.json.
+row on stdout. Measured rows: docs/bench/results_reduce_task_cache.json.
 
     PYTHONPATH=$PWD nice -n 19 .venv/bin/python -m fuzz.reduce.cache_bench IN OUT on|off [--prop P] [--fault F]
         [--split MODE] [--cost N] [--candidates N] [--no-slice] [-j N]

@@ -2,7 +2,7 @@
 # exported function in another subgraph: it cannot be copied (one owner keeps its identity),
 # so at -O0 the caller kept a call where the serial always-inliner inlines it (the -O0
 # symbol check: `f0` 123 bytes serially, 101 split, `--split subgraph -O0 --split-cost 1`;
-# the `ember` campaign at -O0 found it in 2 of ~150 programs; issue 26's `--split-cost 39`
+# the `ember` campaign at -O0 found it in 2 of ~150 programs; the `--split-cost 39`
 # report). Fixed in planner.import_small_callees: at -O0 such a function is imported as a
 # hidden available_externally body (its owner exports it, and the locals it names, while
 # compiling).

@@ -3,7 +3,7 @@
 # `mid` (as an available_externally body) but not `leaf` (imports were not transitive), so
 # `top` kept a call to `leaf`: `top` 22 bytes serially, 57 split (`--split subgraph -O0
 # --split-cost 1`; the -O0 symbol check compares function sizes). Found while reproducing
-# the @always_inline size difference of issue 26; fixed in planner.import_small_callees
+# the @always_inline size difference at -O0; fixed in planner.import_small_callees
 # (the always-inline callees of an always-inline import come too).
 @export
 @always_inline

@@ -1,4 +1,4 @@
-; FIXED (issue 25): an exported helper larger than the inline limit whose callers pass it constant
+; FIXED: an exported helper larger than the inline limit whose callers pass it constant
 ; `mode`s. LLVM's cost at each call site counts only the switch arm the constant selects (about
 ; 20 instructions of 90), so -O1/-O2 inline it at both sites; with a run-time mode it would not
 ; (cost about 450, threshold 225). gawk's `research` is this shape (cost 275 with run-time

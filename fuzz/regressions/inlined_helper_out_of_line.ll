@@ -1,11 +1,11 @@
-; OPEN (fuzz/regressions/__init__.py: KNOWN_BUGS "inlined-helper"; checked on code by
-; tests/test_fuzz_regressions.py, not on symbols, which agree): an internal helper `@k0_h`
+; FIXED by the whole-module summary (checked on code by tests/test_fuzz_regressions.py,
+; not on symbols, which agree): an internal helper `@k0_h`
 ; written the way clang's unoptimised IR is (an alloca, lifetime markers, a store and a load
 ; per step: about 100 instructions before SROA, 17 after), called inside loops from two
 ; anchors. Unsplit, -O1 and -O2 inline it at both call sites. Split (--split-cost 1), it is
 ; not copied into `k0_b`'s subgraph (it counts as larger than COPY_COST), it becomes a
 ; hidden export while compiling, and `k0_b` calls it out of line on every iteration: the
-; duktape shape of issue 25 (+17.4% instructions split).
+; shape of duktape's helpers (+17.4% instructions split before the summary).
 ; Found by the `inline-helper` linkage fragment (fuzz/strategies/linkage.py).
 ; inlined: k0_h
 ; Reproduce: ember build X -O2 --split two-level -j 2 --split-cost 1 -o b.o;

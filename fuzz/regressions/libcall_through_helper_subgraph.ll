@@ -1,10 +1,10 @@
-; OPEN (fuzz/regressions/__init__.py: KNOWN_BUGS "libcall-shape"): a constant format reaches
+; FIXED by the whole-module summary: a constant format reaches
 ; `printf` through a small exported helper (`@say`) in another subgraph. Unsplit, the -O1/-O2
 ; inliner inlines `say` into `b` (its body is 12 clang -O0 style steps, about 75 instructions
 ; before SROA and 12 after), `printf("hello\n")` becomes `puts("hello")`, and the object has
 ; `UND puts`. Split (--split-cost 1), `b`'s subgraph neither copies nor imports `say`, the call
 ; stays out of line, nothing folds, and `puts` is missing: `ember symdiff` reports
-; `- GLOBAL NOTYPE DEFAULT UND puts`. The class of issue 25 (a Debian interpreter's extra
+; `- GLOBAL NOTYPE DEFAULT UND puts`. The split != serial class (a Debian interpreter's extra
 ; `UND putchar`); libcall_O1_split.ll is the same shape with a one-instruction helper (fixed).
 ; Written from the `libcall-shape` linkage fragment (fuzz/strategies/linkage.py) that found it;
 ; `ember reduce` on the generated module kept the shape but stored through null.

@@ -2,7 +2,7 @@
 ; it as a plain `external global` (planner._declare_alias dropped `thread_local(model)`),
 ; so `llvm.threadlocal.address` of it failed the verifier: "piece failed to compile:
 ; llvm.threadlocal.address operand isThreadLocal() must be true" (subgraph and
-; two-level modes, -O0 and -O2). Found while planting TLS-model mutants for issue 29:
+; two-level modes, -O0 and -O2). Found while planting the TLS-model mutants:
 ; the linkage strategy had no alias of a thread-local until then. Fixed in
 ; planner._declare_alias (the declaration keeps the alias's `thread_local(...)`).
 @k0_tls = internal thread_local(initialexec) global i64 7

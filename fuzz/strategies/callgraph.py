@@ -16,7 +16,7 @@ globals read and written from several anchors, recursive SCCs, deep chains, wide
 fan-out, an optional `llvm.global_ctors` constructor, and an optional small `@helper`
 that every function calls (inside its loop when it has one), padded the way clang's
 unoptimised IR is: the serial build inlines it everywhere, and a split build must too
-(issue 25).
+(docs/fuzzing.md, "Where split != serial hides").
 """
 
 from __future__ import annotations

@@ -674,7 +674,7 @@ def exception_handling(draw: st.DrawFn, p: str) -> Fragment:
     return Fragment("eh", top, tuple(main), tuple(values))
 
 
-# ---------------------------------------------- shapes where split != serial hides (issue 25)
+# ---------------------------------------------- shapes where split != serial hides
 # Each subgraph of a split build is optimised without facts only the whole module has:
 # which callees the serial inliner inlines, who reads a field of an internal global, what
 # a libcall's constant arguments are once a helper in another subgraph is inlined. These
@@ -708,7 +708,7 @@ def inlined_helper(draw: st.DrawFn, p: str) -> Fragment:
     written the way clang's unoptimised IR is (each value through an alloca), so that it is
     several times larger before SROA than after: the serial build inlines it at every call
     site, and a split build must not call it out of line from the other subgraphs (the
-    duktape shape of issue 25; the symbol check sees it only through what inlining folds)."""
+    shape duktape's helpers have; the symbol check sees it only through what inlining folds)."""
     link = draw(st.sampled_from(["internal ", "", "hidden "]))
     padding = draw(PADDING)
     const_k = draw(st.booleans())  # a constant second argument at every call site (inline bonus)

@@ -1,6 +1,6 @@
 """Code the way clang's unoptimised IR writes it: values through allocas, lifetime markers.
 
-Issue 25's split != serial shapes hinge on a helper whose size before simplification is
+The split != serial shapes (docs/fuzzing.md) hinge on a helper whose size before simplification is
 several times its size after: the serial inliner judges the simplified body and inlines
 it, a split build that counts the raw body neither copies nor imports it. The call-graph
 and linkage generators pad helpers with these steps (`padding`) to put them on both

@@ -1,4 +1,4 @@
-; FIXED (issue 26; collected by tests/test_fuzz_cross.py, AArch64 -O1..-O3, every split mode):
+; FIXED (collected by tests/test_fuzz_cross.py, AArch64 -O1..-O3, every split mode):
 ; at -O3 AArch64's GlobalMerge merges internal globals used together; an alias into a merged
 ; global gets an explicit .size (8), while a split subgraph that did not merge left the alias
 ; unsized and the assembler gave it the aliasee's 32 bytes: '~ k2_alg: WEAK OBJECT size 8 -> 32'.

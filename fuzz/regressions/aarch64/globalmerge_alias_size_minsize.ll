@@ -1,4 +1,4 @@
-; globalmerge_alias_size.ll with a minsize @main (issue 26): at -O1/-O2 AArch64's GlobalMerge
+; globalmerge_alias_size.ll with a minsize @main: at -O1/-O2 AArch64's GlobalMerge
 ; runs on minsize functions only, and merges @k2_arr with @k4_log and @0 through the inlined
 ; calls in @main; the split build (subgraph, two-level) gave '~ k2_alg: size 8 -> 32' there.
 ; Check: ember build X -O2 --target aarch64-linux-gnu --split none -o a.o;
