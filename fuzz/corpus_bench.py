@@ -181,7 +181,7 @@ def _report_number(report: str, pattern: str) -> float:
 
 def _best_run(program: corpus.Program, obj: Path, exe: Path, runs: int) -> float:
     """Best CPU time (user + system) of the heavy workload over `runs` runs."""
-    corpus.link(obj.read_bytes(), exe)
+    corpus.link(obj.read_bytes(), exe, program)
     return min(corpus.run_workload(program, exe, heavy=True).cpu_seconds for _ in range(runs))
 
 
