@@ -43,6 +43,10 @@ class EmberError(Exception):
         prefix = f"{self.location}: " if self.location is not None else "ember: "
         return f"{prefix}error: {self.message}"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle with the location (a guarded child hands its errors to the parent)."""
+        return (type(self), (self.message, self.location))
+
 
 class UsageError(EmberError):
     """Bad command-line usage (exit 2)."""
@@ -59,6 +63,9 @@ class MultipleErrors(EmberError):
 
     def render(self) -> str:
         return "\n".join(e.render() for e in self.errors)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.errors,))
 
 
 _MLIR_LOC = re.compile(r'loc\("(?P<file>[^"]*)":(?P<line>\d+):(?P<col>\d+)')

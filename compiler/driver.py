@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, llvm_stage, names, policy, split_mode
+from compiler.backend import engine, guard, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
@@ -299,19 +299,38 @@ def _build_module(
         return _build_split(triple, options, times, text, spellings)
     # the optimiser adds no asm: the IR text parsed tells, or (bitcode) the module itself
     has_asm = options.emit != "llvm" and (module.has_inline_asm() if source is None else llvm_stage.has_inline_asm(source))
-    with times.stage("optimise"):
-        llvm_stage.optimise(module, target, options.opt_level)
-    if options.emit == "llvm":
-        return BuildResult(module.text(), times)
     # LLVM ends the process on a bad asm line, and on what it cannot lower for an object format
     # the split back end does not link (a COMDAT on MachO): codegen in a worker, errors in one line
-    if has_asm or not llvm_stage.splittable(target.triple):
+    codegen_in_worker = options.emit != "llvm" and (has_asm or not llvm_stage.splittable(target.triple))
+
+    def serial_stages() -> tuple[bytes | str, dict[str, float]]:
+        guard.progress("optimising the module")
+        with times.stage("optimise"):
+            llvm_stage.optimise(module, target, options.opt_level)
+        if options.emit == "llvm" or codegen_in_worker:
+            return module.text(), times.seconds
+        guard.progress("generating code")
         with times.stage("codegen"):
-            return BuildResult(_codegen_isolated(module.text(), module.triple, path, options), times)
-    with times.stage("codegen"):
-        if options.emit == "asm":
-            return BuildResult(llvm_stage.emit_assembly(module, target), times)
-        return BuildResult(llvm_stage.emit_object(module, target), times)
+            if options.emit == "asm":
+                return llvm_stage.emit_assembly(module, target), times.seconds
+            return llvm_stage.emit_object(module, target), times.seconds
+
+    # a crash inside LLVM ends a forked child, not ember: one line, the module saved
+    output, times.seconds = guard.forked(
+        serial_stages, doing="optimising the module", save=lambda what: _save_module(module, what)
+    )
+    if codegen_in_worker:
+        assert isinstance(output, str)
+        with times.stage("codegen"):
+            return BuildResult(_codegen_isolated(output, module.triple, path, options), times)
+    return BuildResult(output, times)
+
+
+def _save_module(module: engine.Module, what: str) -> Path:
+    """Keep the module a serial build was compiling when LLVM died (as the split keeps a piece)."""
+    from compiler.backend import pool
+
+    return pool.save_piece(module.text(), what, "module.ll")
 
 
 def _probably_splits(path: str, options: BuildOptions) -> bool:
