@@ -290,8 +290,9 @@ def _build_module(
     if split_build:
         # names the link could mistake for registers or mnemonics, or must quote: plain
         # synthetic ones while split, spelled back in the link (compiler/backend/names.py)
-        spellings = names.canonicalise(module)
-        text = module.text()
+        with times.stage("module to text"):
+            spellings = names.canonicalise(module)
+            text = module.text()
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first
         if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
@@ -433,11 +434,32 @@ def _build_split(
     times.notes.append(f"peak worker memory: {peak:.0f} MiB")
     if options.print_split_plan:
         times.notes.append(names.readable(result.plan_text, spellings))
+    times.notes.append("task CPU: " + ", ".join(f"{secs:.3f}s" for secs in sorted(result.task_cpu, reverse=True)))
     if options.emit == "asm":
+        times.notes.append(_driver_alone(times))
         return BuildResult(result.asm, times)
     with times.stage("assemble"):
         obj = split.assemble_linked(result.asm, options.job_count, config, options.worker_timeout)
+    times.notes.append(_driver_alone(times))
     return BuildResult(obj, times)
+
+
+#: the split build's stage that runs the workers; every other stage is the driver's alone
+WORKER_STAGE = "optimise+codegen"
+
+
+def _driver_alone(times: StageTimes) -> str:
+    """The serial part of a split build: the driver's stages before and after the workers (no
+    number of cores shortens them), and their share of the stages' wall time."""
+    stages = list(times.seconds)
+    at = stages.index(WORKER_STAGE) if WORKER_STAGE in stages else len(stages)
+    before = sum(times.seconds[s] for s in stages[:at])
+    after = sum(times.seconds[s] for s in stages[at + 1 :])
+    total = sum(times.seconds.values()) or 1e-9
+    return (
+        f"driver alone: {before + after:.3f}s ({100 * (before + after) / total:.0f}% of the stages): "
+        f"before the workers {before:.3f}s ({', '.join(stages[:at])}), after {after:.3f}s ({', '.join(stages[at + 1:])})"
+    )
 
 
 def peak_memory_mb() -> tuple[float, float]:

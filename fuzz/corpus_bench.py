@@ -16,6 +16,7 @@ against `opt + llc`).
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import platform
@@ -32,10 +33,12 @@ from pathlib import Path
 
 from compiler import outputs
 from compiler.backend.split_mode import SplitMode
+from compiler.driver import WORKER_STAGE
 from fuzz import corpus
 from fuzz import split_bench as bench
 
-PROJECTED_WORKERS = 16
+#: the worker counts a split build's wall time is projected to (`projected_wall`)
+PROJECTED_WORKERS = (4, 8, 16)
 BASELINE = "opt -O2 + llc -O2"
 
 
@@ -61,6 +64,7 @@ class Column:
     instructions: int | None = None  # ... and its instruction count (valgrind)
     failed: str = ""  # why there are no figures
     llvm_cpu: float | None = None  # Ember: CPU s in LLVM's optimise and codegen (split: all workers; serial: its stages)
+    projected: dict[int, float] = field(default_factory=dict)  # Ember split: workers -> projected wall s
 
 
 @dataclass
@@ -72,7 +76,6 @@ class ProgramRow:
     columns: list[Column] = field(default_factory=list)
     baseline: str = BASELINE  # the label of the column every ratio is against
     work_ratio: float = 0.0  # the plan's instructions over the module's
-    projected: float = 0.0  # LLVM seconds with PROJECTED_WORKERS workers, from the measured critical path
 
 
 @dataclass
@@ -209,6 +212,10 @@ def bench_program(
             if c.ember:
                 col.llvm_wall = statistics.median(_llvm_seconds(r.stderr) for r in runs_of)
                 col.llvm_cpu = statistics.median(llvm_work(r.stderr) for r in runs_of)
+                for n in PROJECTED_WORKERS:
+                    projections = [p for r in runs_of if (p := projected_wall(r.wall, r.stderr, n)) is not None]
+                    if projections:
+                        col.projected[n] = statistics.median(projections)
         row.columns.append(col)
     config_of = {c.label: c for c in configs}
     column_of = {col.label: col for col in row.columns}
@@ -250,15 +257,30 @@ def _workload(program: corpus.Program, row: ProgramRow, configs: list[Config], t
 
 
 def _plan_figures(row: ProgramRow, runs_of: list[bench.Children]) -> None:
-    """Work ratio and the 16-worker projection from the two-level build's --time-report at the largest -j."""
+    """The plan's work ratio from the two-level build's --time-report at the largest -j."""
     if not runs_of or runs_of[-1].failed:
         return
-    report = runs_of[-1].stderr
-    parent = sum(bench.stage_seconds(report, s) for s in ("split", "link", "assemble"))
-    worker_cpu = llvm_work(report)
-    largest = _report_number(report, r"largest task ([0-9.]+)s")
-    row.work_ratio = _report_number(report, r"\(([0-9.]+)x; copies")
-    row.projected = parent + max(largest, worker_cpu / PROJECTED_WORKERS)
+    row.work_ratio = _report_number(runs_of[-1].stderr, r"\(([0-9.]+)x; copies")
+
+
+def list_schedule(tasks: Sequence[float], workers: int) -> float:
+    """When the last of `tasks` (seconds each) ends on `workers` workers that take them longest
+    first, each from the first free worker: how the split's pool hands out its subgraphs."""
+    loads = [0.0] * max(1, workers)
+    for secs in sorted(tasks, reverse=True):
+        heapq.heapreplace(loads, loads[0] + secs)
+    return max(loads)
+
+
+def projected_wall(wall: float, report: str, workers: int) -> float | None:
+    """A split build's wall time on `workers` workers, from one measured build: everything but
+    the worker stage as measured (process start, the driver's serial stages), the worker stage
+    replaced by a list schedule of the measured task CPU times. None without task times (serial)."""
+    m = re.search(r"^task CPU: (.*)$", report, re.M)
+    if m is None:
+        return None
+    tasks = [float(x) for x in re.findall(r"([0-9.]+)s", m.group(1))]
+    return wall - bench.stage_seconds(report, WORKER_STAGE) + list_schedule(tasks, workers)
 
 
 def _function_count(src: Path) -> int:
@@ -295,15 +317,16 @@ def _clean(text: str, limit: int = 140) -> str:
 def render(rows: list[ProgramRow]) -> str:
     """One markdown table: a line per program and configuration, ratios against `opt -O2 + llc -O2`."""
     head = ["program", "configuration", "wall s", f"wall vs {rows[0].baseline if rows else BASELINE}", "Ember's LLVM stages s",
-            "LLVM work / serial's", "CPU s", "CPU / baseline's", "peak MiB", "workload: run CPU, instructions", "symbols (symdiff)"]
-    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * 7 + "---|---|"]
+            "LLVM work / serial's", "CPU s", "CPU / baseline's", "peak MiB", "workload: run CPU, instructions", "symbols (symdiff)",
+            "projected wall vs baseline, " + "/".join(map(str, PROJECTED_WORKERS)) + " workers"]
+    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * 7 + "---|---|---:|"]
     for r in rows:
         base = next((c for c in r.columns if c.label == r.baseline), None)
         serial = r.columns[0]
         for i, c in enumerate(r.columns):
             name = f"{r.name} ({r.functions:,} fn)" if i == 0 else ""
             if c.failed:
-                cells = [name, c.label, f"failed: {_clean(c.failed)}", "", "", "", "", "", "", "", ""]
+                cells = [name, c.label, f"failed: {_clean(c.failed)}", "", "", "", "", "", "", "", "", ""]
             else:
                 assert c.wall is not None and c.cpu is not None and c.peak_mb is not None
                 ok = base is not None and not base.failed
@@ -312,7 +335,9 @@ def render(rows: list[ProgramRow]) -> str:
                          "" if c.llvm_wall is None else f"{c.llvm_wall:.2f}",
                          f"{c.llvm_cpu / serial.llvm_cpu:.2f}x" if c.llvm_cpu and serial.llvm_cpu else "",
                          f"{c.cpu:.2f}", f"{c.cpu / base.cpu:.2f}x" if ok and base and base.cpu else "?",
-                         f"{c.peak_mb:.0f}", _workload_cell(c, serial), c.symdiff]
+                         f"{c.peak_mb:.0f}", _workload_cell(c, serial), c.symdiff,
+                         " / ".join(versus(c.projected[n], base.wall) for n in PROJECTED_WORKERS if n in c.projected)
+                         if ok and base else ""]
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

@@ -107,6 +107,22 @@ def test_llvm_work_reads_workers_cpu_split_and_the_stages_serially() -> None:
     assert cb.llvm_work(serial) == pytest.approx(3.314 + 2.4624)
 
 
+def test_list_schedule_hands_the_longest_task_out_first() -> None:
+    assert cb.list_schedule([3.0, 3.0, 2.0, 2.0, 2.0], 2) == pytest.approx(7.0)  # {3,2,2} and {3,2}
+    assert cb.list_schedule([5.0, 1.0, 1.0], 16) == pytest.approx(5.0)  # the largest task bounds it
+    assert cb.list_schedule([1.0] * 8, 4) == pytest.approx(2.0)
+    assert cb.list_schedule([], 4) == 0.0
+
+
+def test_projected_wall_replaces_only_the_worker_stage() -> None:
+    report = ("llvm parse  0.50\nsplit  0.30\noptimise+codegen  6.00\nlink  0.20\n"
+              "task CPU: 4.000s, 2.000s, 2.000s, 2.000s, 1.000s\n")
+    # measured 8 s: 2 s outside the worker stage stay; the stage becomes the schedule's makespan
+    assert cb.projected_wall(8.0, report, 2) == pytest.approx(2.0 + 6.0)
+    assert cb.projected_wall(8.0, report, 4) == pytest.approx(2.0 + 4.0)
+    assert cb.projected_wall(8.0, "optimise  3.0\ncodegen  2.0\n", 4) is None  # a serial build
+
+
 def _cjson_missing() -> str | None:
     return corpus.missing(corpus.BY_NAME["cjson"])
 
@@ -125,6 +141,7 @@ def test_bench_program_on_cjson_fills_every_column(tmp_path: Path) -> None:
     assert serial.llvm_cpu and split.llvm_cpu  # the LLVM work column: both sides measured
     assert serial.run_cpu is not None and split.run_cpu is not None
     assert row.columns[2].symdiff == "clean vs serial"  # the default build
+    assert sorted(split.projected) == [4, 8, 16] and 0 < split.projected[16] <= split.projected[4] <= split.wall * 1.01
     assert row.columns[4].symdiff or row.columns[4].failed  # llvm-lto: compared with opt + llc, or why not
     assert row.functions > 100 and row.work_ratio > 0
 

@@ -60,6 +60,9 @@ class SplitResult:
     piece_members: dict[int, list[list[str]]] = field(default_factory=dict)
     #: subgraph tasks whose result came from `BuildHooks.tasks` (not compiled in this build)
     reused: int = 0
+    #: each subgraph task's worker CPU seconds (optimise + codegen), in plan order: what a
+    #: schedule on more workers is projected from
+    task_cpu: list[float] = field(default_factory=list)
 
     @property
     def plan_text(self) -> str:
@@ -312,6 +315,7 @@ def compile_split(
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
+    tasks_cpu: list[float] = []
     pieces_asm: list[mclink.AsmPiece] = []
     piece_members: dict[int, list[list[str]]] = {}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
@@ -319,6 +323,7 @@ def compile_split(
         for stage, secs in task_cpu.items():
             cpu[stage] += secs
         largest = max(largest, sum(task_cpu.values()))
+        tasks_cpu.append(sum(task_cpu.values()))
         local_names |= local
         private_names |= private
         piece_members[sg.index] = [members for members, _, _ in pieces]
@@ -352,7 +357,9 @@ def compile_split(
     seconds["link"] = time.perf_counter() - t0
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
-    return SplitResult(asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members, reused)
+    return SplitResult(
+        asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members, reused, tasks_cpu
+    )
 
 
 def _run_tasks(
