@@ -131,7 +131,14 @@ class IRModule:
         self.values: dict[str, Entity] = {e.name: e for e in self.entities if e.is_value}
 
     def by_kind(self, *kinds: str) -> list[Entity]:
-        return [e for e in self.entities if e.kind in kinds]
+        """The entities of these kinds, in module order (computed once per kinds: the planner
+        asks for each piece it emits, and the entity list never changes after parsing)."""
+        key = "by_kind:" + ",".join(kinds)
+        found = self.derived.get(key)
+        if not isinstance(found, list):
+            found = [e for e in self.entities if e.kind in kinds]
+            self.derived[key] = found
+        return list(found)
 
 
 _COMDAT_REF = re.compile(r"(?<![-%@$\w.])comdat(?:\(\$(?P<name>\"[^\"]*\"|[-a-zA-Z$._0-9]+)\))?(?![-\w.])")
@@ -403,13 +410,18 @@ def map_texts(entities: Iterable[Entity], fn: Callable[[Entity], str]) -> list[s
     return [fn(e) for e in entities]
 
 
+_PAREN = re.compile(r"[()]")
+
+
 def parenthesised(text: str, start: int) -> str:
     """The text inside the parentheses opening at `text[start]` (to the end if unclosed)."""
+    if start < len(text) and text[start] not in "()":
+        return ""
     depth = 0
-    for i in range(start, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
+    for m in _PAREN.finditer(text, start):
+        depth += 1 if m.group() == "(" else -1
         if depth == 0:
-            return text[start + 1 : i]
+            return text[start + 1 : m.start()]
     return text[start + 1 :]
 
 

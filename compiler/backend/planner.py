@@ -1052,7 +1052,7 @@ def serial_argument_callers(
     inliner or any other pass counts the local's callers."""
     out: list[str] = []
     by_name = mod.values
-    member_list = list(members)
+    member_set = set(members)
     types = {e.name for e in mod.by_kind("type")}
 
     def constant(texts: set[str]) -> bool:  # one argument text, naming no SSA value (`%struct.s` is a type)
@@ -1061,7 +1061,7 @@ def serial_argument_callers(
     for name in local_here:
         cs = sites[name]
         everywhere = cs.arguments(cs.by_caller)
-        here = cs.arguments([m for m in member_list if m in cs.by_caller])
+        here = cs.arguments([m for m in cs.by_caller if m in member_set])
         if everywhere is None or here is None or not cs.prefix or not here[0] or here[0] >= everywhere[0]:
             continue
         header = by_name[name].text.split("\n", 1)[0]
