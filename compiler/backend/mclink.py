@@ -69,6 +69,11 @@ def link(
         else None
     )
     plain_private = rename_private.keys() - set(odd)
+    # the split's private names are synthetic (`__ember_n7`, names.py) or made by it
+    # (`x.ember.2`, `__ember_unnamed_1_0`): a line without those marks names none of them,
+    # which a substring test tells far faster than tokenising every line
+    marks = ("__ember_", ".ember.")
+    marked = all(any(m in n for m in marks) for n in plain_private)
     ordered = sorted(pieces, key=lambda p: p.key)
     for number, piece in enumerate(ordered):
         prefix = f".Lp{number}_"
@@ -113,7 +118,11 @@ def link(
                     if sym in defined_locals and defined_locals[sym] != number:
                         raise EmberError(f"MC link: local symbol '{sym}' is defined by two pieces")
                     defined_locals[sym] = number
-            if plain_private and not plain_private.isdisjoint(_SYMBOL_TOKEN.findall(line)):
+            if (
+                plain_private
+                and (not marked or marks[0] in line or marks[1] in line)
+                and not plain_private.isdisjoint(_SYMBOL_TOKEN.findall(line))
+            ):
                 line = _SYMBOL_TOKEN.sub(lambda s: rename_private.get(s.group(0), s.group(0)), line)
             if private_rx is not None and private_rx.search(line):
                 line = private_rx.sub(lambda s: rename_private[s.group(0)], line)
@@ -123,7 +132,10 @@ def link(
     if alias_sizes:
         out = set_alias_sizes(out, alias_sizes)
     if spellings:
-        out = [line if _STRING_DATA.match(line) else names.restore(line, spellings) for line in out]
+        out = [
+            names.restore(line, spellings) if names.SYNTHETIC_PREFIX in line and not _STRING_DATA.match(line) else line
+            for line in out
+        ]
     header = [first_file] if first_file else []
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
 
