@@ -384,3 +384,27 @@ def test_a_variable_used_across_subgraphs_stays_local_in_its_owner_when_it_never
         split = driver.build(str(src), driver.BuildOptions(split=mode, jobs=1, subgraph_cost=400)).output
         assert isinstance(split, bytes) and planner.KEEPER_PREFIX.encode() not in split
         assert symtab.diff_symbols(symtab.read_symbols(none), symtab.read_symbols(split)).clean
+
+
+FUNCTION_ALIAS = """
+define internal i32 @impl(i32 %a, i32 %b) noinline {
+  %s = add i32 %a, %b
+  ret i32 %s
+}
+@two = alias i32 (i32, i32), ptr @impl
+define i32 @u1(i32 %x) noinline {
+  %r = call i32 @two(i32 %x, i32 2)
+  ret i32 %r
+}
+define i32 @u2(i32 %x) noinline {
+  %r = call i32 @two(i32 %x, i32 3)
+  ret i32 %r
+}
+"""
+
+
+def test_a_function_alias_is_declared_with_its_whole_type() -> None:
+    # the parameters' commas are inside the type: read as `alias ([^,]+),` it was `declare void @two()`
+    p = planner.plan(FUNCTION_ALIAS, target_cost=1)
+    declared = [line for sg in p.subgraphs for line in sg.text.splitlines() if line.startswith("declare") and "@two" in line]
+    assert declared and all(line == "declare i32 @two(i32, i32)" for line in declared), declared

@@ -1249,15 +1249,17 @@ def _declare_alias(alias: Entity, mod: IRModule) -> str:
     # a local alias is exported hidden by its owner: seen as default here, every use in
     # this piece would go through the GOT (a load and a GOT relocation the unsplit object never has)
     vis = "hidden" if alias.is_local else alias.visibility
+    # the value type is the first top-level item after `alias` (a function type's
+    # parameters hold commas of their own: `alias i32 (i32, i32), ptr @f`)
+    after = alias.text.split(" alias ", 1)[1] if " alias " in alias.text else ""
+    items = irmodel.split_top_level(after)
+    value_type = items[0] if len(items) > 1 else ""
     if base is not None and base.kind in ("function", "declaration"):
-        ret = re.match(r"@[^=]+= [^@]*?alias ([^,]+),", alias.text)
-        fn_type = ret.group(1).strip() if ret else "void ()"
-        m = re.match(r"(.*?)\s*\((.*)\)$", fn_type)
+        m = re.match(r"(.*?)\s*\((.*)\)$", value_type)
         ret_type, params = (m.group(1), m.group(2)) if m else ("void", "")
         words = ["declare"] + ([vis] if vis != "default" else []) + [ret_type]
         return " ".join(words) + f" @{irmodel.quote(alias.name)}({params})"
-    value_type = re.match(r"@[^=]+= [^@]*?alias ([^,]+),", alias.text)
-    vt = value_type.group(1).strip() if value_type else "i8"
+    vt = value_type or "i8"
     # an alias of a thread-local is thread-local itself, with its own access model
     tls = re.search(r"\bthread_local(\([a-z]+\))?", alias.text.split(" alias ", 1)[0])
     words = ["external"] + ([vis] if vis != "default" else []) + ([tls.group(0)] if tls else []) + ["global", vt]
