@@ -408,3 +408,13 @@ def test_a_function_alias_is_declared_with_its_whole_type() -> None:
     p = planner.plan(FUNCTION_ALIAS, target_cost=1)
     declared = [line for sg in p.subgraphs for line in sg.text.splitlines() if line.startswith("declare") and "@two" in line]
     assert declared and all(line == "declare i32 @two(i32, i32)" for line in declared), declared
+
+
+def test_a_top_level_line_the_model_does_not_know_is_an_error_not_dropped() -> None:
+    from compiler.backend import irmodel
+    from compiler.diagnostics import EmberError
+
+    known = "define void @f() {\n  ret void\n}\nuselistorder ptr @f, { 1, 0 }\n"
+    assert [e.name for e in irmodel.parse_module(known).entities] == ["f"]  # a use-list order carries nothing
+    with pytest.raises(EmberError, match="does not model: something_new @f"):
+        irmodel.parse_module(known + "something_new @f\n")

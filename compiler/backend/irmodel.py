@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from compiler.diagnostics import EmberError
+
 LOCAL_LINKAGES = frozenset({"private", "internal"})
 LINKAGES = frozenset(
     {
@@ -197,6 +199,10 @@ def _analyse_refs(entity: Entity, body: str, own_header: str | None) -> None:
     entity.blockaddress_of = {unquote(m.group(1)) for m in _BLOCKADDRESS.finditer(body)}
 
 
+#: top-level lines that carry nothing a piece needs: use-list orders, a ThinLTO summary
+_DROPPED_TOP_LEVEL = ("uselistorder", "^")
+
+
 def parse_module(text: str) -> IRModule:
     """Split printed LLVM IR into entities with their references."""
     header: list[str] = []
@@ -259,9 +265,8 @@ def parse_module(text: str) -> IRModule:
             entities.append(Entity("asm", f"asm{idx}", line, idx))
         elif stripped.startswith(("target ", "source_filename")):
             header.append(line)
-        else:
-            # uselistorder directives and anything unknown: dropped (they carry no meaning we need)
-            pass
+        elif not stripped.startswith(_DROPPED_TOP_LEVEL):
+            raise EmberError(f"LLVM IR the split back end does not model: {stripped[:120]}")
         i += 1
     return IRModule(header, entities)
 
