@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from compiler.backend.mclink import AsmPiece
     from compiler.backend.planner import SplitPlan
-    from compiler.backend.split import TaskResult
+    from compiler.backend.split import Optimised, TaskResult
 
 
 class LoweringCache(Protocol):
@@ -47,11 +47,11 @@ class TaskCache(Protocol):
     members, index, level and the worker's configuration), so a hit is the same result a
     fresh task would give: the cache changes the build's cost, never its output."""
 
-    def get(self, key: str) -> TaskResult | None:
+    def get(self, key: str) -> TaskResult | Optimised | None:
         """The result stored under `key`, or None."""
         ...
 
-    def put(self, key: str, result: TaskResult) -> None:
+    def put(self, key: str, result: TaskResult | Optimised) -> None:
         """Remember a task's result (only finished tasks: a crash or hang is never stored)."""
         ...
 

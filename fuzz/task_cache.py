@@ -13,8 +13,8 @@ one reduction, with one compiler: the key does not name the compiler's version.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
+import pickle
 import tempfile
 import threading
 import zlib
@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from compiler.backend.split import TaskResult
+    from compiler.backend.split import Optimised, TaskResult
 
 
 class TaskFiles:
-    """`BuildHooks.tasks` kept as one compressed JSON file per task key in `directory`."""
+    """`BuildHooks.tasks` kept as one compressed pickle per task key in `directory`."""
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
@@ -35,15 +35,13 @@ class TaskFiles:
         self._lock = threading.Lock()
 
     def _file(self, key: str) -> Path:
-        return self.directory / f"task-{key}.json.z"
+        return self.directory / f"task-{key}.pickle.z"
 
-    def get(self, key: str) -> TaskResult | None:
+    def get(self, key: str) -> TaskResult | Optimised | None:
         """The stored result of the task `key`, or None (absent or unreadable: then it is compiled)."""
         try:
-            data = json.loads(zlib.decompress(self._file(key).read_bytes()))
-            pieces = [(list(members), str(asm), bool(shared)) for members, asm, shared in data["pieces"]]
-            result: TaskResult | None = (pieces, set(data["local"]), set(data["private"]), dict(data["cpu"]))
-        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            result: TaskResult | Optimised | None = pickle.loads(zlib.decompress(self._file(key).read_bytes()))
+        except (OSError, ValueError, EOFError, pickle.UnpicklingError, AttributeError, TypeError, zlib.error):
             result = None
         with self._lock:
             if result is None:
@@ -52,11 +50,10 @@ class TaskFiles:
                 self.hits += 1
         return result
 
-    def put(self, key: str, result: TaskResult) -> None:
-        """Store a finished task's result (atomically: a reader sees all of it or nothing)."""
-        pieces, local, private, cpu = result
-        data = {"pieces": pieces, "local": sorted(local), "private": sorted(private), "cpu": cpu}
-        blob = zlib.compress(json.dumps(data).encode(), 1)
+    def put(self, key: str, result: TaskResult | Optimised) -> None:
+        """Store a finished task's result (atomically: a reader sees all of it or nothing).
+        Pickled: the folder is the reduction's own, written and read by one compiler."""
+        blob = zlib.compress(pickle.dumps(result), 1)
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".task-")
         try:

@@ -50,17 +50,19 @@ def test_cached_builds_are_the_fresh_builds_and_never_stale(tmp_path: Path, mode
     fresh_b, _ = _build(b, mode, None)
     assert fresh_a != fresh_b  # the one changed function shows in the object
 
+    # at -O2 a task has two halves, each cached: optimised, then its code after the dead-code step
+    phases = 2
     cache = TaskFiles(tmp_path / "tasks")
     assert _build(a, mode, cache)[0] == fresh_a
-    assert (cache.hits, cache.misses) == (0, 19)  # nothing to reuse yet: every subgraph compiled
+    assert (cache.hits, cache.misses) == (0, 19 * phases)  # nothing to reuse yet: every subgraph compiled
     cached_b, notes = _build(b, mode, cache)
     # the changed function's subgraph is compiled again (a stale piece of `a` would be `fresh_a`'s
     # code in `b`'s object); the other 18 are reused
     assert cached_b == fresh_b
-    assert (cache.hits, cache.misses) == (18, 20)
+    assert (cache.hits, cache.misses) == (18 * phases, 20 * phases)
     assert "split tasks: 18 of 19 reused from the harness's task cache" in notes
     assert _build(a, mode, cache)[0] == fresh_a  # and back: every subgraph of `a` is in the cache
-    assert (cache.hits, cache.misses) == (37, 20)
+    assert (cache.hits, cache.misses) == (37 * phases, 20 * phases)
 
 
 def test_the_key_names_the_file_not_its_folder() -> None:
@@ -98,7 +100,9 @@ def test_checks_sharing_a_cache_report_the_fresh_objects(tmp_path: Path) -> None
 
     assert objects(a, tasks) == objects(a, None)
     files = len(list(tasks.glob("task-*")))
-    assert files == 19
+    # each of the 19 subgraphs optimised, and its code (after the dead-code step) generated:
+    # up to two files each (the second half is keyed by its bitcode and dead set)
+    assert 19 < files <= 38
     cached_b = objects(b, tasks)
-    assert len(list(tasks.glob("task-*"))) == files + 1  # only the changed subgraph was compiled
+    assert len(list(tasks.glob("task-*"))) == files + 2  # only the changed subgraph was compiled
     assert cached_b == objects(b, None) != objects(a, None)

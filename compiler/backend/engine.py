@@ -25,6 +25,10 @@ _ASSEMBLY, _OBJECT = 0, 1
 _RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
 #: LLVMLinkage values the split back end asks about
 AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE = 1, 2, 3, 8, 9
+#: LLVMValueKind of the values that are global values, and of instructions
+_GLOBAL_KINDS, _INSTRUCTION_KIND = frozenset({5, 6, 7, 8}), 24
+#: LLVMValueKind of uses that are not constants: arguments, blocks, memory SSA, metadata, inline asm
+_NOT_CONSTANT_KINDS = frozenset({0, 1, 2, 3, 4, 22, 23})
 #: LLVMOpcode of the instructions that can call an inline asm: LLVMInvoke, LLVMCall, LLVMCallBr
 _CALL_OPCODES = frozenset({5, 45, 67})
 #: the targets Ember initialises (architecture prefix in `libLLVM.so` symbol names)
@@ -137,6 +141,15 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetNextGlobalAlias", vp, (vp,)),
         ("LLVMGetFirstGlobalIFunc", vp, (vp,)),
         ("LLVMGetNextGlobalIFunc", vp, (vp,)),
+        ("LLVMGetFirstUse", vp, (vp,)),
+        ("LLVMGetNextUse", vp, (vp,)),
+        ("LLVMGetUser", vp, (vp,)),
+        ("LLVMGetValueKind", c_int, (vp,)),
+        ("LLVMGetInstructionParent", vp, (vp,)),
+        ("LLVMGetBasicBlockParent", vp, (vp,)),
+        ("LLVMSetLinkage", None, (vp, c_int)),
+        ("LLVMSetComdat", None, (vp, vp)),
+        ("LLVMWriteBitcodeToMemoryBuffer", vp, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -371,6 +384,69 @@ class Module:
             while value:
                 yield Value(value)
                 value = step(value)
+
+    def references(self) -> dict[str, set[str]]:
+        """For each global value that uses another (an instruction of a function, an
+        initializer, an aliasee, a personality), the names of the global values it uses,
+        seen through constant expressions: the module's reference graph, read from the use
+        lists (one walk over the uses of global values, not over every instruction)."""
+        lib = _lib()
+        names: dict[int, str] = {}
+
+        def name_of(ref: int) -> str:
+            found = names.get(ref)
+            if found is None:
+                found = names[ref] = Value(ref).name
+            return found
+
+        owners_of_constant: dict[int, set[int]] = {}
+
+        def owners(user: int, depth: int = 0) -> set[int]:
+            kind = lib.LLVMGetValueKind(user)
+            if kind == _INSTRUCTION_KIND:
+                return {lib.LLVMGetBasicBlockParent(lib.LLVMGetInstructionParent(user))}
+            if kind in _GLOBAL_KINDS:
+                return {user}
+            if kind in _NOT_CONSTANT_KINDS or depth > 64:
+                return set()
+            cached = owners_of_constant.get(user)
+            if cached is None:  # a constant: whoever uses it
+                cached = owners_of_constant[user] = set()
+                use = lib.LLVMGetFirstUse(user)
+                while use:
+                    cached |= owners(lib.LLVMGetUser(use), depth + 1)
+                    use = lib.LLVMGetNextUse(use)
+            return cached
+
+        graph: dict[str, set[str]] = {}
+        for value in self.global_values():
+            used = value.name
+            use = lib.LLVMGetFirstUse(value.ref)
+            while use:
+                for owner in owners(lib.LLVMGetUser(use)):
+                    if owner:
+                        graph.setdefault(name_of(owner), set()).add(used)
+                use = lib.LLVMGetNextUse(use)
+        return graph
+
+    def bitcode(self) -> bytes:
+        """The module as bitcode (how an optimised subgraph travels to its code generator)."""
+        lib = _lib()
+        return _buffer_bytes(lib, lib.LLVMWriteBitcodeToMemoryBuffer(self.ref))
+
+    def drop_definitions(self, names: set[str], target: Target) -> None:
+        """Delete the named definitions: made `available_externally`, their bodies and
+        initialisers go with LLVM's own `elim-avail-extern`, and what is left are
+        declarations nothing uses, which emit nothing. (No `globaldce` after it: a variable
+        kept internal while other pieces name it has no use here, and must stay.)"""
+        lib = _lib()
+        if not names:
+            return
+        for value in self.definitions():
+            if value.name in names:
+                lib.LLVMSetComdat(value.ref, None)
+                lib.LLVMSetLinkage(value.ref, AVAILABLE_EXTERNALLY)
+        self.run_passes("elim-avail-extern", target)
 
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""

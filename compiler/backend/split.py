@@ -7,6 +7,7 @@ not fork-safe); modules travel as text.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -44,6 +45,24 @@ class BackendConfig:
 #: is_shared_copy)], the local names defined, the private names that crossed pieces, CPU
 #: seconds per stage
 TaskResult = tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]]
+
+
+@dataclass
+class Optimised:
+    """A subgraph optimised in a worker, before its code is generated: between the two, the
+    driver finds the definitions no subgraph uses any more (`dead_definitions`)."""
+
+    members: list[str]
+    bitcode: bytes
+    #: the local names defined here (after the worker's renames)
+    local: set[str]
+    #: the definitions here, and what each global value here uses (`engine.Module.references`)
+    defined: list[str]
+    references: dict[str, set[str]]
+    cpu: dict[str, float]
+    #: compiled as one module (else cut in pieces, per function with `level2`)
+    whole: bool = True
+    level2: bool = False
 
 
 @dataclass
@@ -92,7 +111,7 @@ _LOCAL = frozenset({engine.INTERNAL, engine.PRIVATE})
 _SOURCE_FILENAME = re.compile(r'^source_filename = "([^"\n]*/)([^"\n/]*)"$', re.M)
 
 
-def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2: bool) -> str:
+def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2: bool, two_phase: bool = False) -> str:
     """A digest of everything `optimise_task` reads, for a `BuildHooks.tasks` cache: two
     tasks with the same key produce the same result. (`in_process` only says where the task
     runs; worker hooks count by name, as a harness names its faults.)
@@ -102,11 +121,18 @@ def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2:
     hooks = [f"{h.__module__}.{h.__qualname__}" for h in config.worker_hooks]
     named = _SOURCE_FILENAME.sub(r'source_filename = "\2"', text, count=1)
     fields = [named, known, k, level2, config.opt_level, config.triple, config.force_triple, config.piece_cost, hooks]
+    if two_phase:
+        fields.append("two-phase")
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
 
 
-def optimise_task(text: str, known: list[str], k: int, config: BackendConfig, level2: bool) -> TaskResult:
-    """One subgraph in a worker: optimise (level 1), then codegen right here (no round trip).
+def optimise_task(
+    text: str, known: list[str], k: int, config: BackendConfig, level2: bool, two_phase: bool = False
+) -> TaskResult | Optimised:
+    """One subgraph in a worker: optimise (level 1), then codegen right here (no round trip),
+    or, with `two_phase`, stop before codegen and return the optimised subgraph as bitcode
+    with its reference graph (`Optimised`): `codegen_optimised_task` finishes it once the
+    driver knows which definitions no subgraph uses any more.
 
     Returns [(members, assembly, is_shared_copy)], the local names defined, the private
     names that crossed pieces, and CPU seconds per stage. With `level2`, the optimised
@@ -132,35 +158,99 @@ def optimise_task(text: str, known: list[str], k: int, config: BackendConfig, le
         cpu["optimise"] = time.process_time() - start
         start = time.process_time()
         values = list(module.definitions())
-        has_shared = any(v.linkage in _DISCARDABLE for v in values)
-        if not level2 and not has_shared:
-            known_set = set(known)
-            local: set[str] = set()
-            unnamed = 0
-            for v in values:
-                if v.linkage not in _LOCAL:
-                    continue
-                name = v.name
-                if not name:
-                    name = f"__ember_unnamed_{k}_{unnamed}"
-                    unnamed += 1
-                    v.rename(name)
-                elif name not in known_set and planner.COPY_SUFFIX not in name:
-                    name = f"{name}{planner.COPY_SUFFIX}{k}"
-                    v.rename(name)
-                local.add(name)
-            asm = llvm_stage.emit_assembly(module, target)
-            cpu["codegen"] = time.process_time() - start
-            return [(list(known), asm, False)], local, set(), cpu
-        optimised = module.text()
+        whole = not level2 and not any(v.linkage in _DISCARDABLE for v in values)
+        local = _name_locals(values, known, k, rename_fresh=whole)
+        if two_phase:
+            references = module.references()
+            optimised = Optimised(list(known), module.bitcode(), local, [v.name for v in values], references, cpu, whole, level2)
+            cpu["optimise"] += time.process_time() - start
+            return optimised
+        return _codegen(module, known, local, k, config, target, cpu, start, whole=whole, level2=level2)
+
+
+def _name_locals(values: list[engine.Value], known: list[str], k: int, *, rename_fresh: bool) -> set[str]:
+    """Name the unnamed locals the optimiser made (`__ember_unnamed_<k>_<n>`) and, with
+    `rename_fresh`, rename the other locals it made `<name>.ember.<k>` (two subgraphs never
+    define the same local; a module cut in pieces renames them as it cuts); the local names."""
+    known_set = set(known)
+    local: set[str] = set()
+    unnamed = 0
+    for v in values:
+        if v.linkage not in _LOCAL:
+            continue
+        name = v.name
+        if not name:
+            name = f"__ember_unnamed_{k}_{unnamed}"
+            unnamed += 1
+            v.rename(name)
+        elif rename_fresh and name not in known_set and planner.COPY_SUFFIX not in name:
+            name = f"{name}{planner.COPY_SUFFIX}{k}"
+            v.rename(name)
+        local.add(name)
+    return local
+
+
+def _codegen(
+    module: engine.Module, known: list[str], local: set[str], k: int, config: BackendConfig, target: engine.Target,
+    cpu: dict[str, float], start: float, *, whole: bool, level2: bool,
+) -> TaskResult:
+    """An optimised subgraph's assembly: in place when `whole`, else cut in pieces."""
+    import time
+
+    if whole:
+        asm = llvm_stage.emit_assembly(module, target)
+        cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
+        return [(list(known), asm, False)], local, set(), cpu
+    optimised = module.text()
     pieces, local, private = planner.split_functions(optimised, set(known), k, per_function=level2, piece_cost=config.piece_cost)
     out = []
     for members, piece, shared in pieces:
         with llvm_stage.native(piece, f"<subgraph {k} piece>") as piece_module:
             piece_module.prepare(target, force_triple=config.force_triple)
             out.append((members, llvm_stage.emit_assembly(piece_module, target), shared))
-    cpu["codegen"] = time.process_time() - start
+    cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
     return out, local, private, cpu
+
+
+def codegen_optimised_task(optimised: Optimised, dead: list[str], k: int, config: BackendConfig) -> TaskResult:
+    """The second half of a two-phase subgraph task: delete the `dead` definitions, then
+    generate its code as `optimise_task` would have."""
+    import time
+
+    start = time.process_time()
+    target = _worker_target(config)
+    with llvm_stage.native(optimised.bitcode, f"<subgraph {k}>") as module:
+        module.prepare(target, force_triple=config.force_triple)
+        module.drop_definitions(set(dead), target)
+        local = optimised.local - set(dead)
+        return _codegen(
+            module, optimised.members, local, k, config, target, dict(optimised.cpu), start,
+            whole=optimised.whole, level2=optimised.level2,
+        )
+
+
+def dead_definitions(results: list[TaskResult | Optimised], local_names: set[str]) -> dict[int, list[str]]:
+    """The definitions, per subgraph, that were local in the module and that nothing left
+    uses after optimisation: what the serial pipeline's GlobalDCE deletes once a call to
+    them folded away in another subgraph (a local exported while compiling stays alive in
+    its owner, which cannot see that). Everything not local is a root; none when a subgraph
+    compiled in pieces (its uses unknown)."""
+    if not all(isinstance(r, Optimised) for r in results):
+        return {}
+    optimised = cast(list[Optimised], results)
+    candidates = {n for r in optimised for n in r.defined if n in local_names or n in r.local}
+    uses: dict[str, set[str]] = {}
+    for r in optimised:
+        for name, used in r.references.items():
+            uses.setdefault(name, set()).update(used)
+    live: set[str] = set()
+    stack = [n for r in optimised for n in (*r.defined, *r.references) if n not in candidates]
+    while stack:
+        name = stack.pop()
+        if name not in live:
+            live.add(name)
+            stack.extend(uses.get(name, ()))
+    return {k: dead for k, r in enumerate(optimised) if (dead := sorted(n for n in r.defined if n in candidates and n not in live))}
 
 
 def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = None) -> bytes:
@@ -310,8 +400,15 @@ def compile_split(
     private_names: set[str] = set()
 
     t0 = time.perf_counter()
-    tasks = [(sg.text, (sg.text, sg.members, sg.index, config, mode != SplitMode.SUBGRAPH)) for sg in the_plan.subgraphs]
-    results, reused = _run_tasks(tasks, the_plan, jobs, config, worker_timeout, hooks.tasks)
+    # at -O1 and up: optimise, drop what no subgraph uses any more, then codegen (-O0 runs no
+    # GlobalDCE unsplit; like GlobalDCE, names inside asm strings keep nothing alive)
+    two_phase = config.opt_level >= 1
+    tasks = [
+        (sg.text, (sg.text, sg.members, sg.index, config, mode != SplitMode.SUBGRAPH, two_phase))
+        for sg in the_plan.subgraphs
+    ]
+    first, reused = _run_tasks(tasks, the_plan, jobs, config, worker_timeout, hooks.tasks)
+    results = _second_phase(first, local_names, the_plan, jobs, config, worker_timeout, hooks.tasks)
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
@@ -362,34 +459,73 @@ def compile_split(
     )
 
 
-def _run_tasks(
-    tasks: list[tuple[str, tuple[str, list[str], int, BackendConfig, bool]]],
+def _second_phase(
+    first: list[TaskResult | Optimised],
+    local_names: set[str],
     the_plan: planner.SplitPlan,
     jobs: int,
     config: BackendConfig,
     worker_timeout: float,
     cache: TaskCache | None,
-) -> tuple[list[TaskResult], int]:
+) -> list[TaskResult]:
+    """Every subgraph's finished result: the two-phase ones get their dead definitions
+    deleted and their code generated on the pool (largest first), through `cache` too."""
+    todo = [i for i, r in enumerate(first) if isinstance(r, Optimised)]
+    if not todo:
+        return cast(list[TaskResult], first)
+    dead = dead_definitions(first, local_names)
+    results: list[TaskResult | Optimised] = list(first)
+    keys: dict[int, str] = {}
+    if cache is not None:
+        for i in todo:
+            optimised = cast(Optimised, first[i])
+            fields = [hashlib.sha256(optimised.bitcode).hexdigest(), dead.get(i, []), config.opt_level, config.triple,
+                      config.force_triple]
+            keys[i] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()
+            hit = cache.get(keys[i])
+            if hit is not None and not isinstance(hit, Optimised):
+                results[i] = (hit[0], hit[1], hit[2], {stage: 0.0 for stage in hit[3]})
+    run = sorted((i for i in todo if isinstance(results[i], Optimised)), key=lambda i: -the_plan.subgraphs[i].cost)
+    if run:
+        args = [(the_plan.subgraphs[i].text, (first[i], dead.get(i, []), i, config)) for i in run]
+        done = pool.run(jobs, codegen_optimised_task, args, worker_timeout, in_process=config.in_process)
+        for i, result in zip(run, done, strict=True):
+            results[i] = cast(TaskResult, result)
+            if cache is not None:
+                cache.put(keys[i], results[i])
+    return cast(list[TaskResult], results)
+
+
+def _run_tasks(
+    tasks: list[tuple[str, tuple[str, list[str], int, BackendConfig, bool, bool]]],
+    the_plan: planner.SplitPlan,
+    jobs: int,
+    config: BackendConfig,
+    worker_timeout: float,
+    cache: TaskCache | None,
+) -> tuple[list[TaskResult | Optimised], int]:
     """Every subgraph's task result, in plan order, and how many came from `cache`: the
     others run on the pool (biggest first, so it stays busy) and are stored in it."""
-    results: list[TaskResult | None] = [None] * len(tasks)
+    results: list[TaskResult | Optimised | None] = [None] * len(tasks)
     keys: list[str] = []
     if cache is not None:
         keys = [task_key(*args) for _text, args in tasks]
         for i, key in enumerate(keys):
             hit = cache.get(key)
-            if hit is not None:  # compiled before: no CPU spent on it in this build
+            if isinstance(hit, Optimised):  # compiled before: no CPU spent on it in this build
+                results[i] = dataclasses.replace(hit, cpu={stage: 0.0 for stage in hit.cpu})
+            elif hit is not None:
                 results[i] = (hit[0], hit[1], hit[2], {stage: 0.0 for stage in hit[3]})
     todo = [i for i in range(len(tasks)) if results[i] is None]
     schedule = sorted(todo, key=lambda i: -the_plan.subgraphs[i].cost)
     if schedule:
         done = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout, in_process=config.in_process)
         for i, result in zip(schedule, done, strict=True):
-            finished = results[i] = cast(TaskResult, result)
+            finished = results[i] = cast(TaskResult | Optimised, result)
             if cache is not None:
                 cache.put(keys[i], finished)
     assert all(r is not None for r in results)
-    return cast(list[TaskResult], results), len(tasks) - len(schedule)
+    return cast(list[TaskResult | Optimised], results), len(tasks) - len(schedule)
 
 
 def _key(members: list[str], order: dict[str, int], k: int, j: int) -> tuple[int, int, int]:
