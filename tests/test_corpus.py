@@ -41,21 +41,33 @@ RUST = tuple(p.name for p in corpus.PROGRAMS if p.front_end == "rustc")
 #: bc's `- UND putchar` at -O2 (subgraph, two-level) was fixed by giving imports and
 #: declarations the `cold` the serial pipeline infers (summary.cold_functions).
 #: The Rust programs at -O2 (issue 36, item 2): std's process-spawning and backtrace code,
-#: which the serial pipeline deletes as unreachable after internalization, survives in every
-#: split mode (a subgraph cannot see that its callers elsewhere died): ~43 extra `UND`
-#: symbols (fork, chdir, chroot, execvp, pipe2, _Unwind_GetCFA, ...) and ~10% more .text.
+#: which the serial pipeline deletes as unreachable after internalization, survives the
+#: subgraph and two-level splits (a subgraph cannot see that its callers elsewhere died):
+#: 41-45 extra `UND` symbols (fork, chdir, chroot, execvp, pipe2, _Unwind_GetCFA, ...) and
+#: 10-24% more .text. `--split function` optimises the module whole: clean. -O0 deletes
+#: nothing in either build: clean.
 RUST_DEAD_CODE = ("issue 36: dead std code survives the split (extra UND fork, chdir, execvp, pipe2, "
                   "_Unwind_GetCFA, ... that --split none deletes as unreachable)")
 OPEN: dict[tuple[str, int, str], str] = {(name, 2, mode): RUST_DEAD_CODE for name in RUST
-                                         for mode in ("subgraph", "function", "two-level")}
+                                         for mode in ("subgraph", "two-level")}
+#: What the full run spends on the Rust programs (a split build of one is 20-110 s on 2 cores;
+#: ci/corpus.sh says why): -O2 in every mode for both, -O0 (where an O0 subgraph build of
+#: rust-regex alone takes ~110 s and 2.6 GB) and -g (RUST_DEBUG) for the smaller
+#: rust-markdown only, and the -j1 build (bytes identical to -j2) in two-level mode only,
+#: which runs both levels' code.
+RUST_O0 = ("rust-markdown",)
+RUST_J1_MODES = ("two-level",)
 #: Open `-g` line-row differences (strict xfails). Empty: SQLite's, libxml2's and jq's rows
 #: (found by the first full `-g` run, CI 2026-11-26) came from IPO facts a subgraph lacked:
 #: IPSCCP folding a constant argument only the subgraph's call sites agree on (jq, libxml2)
 #: and GlobalsAA losing an exported variable's no-escape fact (SQLite); docs/backend.md, Debug info
 OPEN_DEBUG: dict[tuple[str, str], str] = {}
-#: the `-g` run (one per program and mode, -O2 -j2): every program with EMBER_CORPUS=full
+#: the `-g` run (one per program and mode, -O2 -j2): every C program and rust-markdown with
+#: EMBER_CORPUS=full (rustc's DWARF once: a -g test of rust-regex costs 160-220 s; ci/corpus.sh)
 DEBUG_QUICK = ("cjson", "zlib")
-DEBUG_NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in DEBUG_QUICK]
+RUST_DEBUG = ("rust-markdown",)
+DEBUG_NAMES = [p.name for p in corpus.PROGRAMS
+               if (FULL and (p.front_end == "clang" or p.name in RUST_DEBUG)) or p.name in DEBUG_QUICK]
 #: the AArch64 run (cross-compiled, run under qemu-aarch64): every C program with EMBER_CORPUS=full
 #: (the Rust programs are built for the host: rustup has no aarch64 std offline)
 AARCH64_QUICK = ("cjson", "zlib")
@@ -117,6 +129,7 @@ def _cases() -> list[object]:
         for name in NAMES
         for level in (0, 2)
         for mode in MODES
+        if level == 2 or name not in RUST or name in RUST_O0
     ]
 
 
@@ -129,8 +142,9 @@ def test_split_build_agrees_with_serial(name: str, level: int, mode: str, tmp_pa
     assert want.outputs and all(outcome == "exit 0" for _o, _e, outcome in want.outputs), want.outputs
     if program.front_end == "rustc":
         assert want.outputs == _native(name).outputs, f"{name} -O{level} --split none: not rustc's behaviour"
-    objects = {jobs: _build(src, split=mode, jobs=jobs, opt_level=level) for jobs in (1, 2)}
-    assert objects[1] == objects[2], f"{name} -O{level} --split {mode}: bytes differ between -j1 and -j2"
+    jobs = (1, 2) if name not in RUST or mode in RUST_J1_MODES else (2,)
+    objects = {j: _build(src, split=mode, jobs=j, opt_level=level) for j in jobs}
+    assert objects[jobs[0]] == objects[2], f"{name} -O{level} --split {mode}: bytes differ between -j1 and -j2"
     got = corpus.run_workload(program, corpus.link(objects[2], tmp_path_factory.mktemp("split") / name, program))
     assert got.outputs == want.outputs
     _check_symbols(reference, objects[2], "--split none", f"--split {mode}")
@@ -222,6 +236,19 @@ def test_rust_regex_native_build_prints_the_crates_expected_output() -> None:
     dna = corpus.RUST_REGISTRY / corpus.REGEX_DNA
     got = _native(program.name).outputs[0]
     assert got == (dna.with_name("regexdna-output.txt").read_bytes(), b"", "exit 0")
+
+
+def test_rust_link_line_becomes_a_template() -> None:
+    """rustc's `--print link-args` line: its environment settings dropped, its object and
+    executable replaced by the placeholders `link` fills, its temporary raw-dylibs folder gone."""
+    line = ('LC_ALL="C" PATH="/r/bin:/usr/bin" VSLANG="1033" "cc" "-m64" "/t/deps/p-1.p.2-cgu.0.rcgu.o" '
+            '"-Wl,--as-needed" "/r/lib/libcompiler_builtins-3.rlib" "-lgcc_s" "-L" "/t/deps/rustcAb/raw-dylibs" '
+            '"-B/r/bin/gcc-ld" "-fuse-ld=lld" "-L" "/r/lib" "-o" "/t/deps/p-1" "-Wl,--gc-sections" "-nodefaultlibs"')
+    args, native = corpus._link_template(line)
+    assert native == Path("/t/deps/p-1")
+    assert args == ["cc", "-m64", "{obj}", "-Wl,--as-needed", "/r/lib/libcompiler_builtins-3.rlib", "-lgcc_s",
+                    "-B/r/bin/gcc-ld", "-fuse-ld=lld", "-L", "/r/lib", "-o", "{out}", "-Wl,--gc-sections",
+                    "-nodefaultlibs"]
 
 
 def test_workload_reads_the_sources_test_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
