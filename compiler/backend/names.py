@@ -18,13 +18,14 @@ import re
 
 from compiler.backend import engine
 
-#: the synthetic names (`__ember_n<N>`); a module's own name of that shape is renamed too
+#: the synthetic names (`__ember_n<N>`); a module's own name holding one is renamed too
 SYNTHETIC_PREFIX = "__ember_n"
 _SYNTHETIC = re.compile(r"__ember_n\d+")
 #: what an ELF assembler reads unquoted (LLVM's MCAsmInfo quotes every other symbol)
 _PLAIN = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*")
-#: a synthetic name inside assembly, with what codegen and the link put around it
-_IN_ASM = re.compile(r"(?<![\w.$\"])((?:\.Lp\d+_|\.L)?)(__ember_n\d+)([\w.$]*)")
+#: a synthetic name inside an assembly symbol, with what codegen and the link put around it
+#: (`.L`, `.Lp3_`, `DW.ref.`; `.ember.2`, `.cold.1`, `$local`)
+_IN_ASM = re.compile(r"(?<![\w.$\"])([\w.$]*?)(__ember_n\d+)([\w.$]*)")
 
 
 def asm_spelling(name: str) -> str:
@@ -41,7 +42,7 @@ def needs_canonical_name(name: str, linkage: int) -> bool:
     and any whose spelling needs quotes; unnamed values (`@0`) are the planner's own."""
     if not name:
         return False
-    return linkage == engine.PRIVATE or not _PLAIN.fullmatch(name) or bool(_SYNTHETIC.fullmatch(name))
+    return linkage == engine.PRIVATE or not _PLAIN.fullmatch(name) or bool(_SYNTHETIC.search(name))
 
 
 def canonicalise(module: engine.Module) -> dict[str, str]:
