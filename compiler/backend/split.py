@@ -1,8 +1,10 @@
 """The parallel back end: plan the split, optimise and codegen pieces in worker processes, MC-link.
 
 The modes (`subgraph`, `function`, `two-level`) are described with their names in
-compiler/backend/split_mode.py. Workers come from a `spawn` pool (llvmlite holds one global lock and LLVM is
-not fork-safe); modules travel as text.
+compiler/backend/split_mode.py. Workers come from a `spawn` pool (LLVM is not fork-safe after
+use); a subgraph travels to its worker as text, and at -O1 and up back to the driver as
+bitcode with its reference graph, so that definitions no subgraph uses any more are deleted
+before codegen (`dead_definitions`).
 """
 
 from __future__ import annotations
