@@ -28,6 +28,7 @@ from fuzz.strategies.callgraph import (
 from fuzz.strategies.ember import LANES, EmberProgram, ember_programs
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
+from fuzz.strategies.names import NAME_FEATURES, name_swarm, renamed
 from fuzz.strategy_names import STRATEGIES
 
 
@@ -70,8 +71,10 @@ class FuzzCase:
 def callgraph_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1) -> FuzzCase:
     """Call-graph programs (see `fuzz.strategies.callgraph`), with a swarm of features switched off."""
     off = draw(swarm_graph_off(), label="swarm off")
+    names_on = draw(name_swarm())
     graph = apply_swarm(draw(call_graphs(max_functions, min_functions)), off)
-    return FuzzCase(graph.render(), None, "callgraph", graph_features(graph))
+    module, names = renamed(graph.render(), names_on)
+    return FuzzCase(module, None, "callgraph", graph_features(graph) + names)
 
 
 #: each linkage feature is switched on in one program of this many (swarm testing); the
@@ -85,6 +88,7 @@ def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, 
     """Linkage modules (see `fuzz.strategies.linkage`), with their support module when one is needed;
     without `features`, a swarm: each program first draws which features it has (at least one)."""
     every = features is None
+    names_on = draw(name_swarm())
     if features is None:
         features = draw(swarm_on(tuple(FEATURES), LINKAGE_SWARM_ONE_IN), label="swarm on")
         features = features or (draw(st.sampled_from(tuple(FEATURES)), label="the one feature"),)
@@ -92,7 +96,8 @@ def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, 
     fragments = LINKAGE_SWARM_FILL if every else max_fragments
     module: LinkageModule = draw(linkage_modules(fragments, features, every=every))
     used = tuple(sorted({f.feature.split(":")[0] for f in module.fragments}))
-    return FuzzCase(module.render(), module.support(), "linkage", used)
+    text, names = renamed(module.render(), names_on)
+    return FuzzCase(text, module.support(), "linkage", used + names)
 
 
 #: graph features the Ember renderer has no form for: a constructor, the padded LLVM helper
@@ -128,8 +133,10 @@ def corpus_cases(draw: st.DrawFn, max_anchors: int = 6) -> FuzzCase:
     """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's IR shapes."""
     from fuzz.strategies.corpus_slices import corpus_slices
 
+    names_on = draw(name_swarm())
     _name, module, features = draw(corpus_slices(max_anchors))
-    return FuzzCase(module, None, "corpus", features)
+    module, names = renamed(module, names_on)
+    return FuzzCase(module, None, "corpus", features + names)
 
 
 @st.composite
@@ -154,12 +161,12 @@ def known_features(kind: str = "mixed") -> tuple[str, ...]:
     graph = OP_KINDS + GRAPH_FEATURES + DERIVED_FEATURES
     ember = tuple(f for f in graph if f not in EMBER_WITHOUT) + LANES[1:]
     per_kind = {
-        "callgraph": graph,
-        "linkage": tuple(FEATURES),
+        "callgraph": graph + NAME_FEATURES,
+        "linkage": tuple(FEATURES) + NAME_FEATURES,
         "ember": ember,
-        "llvm-ir": graph + tuple(FEATURES),
-        "mixed": tuple(dict.fromkeys(graph + tuple(FEATURES) + ember)),
-        "corpus": ("shared-local",),  # = corpus_slices.SHARED_LOCAL (imported lazily: it loads the corpus)
+        "llvm-ir": graph + tuple(FEATURES) + NAME_FEATURES,
+        "mixed": tuple(dict.fromkeys(graph + tuple(FEATURES) + ember + NAME_FEATURES)),
+        "corpus": ("shared-local", *NAME_FEATURES),  # = corpus_slices.SHARED_LOCAL (imported lazily: it loads the corpus)
     }
     return per_kind.get(kind, ())
 
@@ -188,6 +195,7 @@ def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) 
 __all__ = [
     "DERIVED_FEATURES",
     "FEATURES",
+    "NAME_FEATURES",
     "STRATEGIES",
     "CallGraph",
     "EmberProgram",
