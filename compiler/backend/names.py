@@ -6,7 +6,7 @@ symbol in the assembly, and restores local bindings by name. A name that is also
 a mnemonic or a directive (`@rax`, `@add`, `@str`, `@ldr`), or one the assembly must quote
 (`@"with space"`, `@"f=1,2"`, `@"q\\22uote"`, non-ASCII), is legal IR and cannot be found
 reliably in assembly text. So before the module is split, every private value and every value
-whose assembly spelling needs quotes is renamed in memory to `__ember_n<N>`, a token that
+whose IR or assembly spelling needs quotes is renamed in memory to `__ember_n<N>`, a token that
 means nothing else in either target's syntax; `restore` maps those tokens (with any prefix
 or suffix codegen put around them: `.L`, `.Lp3_`, `.ember.2`, `.cold.1`, `@PLT`) back to what
 the serial build spells.
@@ -23,6 +23,8 @@ SYNTHETIC_PREFIX = "__ember_n"
 _SYNTHETIC = re.compile(r"__ember_n\d+")
 #: what an ELF assembler reads unquoted (LLVM's MCAsmInfo quotes every other symbol)
 _PLAIN = re.compile(r"[A-Za-z_.$][A-Za-z0-9_.$]*")
+#: what both LLVM's IR printer and the assembler write unquoted (the printer quotes `$`)
+_SPLIT_PLAIN = re.compile(r"[A-Za-z_.][A-Za-z0-9_.]*")
 #: a synthetic name inside an assembly symbol, with what codegen and the link put around it
 #: (`.L`, `.Lp3_`, `DW.ref.`; `.ember.2`, `.cold.1`, `$local`)
 _IN_ASM = re.compile(r"(?<![\w.$\"])([\w.$]*?)(__ember_n\d+)([\w.$]*)")
@@ -39,10 +41,12 @@ def asm_spelling(name: str) -> str:
 
 def needs_canonical_name(name: str, linkage: int) -> bool:
     """Whether the split renames this value: private ones (the link rewrites their symbols)
-    and any whose spelling needs quotes; unnamed values (`@0`) are the planner's own."""
+    and any whose spelling needs quotes in the IR text or the assembly (`@"hooks.a$b"`:
+    the planner's text model reads plain names only); unnamed values (`@0`) are the
+    planner's own."""
     if not name:
         return False
-    return linkage == engine.PRIVATE or not _PLAIN.fullmatch(name) or bool(_SYNTHETIC.search(name))
+    return linkage == engine.PRIVATE or not _SPLIT_PLAIN.fullmatch(name) or bool(_SYNTHETIC.search(name))
 
 
 def canonicalise(module: engine.Module) -> dict[str, str]:
