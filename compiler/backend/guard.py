@@ -46,8 +46,9 @@ def forked(fn: Callable[[], T], *, doing: str, save: Callable[[str], Path]) -> T
     with tempfile.TemporaryDirectory(prefix="ember-guard-") as tmp:
         stderr_path = os.path.join(tmp, "stderr.txt")
         read_fd, write_fd = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):  # None where the descriptor was closed at start
+            if stream is not None:
+                stream.flush()
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read_fd)
