@@ -16,9 +16,12 @@
 # - -O0 (every mode) and -g (every mode) on rust-markdown only: the O0 pipeline keeps all code
 #   in both builds (no dead-code difference to find), and one program exercises rustc's DWARF;
 #   on rust-regex an O0 subgraph build alone takes ~110 s (2.6 GB) and a -g test 160-220 s.
-# Measured 2026-11-27 on the shared 2-core machine: these rows are ~1,090 s of test time run one
-# at a time (the whole matrix incl. rust-regex -g: 1,650 s), ~9-10 min of this step's wall under
-# -n auto, plus ~1 min in ci/system-deps.sh (apt-get and the two cargo builds); .ci/run was ~36 min.
+# Measured 2026-11-27 on the 2-core machine, shared with another engineer's builds: these rows
+# took ~1,090 s of test time run one at a time (the whole matrix incl. rust-regex -g: 1,650 s;
+# builds are ~1.1-1.3x slower since the split's dead-code drop, 704bcdb), i.e. ~10-12 min of this
+# step's wall under -n auto on an unshared machine (26.6 min when run alone beside the other
+# engineer's load ~5), plus ~1 min in ci/system-deps.sh (apt-get, the two cargo builds).
+# .ci/run was ~36 min: ~47 min with them, under the 60 the project keeps to.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 EMBER_CORPUS=full .venv/bin/python -m pytest -n auto -q tests/test_corpus.py
