@@ -26,7 +26,7 @@ _RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
 #: LLVMLinkage values the split back end asks about
 AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE = 1, 2, 3, 8, 9
 #: LLVMValueKind of the values that are global values, and of instructions
-_GLOBAL_KINDS, _INSTRUCTION_KIND = frozenset({5, 6, 7, 8}), 24
+_GLOBAL_KINDS, _INSTRUCTION_KIND, _FUNCTION_KIND = frozenset({5, 6, 7, 8}), 24, 5
 #: LLVMValueKind of uses that are not constants: arguments, blocks, memory SSA, metadata, inline asm
 _NOT_CONSTANT_KINDS = frozenset({0, 1, 2, 3, 4, 22, 23})
 #: LLVMOpcode of the instructions that can call an inline asm: LLVMInvoke, LLVMCall, LLVMCallBr
@@ -477,6 +477,10 @@ class Value:
         size = c_size_t()
         raw = _lib().LLVMGetValueName2(self.ref, byref(size))
         return ctypes.string_at(raw, size.value).decode("utf-8", "replace") if raw else ""
+
+    @property
+    def is_function(self) -> bool:
+        return int(_lib().LLVMGetValueKind(self.ref)) == _FUNCTION_KIND
 
     def rename(self, name: str) -> None:
         data = name.encode()

@@ -58,7 +58,8 @@ class Optimised:
     bitcode: bytes
     #: the local names defined here (after the worker's renames)
     local: set[str]
-    #: the definitions here, and what each global value here uses (`engine.Module.references`)
+    #: the functions defined here (what may be found dead), and what each global value here
+    #: uses (`engine.Module.references`)
     defined: list[str]
     references: dict[str, set[str]]
     cpu: dict[str, float]
@@ -164,7 +165,10 @@ def optimise_task(
         local = _name_locals(values, known, k, rename_fresh=whole)
         if two_phase:
             references = module.references()
-            optimised = Optimised(list(known), module.bitcode(), local, [v.name for v in values], references, cpu, whole, level2)
+            # only functions may be found dead: a variable stays for the link's own check
+            # (mclink.drop_unreferenced_data), which sees the debug info naming it too
+            functions = [v.name for v in values if v.is_function]
+            optimised = Optimised(list(known), module.bitcode(), local, functions, references, cpu, whole, level2)
             cpu["optimise"] += time.process_time() - start
             return optimised
         return _codegen(module, known, local, k, config, target, cpu, start, whole=whole, level2=level2)
