@@ -57,9 +57,10 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     p.set_defaults(opt_level=2)
     p.add_argument("--target", metavar="TRIPLE", help="target triple (default: the host)")
     p.add_argument(
-        "-g", dest="debug_info", action="store_true",
-        help="debug info (DWARF): from source locations for .em/.mlir, kept from .ll/.bc (without -g it is dropped)",
+        "-g", dest="debug_info", action="store_const", const=True, default=None,
+        help="debug info (DWARF) from source locations for .em/.mlir (a .ll/.bc input keeps its own without -g, as llc does)",
     )
+    p.add_argument("-g0", dest="debug_info", action="store_const", const=False, help="no debug info, also none kept from a .ll/.bc input")
     p.add_argument(
         "--split",
         default=driver.DEFAULT_SPLIT,
@@ -120,8 +121,17 @@ def build_options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         piece_cost=args.split_piece_cost,
         offload_flow=args.offload_flow,
         gpu_arch=args.gpu_arch,
-        debug_info=args.debug_info,
+        debug_info=keeps_debug_info(args.debug_info, args.input),
     )
+
+
+def keeps_debug_info(flag: bool | None, path: str) -> bool:
+    """`-g` (True), `-g0` (False) or neither (None): as `llc` and `clang -c x.ll` do, the debug
+    info already in an LLVM IR input is emitted unless `-g0`; Ember and MLIR inputs get DWARF
+    only with `-g`. The last of `-g`/`-g0` counts, as in clang."""
+    if flag is not None:
+        return flag
+    return Path(path).suffix in (driver.InputKind.LLVM_IR.value, driver.InputKind.BITCODE.value)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -155,8 +165,12 @@ CORE_COMMANDS = frozenset({"build"})
 def make_parser(plugins: bool = True) -> argparse.ArgumentParser:
     """The `ember` parser; without `plugins`, only the compiler's own subcommands (loading the
     other packages' costs about 60 ms, a tenth of a -O0 build of Lua)."""
-    parser = argparse.ArgumentParser(prog="ember", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = argparse.ArgumentParser(
+        prog="ember", usage="%(prog)s [-h] COMMAND ...", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # the flat list is hidden: the epilog lists the commands by what a user is doing
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help=argparse.SUPPRESS, prog="ember")
 
     p = sub.add_parser("build", help="compile .em/.mlir/.ll/.bc to an object, assembly, LLVM IR or MLIR")
     p.add_argument("input")
@@ -166,7 +180,32 @@ def make_parser(plugins: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_build)
     for register in command_providers() if plugins else ():
         register(sub)
+    parser.epilog = grouped_commands(sub)
     return parser
+
+
+#: `ember --help` lists the commands by what a user is doing; one no group names comes last
+COMMAND_GROUPS = (
+    ("build", ("build", "run", "interp")),
+    ("test", ("fuzz", "compare", "verify", "mutants")),
+    ("triage", ("findings", "reduce", "symtab", "symdiff")),
+    ("measure", ("bench",)),
+)
+
+
+def grouped_commands(sub: argparse._SubParsersAction) -> str:
+    """The registered commands with their one-line help, under the headings of COMMAND_GROUPS."""
+    helps = {action.dest: action.help or "" for action in sub._choices_actions}
+    grouped = [(title, [n for n in names if n in helps]) for title, names in COMMAND_GROUPS]
+    named = {n for _title, names in grouped for n in names}
+    grouped.append(("other", [n for n in helps if n not in named]))
+    width = max(map(len, helps), default=0) + 2
+    lines = []
+    for title, names in grouped:
+        if names:
+            lines += ["", f"{title}:"] + [f"  {n:<{width}}{helps[n]}" for n in names]
+    lines += ["", "'ember COMMAND --help' describes a command's options."]
+    return "\n".join(lines).lstrip("\n")
 
 
 def command_providers() -> list[Callable[[argparse._SubParsersAction], None]]:

@@ -367,7 +367,7 @@ def _without_span_mutations() -> Iterator[None]:
 def _stopped_when_out_of_time(campaign: Campaign) -> Iterator[None]:
     """End Hypothesis' generate phase once the campaign's time budget is spent (pinned version).
 
-    Without this, a campaign with many examples left (`--examples 100000 --max-seconds 60`,
+    Without this, a campaign with many examples left (`--examples 100000 --time-budget 60`,
     or a pytest shard's 2,000 under `$EMBER_CAMPAIGN_SECONDS`) went on drawing every
     remaining program after its budget, unchecked, for minutes. Hypothesis has no public
     way to stop early; its engine asks `should_generate_more()` before each new example.

@@ -114,7 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="serial vs split back end vs LLVM's tools (opt+llc; --corpus: llvm-lto, llvm-split), side by side")
     p.add_argument("inputs", nargs="*", help=".ll/.bc modules to measure besides generated ones")
     p.add_argument("--sizes", default="1000,3000", help="generated module sizes (functions), comma separated")
-    p.add_argument("--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
+    p.add_argument("-j", "--jobs", default=None, help="job counts to try, e.g. 1,2 (default: 1..cores)")
     p.add_argument("--plot", default="bench-speedup.png", help="PNG plot of speed-up vs jobs")
     p.add_argument("--runtime", action="store_true", help="also compare run time of split vs unsplit programs")
     p.add_argument("--corpus", nargs="?", const="all", default=None, metavar="NAMES",

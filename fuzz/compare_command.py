@@ -18,7 +18,7 @@ def add_compare_arguments(p: argparse.ArgumentParser) -> None:
         level.add_argument(f"-O{n}", dest="opt_level", action="store_const", const=n)
     p.set_defaults(opt_level=2)
     p.add_argument("--support", metavar="LL", help="module compiled once and linked next to both objects")
-    p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    p.add_argument("--findings", type=Path, default=None, metavar="DIR", help="findings store (default: $EMBER_FINDINGS or ./findings)")
     p.add_argument("--no-save", action="store_true", help="do not save a finding when they differ")
 
 

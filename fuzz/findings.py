@@ -403,14 +403,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m fuzz.findings")
     parser.add_argument("action", choices=("list", "show", "reproduce"))
     parser.add_argument("finding", nargs="?")
-    parser.add_argument("--root", type=Path, default=None)
+    parser.add_argument("--findings", type=Path, default=None, metavar="DIR")
+    parser.add_argument("--root", dest="findings", type=Path, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.action == "list":
-        print(format_list(list_findings(args.root)))
+        print(format_list(list_findings(args.findings)))
         return 0
     if not args.finding:
         parser.error(f"{args.action} needs a finding id or path")
-    path = resolve(args.finding, args.root)
+    path = resolve(args.finding, args.findings)
     if args.action == "show":
         print(show(path))
         return 0

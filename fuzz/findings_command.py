@@ -24,7 +24,8 @@ def check_store(root: Path | None, option: str = "--findings") -> None:
 def add_findings_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("list", "show", "reproduce", "pull"))
     p.add_argument("finding", nargs="?", help="finding id (or a unique prefix/suffix) or directory")
-    p.add_argument("--root", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    p.add_argument("--findings", type=Path, default=None, metavar="DIR", help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    p.add_argument("--root", dest="findings", type=Path, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     from fuzz.fleet import options as fleet_options
 
     fleet_options.add_findings_arguments(p)  # --redis, --trust-candidate
@@ -34,16 +35,16 @@ def cmd_findings(args: argparse.Namespace) -> int:
     from fuzz import findings
     from fuzz.fleet import commands as fleet
 
-    check_store(args.root, "--root")
+    check_store(args.findings)
     url = fleet.findings_url(args)
     if url is not None:  # the fleet's shared store
         return fleet.cmd_findings(args, url)
     if args.action == "list":
-        print(findings.format_list(findings.list_findings(args.root)))
+        print(findings.format_list(findings.list_findings(args.findings)))
         return 0
     if not args.finding:
         raise UsageError(f"'ember findings {args.action}' needs a finding id or directory")
-    path = findings.resolve(args.finding, args.root)
+    path = findings.resolve(args.finding, args.findings)
     if args.action == "show":
         print(findings.show(path))
         return 0

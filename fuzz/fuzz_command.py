@@ -40,7 +40,9 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--examples", type=int, default=200, help="programs to generate (default: %(default)s)")
     p.add_argument("--seed", type=int, default=None, help="Hypothesis seed (default: random, printed)")
     p.add_argument("--strategy", choices=STRATEGIES, default="mixed", help="program generator (default: %(default)s)")
-    p.add_argument("--max-seconds", type=positive_seconds, default=75.0, help="stop generating after this long (default: %(default)s)")
+    p.add_argument("--time-budget", type=positive_seconds, default=75.0, metavar="S",
+                   help="stop generating after S seconds (default: %(default)s)")
+    p.add_argument("--max-seconds", dest="time_budget", type=positive_seconds, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.add_argument("--shrink-seconds", type=positive_seconds, default=30.0, help="time allowed to shrink a failure (default: %(default)s)")
     p.add_argument("-j", "--jobs", default="1,2", help="job counts the split builds use, e.g. 1,2 (default: %(default)s)")
     p.add_argument(
@@ -51,7 +53,7 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
         "--modes", default=",".join(split_mode.SPLITTING), help="split modes to compare with --split none (default: %(default)s)"
     )
     p.add_argument("--candidate", metavar="TEMPLATE", help="also compare this compiler command ({in} -> {out})")
-    p.add_argument("--findings", type=Path, default=None, help="findings store (default: $EMBER_FINDINGS or ./findings)")
+    p.add_argument("--findings", type=Path, default=None, metavar="DIR", help="findings store (default: $EMBER_FINDINGS or ./findings)")
     p.add_argument("--report-known", action="store_true", help="save findings for known open bugs too (fuzz/regressions)")
     p.add_argument("--no-database", action="store_true", help="do not replay or record examples in .hypothesis/ember")
     p.add_argument(
@@ -134,14 +136,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         candidate=args.candidate,
         findings_root=root,
         shrink_seconds=args.shrink_seconds,
-        time_budget=args.max_seconds,
+        time_budget=args.time_budget,
         report_known=args.report_known,
         lanes=args.lanes,
         debug=None if args.debug_info else False,
         target=args.target,
     )
     print(
-        f"ember fuzz: seed {seed}, {args.examples} programs ({args.strategy}) at most {args.max_seconds:g}s, "
+        f"ember fuzz: seed {seed}, {args.examples} programs ({args.strategy}) at most {args.time_budget:g}s, "
         f"split {','.join(modes)} -j {args.jobs} vs --split none{f' for {args.target}' if args.target else ''}; findings -> {root}",
         flush=True,
     )

@@ -16,7 +16,7 @@ Seeds: a derandomised profile (`ci`) gives every shard a fixed seed of its own
 so its database entries and examples are those of before). Under a random profile each
 shard draws its own seed from `$EMBER_SEED` (reproducible: the same base seed gives the
 same per-shard seeds) or from the OS, and the seed is recorded in its findings.
-`$EMBER_CAMPAIGN_SECONDS` bounds each shard's checking time (like `ember fuzz --max-seconds`).
+`$EMBER_CAMPAIGN_SECONDS` bounds each shard's checking time (like `ember fuzz --time-budget`).
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def cmd_symtab(args: argparse.Namespace) -> int:
     from oracle import symtab
 
     symbols = symtab.read_symbols(args.object)
-    print(symtab.to_json(symbols) if args.json else symtab.format_table(symbols))
+    print(symtab.to_json(symbols) if args.format == "json" else symtab.format_table(symbols))
     return 0
 
 
@@ -126,7 +126,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("symtab", help="print the normal form of an object's symbol table")
     p.add_argument("object")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="a table (default) or one JSON object per symbol")
+    p.add_argument("--json", dest="format", action="store_const", const="json", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_symtab)
 
     p = sub.add_parser(

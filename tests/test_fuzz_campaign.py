@@ -44,7 +44,7 @@ def test_shrinking_stops_once_its_budget_is_spent(
 
 
 def test_generation_stops_once_the_time_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
-    # `--examples 100000 --max-seconds S` (or a pytest shard under $EMBER_CAMPAIGN_SECONDS) used
+    # `--examples 100000 --time-budget S` (or a pytest shard under $EMBER_CAMPAIGN_SECONDS) used
     # to draw every remaining program after the budget, unchecked: minutes of nothing.
     after_skip = 0
     body = Campaign.body

@@ -77,18 +77,18 @@ def test_env_var_chooses_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_ember_findings_list_show_reproduce(tmp_path: Path, wrong_report: properties.Report, ember) -> None:
-    r = ember("findings", "list", "--root", str(tmp_path))
+    r = ember("findings", "list", "--findings", str(tmp_path))
     assert r.status == 0 and "no findings" in r.stdout
     path = findings.save(wrong_report, root=tmp_path)
-    r = ember("findings", "list", "--root", str(tmp_path))
+    r = ember("findings", "list", "--findings", str(tmp_path))
     assert r.status == 0 and path.name in r.stdout and "wrong-output" in r.stdout
-    r = ember("findings", "show", path.name[-12:], "--root", str(tmp_path))
+    r = ember("findings", "show", path.name[-12:], "--findings", str(tmp_path))
     assert r.status == 0
     assert "class     wrong-output" in r.stdout and "reproduce ember findings reproduce" in r.stdout
     assert "+v=43" in r.stdout and "builds/candidate-O2/out.o" in r.stdout
     r = ember("findings", "reproduce", str(path))
     assert r.status == 1 and "+v=43" in r.stdout
-    r = ember("findings", "show", "nope", "--root", str(tmp_path))
+    r = ember("findings", "show", "nope", "--findings", str(tmp_path))
     assert r.status == 2 and "no finding 'nope'" in r.stderr
 
 

@@ -184,10 +184,12 @@ def test_closed_stdout_is_an_error_not_a_crash(files: SimpleNamespace, argv: lis
     ["build", "{ll}", "--save-pieces", "{ll}", "-o", "{dir}/o.o"],
     ["bench", "--sizes", "99999999999999999999"],
     ["bench", "--corpus", "cjson", "--repeats", "0"],
-    ["fuzz", "--max-seconds", "nan"],
+    ["fuzz", "--time-budget", "nan"],
+    ["fuzz", "--max-seconds", "nan"],  # the older spelling
     ["fuzz", "--lanes", "0"],
     ["fuzz", "--lanes", "many"],
-    ["findings", "list", "--root", "{ll}"],
+    ["findings", "list", "--findings", "{ll}"],
+    ["findings", "list", "--root", "{ll}"],  # the older spelling
     ["verify", "--timeout", "-5"],
 ], ids=_argv_id)
 def test_bad_usage_exits_2_with_one_line(files: SimpleNamespace, argv: list[str]) -> None:
@@ -256,7 +258,7 @@ def test_broken_findings_are_named_not_crashed_on(ember, tmp_path: Path, kind: s
         r = ember(*argv)
         assert r.status == 1, (argv, r)
         assert _one_line(r.stderr).startswith(f"{finding / 'finding.json'}"), argv
-    listed = ember("findings", "list", "--root", str(tmp_path))
+    listed = ember("findings", "list", "--findings", str(tmp_path))
     assert listed.status == 0
     assert f"2026-{kind}" in listed.stdout and "CORRUPT" in listed.stdout
 
@@ -297,7 +299,7 @@ def test_malformed_finding_fields_are_named_not_crashed_on(ember, tmp_path: Path
         r = ember(*argv)
         assert r.status == 1, (argv, r)
         assert _one_line(r.stderr).startswith(f"{finding / 'finding.json'}: error: corrupt finding: {said}"), (argv, r.stderr)
-    listed = ember("findings", "list", "--root", str(tmp_path))
+    listed = ember("findings", "list", "--findings", str(tmp_path))
     assert listed.status == 0 and "CORRUPT" in listed.stdout and said in listed.stdout
 
 
@@ -694,7 +696,7 @@ def test_long_flat_sums_work_and_deeper_ones_are_located(ember, tmp_path: Path) 
 
 
 def test_fuzz_without_database_writes_no_hypothesis_directory(tmp_path: Path) -> None:
-    r = subprocess.run([*EMBER, "fuzz", "--no-database", "--examples", "1", "--max-seconds", "5", "--strategy", "callgraph",
+    r = subprocess.run([*EMBER, "fuzz", "--no-database", "--examples", "1", "--time-budget", "5", "--strategy", "callgraph",
                         "--findings", str(tmp_path / "findings")], cwd=tmp_path, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
     assert r.returncode == 0, r.stderr

@@ -81,7 +81,7 @@ def test_cli_symtab_json_and_symdiff_exit(tmp_path: Path, ember) -> None:
     a, b = tmp_path / "a.o", tmp_path / "b.o"
     a.write_bytes(_obj(BASE))
     b.write_bytes(_obj(BASE.replace("define internal i32 @helper", "define i32 @helper")))
-    result = ember("symtab", str(a), "--json")
+    result = ember("symtab", str(a), "--format", "json")
     assert result.status == 0 and '"name": "helper"' in result.stdout
     result = ember("symdiff", str(a), str(b))
     assert result.status == 1 and "helper: LOCAL" in result.stdout

@@ -91,7 +91,7 @@ def cmd_findings(args: argparse.Namespace, url: str) -> int:
         print(_show(finding, files, records.known(finding.meta)))
         return 0
     if args.action == "pull":
-        path, created = pull(finding, files, args.root, where)
+        path, created = pull(finding, files, args.findings, where)
         print(f"pulled {sig} into {path}" if created else f"{sig} is already in the local store: {path}")
         return 0
     meta = _meta_of(files, sig, where)

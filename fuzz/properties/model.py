@@ -81,7 +81,9 @@ class BuildConfig:
             from oracle.candidate import CandidateCommand
 
             return CandidateCommand(self.candidate).render(inp, out)
-        words = ["ember", "build", inp, "-o", out, "--split", self.split, f"-O{self.opt}", *(["-g"] if self.debug else [])]
+        # the build drops an IR input's own debug info without -g; `ember build` keeps it unless -g0
+        no_debug = ["-g0"] if inp.endswith((".ll", ".bc")) else []
+        words = ["ember", "build", inp, "-o", out, "--split", self.split, f"-O{self.opt}", *(["-g"] if self.debug else no_debug)]
         if self.split != "none":
             words += ["-j", str(self.jobs)]
             if self.cost is not None:

@@ -1,7 +1,7 @@
 ; RUN: %ember build %s -O0 -o %t.o
-; RUN: %ember symtab %t.o --json | %FileCheck %s
+; RUN: %ember symtab %t.o --format json | %FileCheck %s
 
-; `ember symtab --json`: one object per symbol, the same fields as the text table.
+; `ember symtab --format json`: one object per symbol, the same fields as the text table.
 ; CHECK: [
 ; CHECK-DAG: "name": "main",
 ; CHECK-DAG: "name": "helper",
