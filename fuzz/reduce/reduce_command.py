@@ -76,8 +76,13 @@ def reduce_file(
     test_timeout: float | None = None,
     evidence_slice: bool = True,
     task_cache: bool = True,
+    split_triage: bool = True,
 ) -> engine.ReduceStats:
     """Reduce `path` into `out` (saved after every success) and write `out`.report.txt.
+
+    With `split_triage`, `--property symbol-difference` on an LLVM module is a whole-module
+    triage (`fuzz.reduce.split_triage`): the symbols themselves are kept, regions of the
+    reference graph go first and cheap judgements come before both builds.
 
     With `task_cache`, a built-in property's split builds reuse every subgraph compiled for
     an earlier candidate of this reduction (`fuzz.task_cache`; the objects are the same).
@@ -99,8 +104,57 @@ def reduce_file(
     if (prop is None) == (test is None):
         raise UsageError("give exactly one of --property or --test")
     with _task_folder(task_cache and test is None) as tasks:
+        if (split_triage and prop is not None and interestingness.classes_of(prop) == ("symbol-difference",)
+                and not settings.faults and driver.input_kind(path) is not driver.InputKind.EMBER):
+            return _triage_file(path, out, prop=prop, settings=settings, jobs=jobs, time_budget=time_budget, quiet=quiet,
+                                tasks=tasks)
         return _reduce_text_file(path, out, prop=prop, test=test, settings=settings, jobs=jobs, time_budget=time_budget,
                                  quiet=quiet, test_timeout=test_timeout, evidence_slice=evidence_slice, tasks=tasks)
+
+
+def _triage_file(
+    path: str, out: str, *, prop: str, settings: interestingness.Settings, jobs: int, time_budget: float | None,
+    quiet: bool, tasks: Path | None,
+) -> engine.ReduceStats:
+    """`reduce_file` of an LLVM module by whole-module triage of its symbol difference."""
+    from fuzz.reduce import split_triage
+
+    text = load_ir_text(path)
+
+    def say(message: str) -> None:
+        if not quiet:
+            print(f"reduce: {message}", file=sys.stderr, flush=True)
+
+    result = split_triage.triage(
+        text, split=settings.split, split_jobs=settings.jobs, opt=settings.opt_level, cost=settings.subgraph_cost,
+        jobs=jobs, time_budget=time_budget, task_cache=tasks, on_success=lambda t: outputs.write_output(out, t), say=say,
+    )
+    if result is None:
+        raise EmberError(f"the input does not show '{prop}' with these settings", Location(path))
+    outputs.write_output(out, result.text)
+    polish = result.polish
+    assert isinstance(polish, engine.ReduceStats)
+    stats = engine.ReduceStats(
+        initial_lines=LLVM_FORMAT.size(text), final_lines=LLVM_FORMAT.size(result.text),
+        candidates=result.regions.candidates + polish.candidates, accepted=result.regions.accepted + polish.accepted,
+        seconds=result.seconds, per_pass={"regions": result.regions.accepted, **polish.per_pass},
+    )
+    wanted = f"{prop} [{result.difference.render()}]"
+    lines = [
+        *_report_head(path, out, wanted, stats),
+        f"started from: the module without debug info ({result.stripped_lines} lines), whole",
+        f"regions: {result.regions.candidates} candidates, {result.regions.accepted} accepted, "
+        f"{result.regions.seconds:.0f}s, lines {' -> '.join(str(n) for n in result.regions.lines)}",
+        f"judgements: {result.judge.render()}",
+        "",
+        "symbols kept (serial -> split): " + "; ".join(f"{n}: {r or 'absent'} -> {c or 'absent'}"
+                                                       for n, (r, c) in result.difference.symbols.items()),
+        "",
+        "reproduce:",
+        "  " + reproduce_command(out, settings),
+    ]
+    outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
+    return stats
 
 
 @contextlib.contextmanager

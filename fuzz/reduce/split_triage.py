@@ -1,0 +1,405 @@
+"""Whole-module triage of a split-vs-serial symbol difference: regions first, cheap checks first.
+
+A difference that comes from whole-module facts (what serial optimisation proves dead in a
+Rust fat-LTO module) is lost by any slice around the symbol it names, so the reduction
+starts from the whole module, where one candidate costs a serial and a split build of
+hundreds of thousands of lines. Three things make that affordable:
+
+- **Regions** (`fuzz.reduce.regions`): candidates remove runs of the reference graph's
+  dominator-tree preorder (whole subtrees: a function and everything only it reaches)
+  and everything left unreachable, in one step. The run length adapts to the verdicts:
+  it doubles after an accepted candidate and halves after a rejected one, so long runs
+  are tried while they work and single functions only where they must.
+- **Cheap judgements first** (`SymbolJudge`): a candidate that no longer names any of the
+  difference's symbols cannot show it and is rejected without building. Otherwise the
+  split build and the serial build run one after the other, the one that has rejected
+  more candidates per second of its time first, and the second is skipped when the first
+  already rules the candidate out (the serial object already has the symbol; the split
+  one no longer has it). The split build reuses the subgraphs compiled for earlier
+  candidates (`fuzz.task_cache`).
+- **Speculation for -j N**: the next N candidates assuming each is rejected (the common
+  case) are judged at once; the first accepted in order wins, so the result does not
+  depend on N.
+
+Then the ordinary delta table (`fuzz.reduce.ir.table`) finishes on the small module with the
+same judge.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from compiler.backend import engine as llvm_engine
+from compiler.backend import irmodel
+from fuzz.reduce import regions
+
+if TYPE_CHECKING:
+    from oracle.symtab import Symbol
+
+#: seconds one build of a candidate may take (a whole Rust module: ~100 s split at -j2)
+BUILD_TIMEOUT = 900.0
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A symbol difference to keep: the cause (`added`, `removed`, ... as the fuzz check names it)
+    and, per symbol it names, its normal form in the serial and in the split object (None: absent)."""
+
+    cause: str
+    symbols: dict[str, tuple[str | None, str | None]]
+    split: str
+    jobs: int
+    opt: int
+    cost: int | None = None
+
+    def render(self) -> str:
+        shown = ", ".join(sorted(self.symbols)[:6]) + (f" (+{len(self.symbols) - 6})" if len(self.symbols) > 6 else "")
+        return f"symbol-difference ({self.cause}): {shown}"
+
+
+def symbol_lines(symbols: Sequence[Symbol]) -> dict[str, str]:
+    """Non-local symbols by name: `BINDING TYPE VISIBILITY UND|DEF`."""
+    out = {}
+    for s in symbols:
+        if not s.is_local:
+            out[s.name] = f"{s.binding} {s.type} {s.visibility} {'DEF' if s.defined else 'UND'}"
+    return out
+
+
+def cause_of(ref: dict[str, str], cand: dict[str, str], ref_locals: set[str]) -> str:
+    """The kinds of difference between two tables, as the fuzz check's cause (`added,removed`)."""
+    added = [n for n in cand.keys() - ref.keys() if n not in ref_locals]
+    removed = ref.keys() - cand.keys()
+    changed = [n for n in ref.keys() & cand.keys() if ref[n] != cand[n]]
+    leaked = ref_locals & (cand.keys() - ref.keys())
+    return ",".join(k for k, found in (("leaked-local", leaked), ("added", added), ("removed", removed),
+                                       ("changed", changed)) if found)
+
+
+def difference_of(ref: Sequence[Symbol], cand: Sequence[Symbol], split: str, jobs: int, opt: int,
+                  cost: int | None) -> Difference | None:
+    """The difference between a serial and a split symbol table (None: none)."""
+    r, c = symbol_lines(ref), symbol_lines(cand)
+    ref_locals = {s.name for s in ref if s.is_local}
+    cause = cause_of(r, c, ref_locals)
+    if not cause:
+        return None
+    names = {n for n in r.keys() | c.keys() if r.get(n) != c.get(n)}
+    return Difference(cause, {n: (r.get(n), c.get(n)) for n in sorted(names)}, split, jobs, opt, cost)
+
+
+@dataclass
+class CheckStats:
+    """One check's record: runs, rejections, seconds (wall), for ordering and the report."""
+
+    runs: int = 0
+    rejects: int = 0
+    seconds: float = 0.0
+
+    def price(self) -> float:
+        """Expected seconds per rejection (Laplace-smoothed): the cheaper check goes first."""
+        return (self.seconds + 1.0) / (self.runs + 1) / ((self.rejects + 1) / (self.runs + 2))
+
+
+@dataclass
+class JudgeStats:
+    candidates: int = 0
+    by_text: int = 0  # rejected for not naming any of the symbols
+    memo: int = 0
+    accepted: int = 0
+    checks: dict[str, CheckStats] = field(default_factory=lambda: {"split": CheckStats(), "serial": CheckStats()})
+
+    def render(self) -> str:
+        parts = [f"{self.candidates} candidates", f"{self.by_text} rejected by their text (no build)",
+                 f"{self.memo} seen before"]
+        for name, s in self.checks.items():
+            parts.append(f"{name} build {s.runs} runs / {s.rejects} rejections / {s.seconds:.0f} s")
+        return ", ".join(parts)
+
+
+class SymbolJudge:
+    """Whether a candidate module shows `diff`: cheap judgements first (see the module docstring)."""
+
+    def __init__(self, diff: Difference, mentioned: set[str], task_cache: Path | None, workdir: Path) -> None:
+        self.diff = diff
+        #: the difference's symbols the input names (`@name`): a candidate naming none of them cannot show it
+        self.mentioned = mentioned
+        self.task_cache = task_cache
+        self.workdir = workdir
+        self.stats = JudgeStats()
+        self._memo: dict[str, bool] = {}
+        self._lock = threading.Lock()
+        self._count = 0
+
+    def names_a_symbol(self, text: str) -> bool:
+        return not self.mentioned or any(f"@{irmodel.quote(n)}" in text for n in self.mentioned)
+
+    def __call__(self, text: str) -> bool:
+        key = hashlib.sha256(text.encode()).hexdigest()
+        with self._lock:
+            self.stats.candidates += 1
+            if key in self._memo:
+                self.stats.memo += 1
+                return self._memo[key]
+            self._count += 1
+            n = self._count
+        verdict = self._judge(text, n)
+        with self._lock:
+            self._memo[key] = verdict
+            if verdict:
+                self.stats.accepted += 1
+        return verdict
+
+    def _judge(self, text: str, n: int) -> bool:
+        if not self.names_a_symbol(text):
+            with self._lock:
+                self.stats.by_text += 1
+            return False
+        with tempfile.TemporaryDirectory(prefix=f"triage-{n}-", dir=self.workdir) as tmp:
+            path = Path(tmp) / "candidate.ll"
+            path.write_text(text)
+            with self._lock:
+                order = sorted(self.stats.checks, key=lambda c: self.stats.checks[c].price())
+            tables: dict[str, dict[str, str]] = {}
+            ref_locals: set[str] = set()
+            for check in order:
+                start = time.perf_counter()
+                symbols = self._build(path, check)
+                with self._lock:
+                    s = self.stats.checks[check]
+                    s.runs += 1
+                    s.seconds += time.perf_counter() - start
+                ok = symbols is not None and self._still(check, symbol_lines(symbols))
+                if not ok:
+                    with self._lock:
+                        self.stats.checks[check].rejects += 1
+                    return False
+                assert symbols is not None
+                tables[check] = symbol_lines(symbols)
+                if check == "serial":
+                    ref_locals = {s.name for s in symbols if s.is_local}
+        ref, cand = tables["serial"], tables["split"]
+        same = any(ref.get(n) == r and cand.get(n) == c for n, (r, c) in self.diff.symbols.items())
+        return same and cause_of(ref, cand, ref_locals) == self.diff.cause
+
+    def _still(self, check: str, table: dict[str, str]) -> bool:
+        """Whether one build alone still allows the difference: some symbol as it was in that build."""
+        side = 0 if check == "serial" else 1
+        return any(table.get(n) == pair[side] for n, pair in self.diff.symbols.items())
+
+    def _build(self, path: Path, check: str) -> Sequence[Symbol] | None:
+        return build_symbols(path, check, self.diff, self.task_cache)
+
+
+def build_symbols(path: Path, check: str, diff: Difference, task_cache: Path | None) -> Sequence[Symbol] | None:
+    """The symbol table of the serial (`check` = serial) or split build of `path`; None when it fails."""
+    from fuzz import buildserver
+    from fuzz.properties import BuildConfig
+    from oracle import symtab
+
+    config = BuildConfig(opt=diff.opt) if check == "serial" else BuildConfig(diff.split, diff.jobs, diff.opt, diff.cost)
+    out = path.with_suffix(f".{check}.o")
+    result = buildserver.build(path, config.options(), out, timeout=BUILD_TIMEOUT,
+                               task_cache=task_cache if check == "split" else None)
+    if not result.ok:
+        return None
+    try:
+        return symtab.read_tables(out.read_bytes())[0]
+    except Exception:  # an unreadable object shows nothing
+        return None
+
+
+def strip_debug(text: str) -> str:
+    """`text` without debug info (`opt --strip-debug`): builds without -g drop it first thing,
+    so nothing a build does changes; the module loses a third of its lines."""
+    opt = llvm_engine.tools_dir() / "opt"
+    if "!dbg" not in text and "#dbg_" not in text or not opt.exists():
+        return text
+    proc = subprocess.run([str(opt), "-S", "--strip-debug", "-o", "-", "-"], input=text.encode(), capture_output=True,
+                          check=False)
+    return proc.stdout.decode() if proc.returncode == 0 else text
+
+
+@dataclass
+class RegionStats:
+    """What the region phase did."""
+
+    candidates: int = 0
+    accepted: int = 0
+    seconds: float = 0.0
+    lines: list[int] = field(default_factory=list)
+
+
+def reduce_regions(
+    text: str,
+    interesting: Callable[[str], bool],
+    *,
+    jobs: int = 1,
+    time_budget: float | None = None,
+    on_success: Callable[[str], None] = lambda _t: None,
+    on_progress: Callable[[int, int], None] = lambda _lines, _size: None,
+    measure: Callable[[str], int] = lambda t: t.count("\n"),
+) -> tuple[str, RegionStats]:
+    """Remove regions of the reference graph while `interesting` holds (see the module docstring).
+
+    The first candidate is the module without what no root reaches; then runs of the
+    frontier (`regions.Graph.frontier`: the top of the dominator tree, and below every
+    function found needed alone), the run length doubling after an acceptance and halving
+    after a rejection. Deterministic: with `jobs` > 1 the next candidates assuming rejections are
+    judged at once and the first accepted in order wins."""
+    start = time.monotonic()
+    stats = RegionStats(lines=[measure(text)])
+    g = regions.graph(text)
+    decided: set[str] = set()  # functions a one-function run could not remove
+    size = max(1, len(g.frontier(decided)) // 2)
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+
+    def out_of_time() -> bool:
+        return time_budget is not None and time.monotonic() - start > time_budget
+
+    try:
+        first = regions.remove(g, set())
+        if measure(first) < measure(text):
+            stats.candidates += 1
+            if interesting(first):
+                text, g = first, regions.graph(first)
+                stats.accepted += 1
+                stats.lines.append(measure(text))
+                on_success(text)
+        while not out_of_time():
+            undecided = g.frontier(decided)
+            if not undecided:
+                break
+            on_progress(measure(text), size)
+            # the next `jobs` steps if each is rejected: (run, size after, newly decided); a
+            # function needed alone is decided, and the functions it dominates join the frontier
+            # (which the speculation does not know: it stops there)
+            steps: list[tuple[list[str], int, str | None]] = []
+            s = min(size, len(undecided))
+            while len(steps) < max(1, jobs):
+                run = undecided[:s]
+                if s > 1:
+                    steps.append((run, max(1, s // 2), None))
+                    s = max(1, s // 2)
+                else:
+                    steps.append((run, 1, run[0]))
+                    break
+            candidates = [regions.remove(g, set(run)) for run, _s, _d in steps]
+            current = measure(text)
+            candidates = [c if measure(c) < current else "" for c in candidates]
+            verdicts = list(pool.map(lambda c: bool(c) and interesting(c), candidates))
+            stats.candidates += sum(1 for c in candidates if c)
+            for (run, after, newly), cand, ok in zip(steps, candidates, verdicts, strict=True):
+                if ok:
+                    text = cand
+                    g = regions.graph(text)
+                    stats.accepted += 1
+                    stats.lines.append(measure(text))
+                    on_success(text)
+                    size = min(len(run) * 2, max(1, len(g.frontier(decided))))
+                    break
+                size = after
+                if newly is not None:
+                    decided.add(newly)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    stats.seconds = time.monotonic() - start
+    return text, stats
+
+
+def mentioned_symbols(text: str, diff: Difference) -> set[str]:
+    """The difference's symbols that `text` names as `@name`."""
+    return {n for n in diff.symbols if f"@{irmodel.quote(n)}" in text}
+
+
+def work_folder() -> Path:
+    """A scratch folder for the judge's candidates (removed by `cleanup`)."""
+    return Path(tempfile.mkdtemp(prefix="ember-triage-"))
+
+
+def cleanup(folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@dataclass
+class TriageResult:
+    """A whole-module triage: the reduced text, the difference kept and what each phase did."""
+
+    text: str
+    difference: Difference
+    regions: RegionStats
+    polish: object  # engine.ReduceStats of the delta-table phase
+    judge: JudgeStats
+    seconds: float
+    stripped_lines: int
+
+
+def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, workdir: Path, task_cache: Path | None,
+              parallel: bool) -> Difference | None:
+    """Build `text` serially and split (at once when `parallel`) and return their symbol difference."""
+    proto = Difference("", {}, split, jobs, opt, cost)
+    path = workdir / "input.ll"
+    path.write_text(text)
+    with ThreadPoolExecutor(2 if parallel else 1) as ex:
+        ref_f = ex.submit(build_symbols, path, "serial", proto, None)
+        cand_f = ex.submit(build_symbols, path, "split", proto, task_cache)
+        ref, cand = ref_f.result(), cand_f.result()
+    if ref is None or cand is None:
+        return None
+    return difference_of(ref, cand, split, jobs, opt, cost)
+
+
+def triage(
+    text: str,
+    *,
+    split: str,
+    split_jobs: int,
+    opt: int,
+    cost: int | None,
+    jobs: int,
+    time_budget: float | None,
+    task_cache: Path | None,
+    on_success: Callable[[str], None] = lambda _t: None,
+    say: Callable[[str], None] = lambda _m: None,
+) -> TriageResult | None:
+    """Reduce a module whose split build's symbols differ from its serial build's: debug info
+    dropped, regions removed, then the delta table; None when the module shows no difference."""
+    from fuzz.reduce import engine
+    from fuzz.reduce.ir.table import IR_DELTAS
+
+    start = time.monotonic()
+    work = work_folder()
+    try:
+        stripped = strip_debug(text)
+        diff = establish(stripped, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1)
+        if diff is None:
+            return None
+        say(f"difference: {diff.render()} ({time.monotonic() - start:.0f}s)")
+        judge = SymbolJudge(diff, mentioned_symbols(stripped, diff), task_cache, work)
+        on_success(stripped)
+
+        def left() -> float | None:
+            return None if time_budget is None else max(0.0, time_budget - (time.monotonic() - start))
+
+        reduced, rstats = reduce_regions(
+            stripped, judge, jobs=jobs, time_budget=left(), on_success=on_success,
+            on_progress=lambda lines, size: say(f"regions: {lines} lines, runs of {size}"),
+            measure=engine.lines_of,
+        )
+        say(f"regions: {engine.lines_of(reduced)} lines after {rstats.candidates} candidates ({time.monotonic() - start:.0f}s)")
+        reduced, pstats = engine.reduce_text(reduced, judge, IR_DELTAS, jobs=jobs, time_budget=left(),
+                                             on_success=on_success)
+        return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start,
+                            engine.lines_of(stripped))
+    finally:
+        cleanup(work)
