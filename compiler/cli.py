@@ -214,7 +214,7 @@ def command_providers() -> list[Callable[[argparse._SubParsersAction], None]]:
     own subcommands; the compiler imports none of them."""
     from importlib.metadata import entry_points
 
-    order = {"oracle": 0, "fuzz": 1, "equivalence": 2}
+    order = {"oracle": 0, "fuzz": 1, "equivalence": 2, "bench": 3}
     found = sorted(entry_points(group="ember.commands"), key=lambda ep: (order.get(ep.name, 9), ep.name))
     return [ep.load() for ep in found]
 

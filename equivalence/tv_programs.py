@@ -1,5 +1,5 @@
 """Hypothesis strategy for translation validation: functions of `arith` ops with `scf.if`
-and constant-bound `scf.for` on one integer type (tests/test_equiv_tv.py, equivalence/tv_bench.py)."""
+and constant-bound `scf.for` on one integer type (tests/test_equiv_tv.py, bench/tv.py)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def arith_functions(draw: st.DrawFn, widths: tuple[int, ...], max_ops: int, loop
 
 
 #: The division expansions' TV inputs, `iW` standing for the width: the test and
-#: equivalence/tv_bench.py validate these (`arith-expand` at i32 and i64).
+#: bench/tv.py validate these (`arith-expand` at i32 and i64).
 DIVISION_FUNCTION = """
 func.func @divs(%a: iW, %b: iW) -> iW {
   %0 = arith.ceildivsi %a, %b : iW

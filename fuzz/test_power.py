@@ -37,7 +37,7 @@ EXPECTED = {
 
 
 #: every fault must be caught within the bound (merge-specialised-copies by the linkage strategy's
-#: `specialised` fragment, see STRATEGY); `python -m fuzz.bench` measures how soon
+#: `specialised` fragment, see STRATEGY); `python -m bench.power` measures how soon
 CAMPAIGN_PARAMS = sorted(faults_mod.FAULTS)
 CHECKLIST = Path(__file__).parent.parent / "tests" / "data" / "split_semantics.ll"
 

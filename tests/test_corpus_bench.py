@@ -1,4 +1,5 @@
-"""`ember bench --corpus`: the LLVM-tool columns, the measuring of child processes, the table."""
+"""`ember bench --corpus` (bench/corpus.py): the LLVM-tool columns, the measuring of child
+processes (bench/runner.py), the table."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fuzz import corpus, split_bench
-from fuzz import corpus_bench as cb
+from bench import corpus as cb
+from bench import runner
+from fuzz import corpus
 
 TINY = """
 @data = global i32 1
@@ -63,19 +65,19 @@ def test_run_children_measures_each_child_not_the_parent() -> None:
     process in between keeps a small child small; CPU and peak of a child that works are seen."""
     hog = bytearray(300 << 20)  # make this process large, in case the test run is not
     hog[:: 4096] = b"x" * len(hog[:: 4096])
-    small = split_bench.run_children([["true"]])
-    big = split_bench.run_children([[sys.executable, "-c", "b = b'x' * (200 << 20); sum(range(3_000_000))"]])
+    small = runner.run_children([["true"]])
+    big = runner.run_children([[sys.executable, "-c", "b = b'x' * (200 << 20); sum(range(3_000_000))"]])
     assert not small.failed and small.peak_mb < 50, small
     assert not big.failed and big.peak_mb >= 200 and big.cpu > 0.01 and big.wall >= big.cpu * 0.5, big
-    both = split_bench.run_children([["sleep", "0.3"], ["sleep", "0.3"]])
+    both = runner.run_children([["sleep", "0.3"], ["sleep", "0.3"]])
     assert 0.25 < both.wall < 0.55, both  # concurrent, not one after the other
     del hog
 
 
 def test_run_children_says_why_a_child_failed() -> None:
-    failed = split_bench.run_children([["true"], ["sh", "-c", "echo boom >&2; exit 3"]])
+    failed = runner.run_children([["true"], ["sh", "-c", "echo boom >&2; exit 3"]])
     assert "exited 3" in failed.failed and "boom" in failed.failed
-    missing = split_bench.run_children([["/nonexistent/tool"]])
+    missing = runner.run_children([["/nonexistent/tool"]])
     assert missing.failed and "tool" in missing.failed
 
 
@@ -159,5 +161,5 @@ def test_every_column_runs_at_the_level_asked() -> None:
 def test_run_steps_stops_at_the_first_failing_step(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
     steps = [[["true"]], [["sh", "-c", "echo no such module >&2; exit 1"], ["true"]], [["touch", str(marker)]]]
-    result = cb._run_steps(steps, {})
+    result = runner.run_steps(steps, {})
     assert "no such module" in result.failed and not marker.exists()

@@ -2,7 +2,7 @@
 
 Default run: every pattern proved at a sample of widths (narrow, odd, 32/33, 64, index);
 EMBER_EQUIV_FULL=1 proves every width 1..64 (`ember verify` does the same, and
-equivalence/verify_bench.py times it).
+bench/verify.py times it).
 """
 
 from __future__ import annotations

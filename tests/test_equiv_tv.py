@@ -145,7 +145,7 @@ def _assert_answered(passes: str, r: tv.FunctionResult, text: str) -> None:
 @given(text=arith_functions((8, 16, 32, 64), _MAX_OPS, loops=True))
 def test_upstream_passes_refine_random_arith_scf_functions(pass_name: str, text: str) -> None:
     """arith-expand, canonicalize, sccp, cse, int-range-optimizations at up to 64 bits,
-    with scf.if and constant-bound scf.for (wall times: equivalence/tv_bench.py)."""
+    with scf.if and constant-bound scf.for (wall times: bench/tv.py)."""
     (r,) = tv.validate_text(text, "gen.mlir", f"builtin.module(func.func({pass_name}))", timeout_s=30)
     _assert_answered(pass_name, r, text)
 

@@ -1,9 +1,10 @@
 """The package layering of docs/design.md ("Layering"), checked on the import graph.
 
-compiler/ is the ground floor: it imports nothing of oracle/, fuzz/ or equivalence/;
-oracle/ and equivalence/ use only the compiler; fuzz/ may use all three; no two packages
-import each other in a cycle; and no module uses another module's `_private`
-name. Imports are read from the source with `ast` (lazy imports inside functions count).
+compiler/ is the ground floor: it imports nothing of oracle/, fuzz/, equivalence/ or
+bench/; oracle/ and equivalence/ use only the compiler; fuzz/ may use all three; bench/
+sits on top and may use all four, and nothing imports it; no two packages import each
+other in a cycle; and no module uses another module's `_private` name. Imports are read
+from the source with `ast` (lazy imports inside functions count).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("compiler", "oracle", "fuzz", "equivalence")
+PACKAGES = ("compiler", "oracle", "fuzz", "equivalence", "bench")
 
 
 def _modules() -> dict[str, ast.Module]:
@@ -46,6 +47,7 @@ MAY_USE = {
     "oracle": frozenset({"compiler"}),
     "equivalence": frozenset({"compiler"}),
     "fuzz": frozenset({"compiler", "oracle", "equivalence"}),
+    "bench": frozenset({"compiler", "oracle", "equivalence", "fuzz"}),
 }
 
 
@@ -71,7 +73,7 @@ def test_each_package_imports_only_what_the_layering_allows(package: str) -> Non
 
 
 def test_the_layering_check_sees_a_forbidden_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    """equivalence/tv_bench.py once took its strategy from fuzz/: the check must catch that."""
+    """A translation-validation benchmark in equivalence/ once took its strategy from fuzz/: the check must catch that."""
     tree = ast.parse("def f():\n    from fuzz.strategies import callgraph\n")
     monkeypatch.setitem(MODULES, "equivalence.planted", tree)
     assert _wrong_imports("equivalence") == ["equivalence.planted imports fuzz.strategies"]
@@ -128,13 +130,13 @@ def _imported_module_names(tree: ast.Module) -> set[str]:
     return names
 
 
-#: The only top-level folders that may hold Python: the four packages, the tests, lit's config.
+#: The only top-level folders that may hold Python: the five packages, the tests, lit's config.
 PYTHON_HOMES = (*PACKAGES, "tests", "lit-tests")
 
 
 def test_benchmarks_and_scripts_live_inside_the_product() -> None:
-    """One home for benchmarks: every Python file is in a package (runnable as `python -m`),
-    the tests or lit's config; no top-level `bench/` with its own import path."""
+    """Every Python file is in a package (runnable as `python -m`), the tests or lit's config;
+    no folder of scripts with its own import path."""
     stray = [
         str(path.relative_to(ROOT))
         for path in ROOT.rglob("*.py")
@@ -160,3 +162,12 @@ def test_no_module_edits_the_import_path() -> None:
                 ):
                     edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not edits, edits
+
+
+def test_benchmarks_live_in_bench_and_nothing_imports_them() -> None:
+    """One bench package: no module elsewhere is a benchmark, and the product never imports one."""
+    elsewhere = [name for name in MODULES if name.split(".")[0] != "bench" and "bench" in name.rsplit(".", 1)[-1]]
+    assert not elsewhere, f"benchmarks outside bench/ (move each to bench/NAME.py on bench.runner and bench.report): {elsewhere}"
+    users = [name for name, tree in MODULES.items() if name.split(".")[0] != "bench"
+             for target, _names in _imports(tree) if target.split(".")[0] == "bench"]
+    assert not users, users

@@ -16,22 +16,19 @@ process building in-process) and `-j2`.
 A reducer past `--timeout` is stopped; its best-so-far output is measured (llvm-reduce
 saves each new best reduction to its output file too). Run on an idle machine:
 
-    .venv/bin/python -m fuzz.reduce.bench --suite findings
-    .venv/bin/python -m fuzz.reduce.bench --suite generated --functions 500 --timeout 1500
+    .venv/bin/python -m bench.reduce --suite findings
+    .venv/bin/python -m bench.reduce --suite generated --functions 500 --timeout 1500
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import report, runner
 from compiler.backend import engine
 from compiler.backend.split_mode import SplitMode
 from fuzz.genmodule import ModuleShape, generate
@@ -99,7 +96,7 @@ def _case_for(name: str, module: str, fault: str, modes: list[str], opt: int, co
     src = tmp / "probe.ll"
     src.write_text(module)
     for mode in dict.fromkeys(modes):
-        settings: dict[str, object] = {"split": mode, "opt_level": opt, "subgraph_cost": cost}
+        settings: dict[str, object] = {"split": str(mode), "opt_level": opt, "subgraph_cost": cost}  # plain text: the script repeats it
         wanted = interestingness.signature(src, "split-mismatch", interestingness.Settings(**settings, faults=frozenset({fault})))  # type: ignore[arg-type]
         if wanted is not None:
             return Case(name, module, fault, settings, wanted)
@@ -127,10 +124,10 @@ def run_case(case: Case, tmp: Path, timeout: float, tools: list[str]) -> dict[st
     script = work / "interesting.py"
     script.write_text(SCRIPT.format(python=sys.executable, settings=case.settings, fault=case.fault, wanted=case.wanted))
     script.chmod(0o755)
-    ember = str(Path(sys.executable).with_name("ember"))
+    ember = runner.ember_command()
     llvm_reduce = str(engine.tools_dir() / "llvm-reduce")
     runs = {
-        "ember --test": ([ember, "reduce", str(src), "-o", f"{work}/ember.ll", "--test", str(script), "-j", "2"], f"{work}/ember.ll"),
+        "ember --test": ([*ember, "reduce", str(src), "-o", f"{work}/ember.ll", "--test", str(script), "-j", "2"], f"{work}/ember.ll"),
         "ember built-in": (
             [sys.executable, "-c", BUILTIN.format(settings=case.settings, fault=case.fault, src=str(src), out=f"{work}/builtin.ll")],
             f"{work}/builtin.ll",
@@ -140,37 +137,34 @@ def run_case(case: Case, tmp: Path, timeout: float, tools: list[str]) -> dict[st
     row: dict[str, object] = {"case": case.name, "input_lines": lines_of(case.module), "signature": case.wanted}
     for tool in tools:
         cmd, out = runs[tool]
-        start = time.perf_counter()
-        status = "ok"
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=work)
-            if proc.returncode != 0:
-                status = "failed: " + ((proc.stderr.strip().splitlines() or ["?"])[-1][:80])
-        except subprocess.TimeoutExpired:
-            status = "timeout"
-        secs = time.perf_counter() - start
+        step = runner.run_children([cmd], runner.ember_env(), timeout=timeout, cwd=work)
+        status = "timeout" if step.timed_out else "ok"
+        if step.failed:
+            status = "failed: " + ((step.stderr.strip().splitlines() or ["?"])[-1][:80])
         lines = lines_of(Path(out).read_text()) if Path(out).exists() else None
-        row[tool] = {"seconds": round(secs, 1), "lines": lines, "status": status}
-        print(f"  {case.name:<40} {tool:<15} {secs:>8.1f}s {lines if lines is not None else '-':>7} lines  {status}", flush=True)
+        row[tool] = {"seconds": round(step.wall, 1), "cpu_s": round(step.cpu, 1), "peak_mb": round(step.peak_mb),
+                     "lines": lines, "status": status}
+        print(f"  {case.name:<40} {tool:<15} {step.wall:>8.1f}s {lines if lines is not None else '-':>7} lines  {status}", flush=True)
     return row
 
 
 def print_table(rows: list[dict[str, object]], tools: list[str]) -> None:
-    head = f"{'case':<40}{'input':>7}" + "".join(f"{t + ' s':>18}{'lines':>7}" for t in tools)
-    print(head)
+    head = ["case", "input lines"] + [f"{t} {what}" for t in tools for what in ("s", "CPU s", "lines")]
+    body: list[list[object]] = []
     for row in rows:
-        cells = ""
+        cells: list[object] = [row["case"], row["input_lines"]]
         for t in tools:
             r = row[t]
             assert isinstance(r, dict)
             mark = "" if r["status"] == "ok" else ("*" if r["status"] == "timeout" else "!")
-            cells += f"{str(r['seconds']) + mark:>18}{r['lines'] if r['lines'] is not None else '-':>7}"
-        print(f"{row['case']:<40}{row['input_lines']:>7}{cells}")
+            cells += [f"{r['seconds']}{mark}", r["cpu_s"], r["lines"] if r["lines"] is not None else "-"]
+        body.append(cells)
+    print(report.table(head, body, numeric=[False] + [True] * (len(head) - 1)))
     print("* stopped at the timeout: lines are its best so far; ! the reducer failed")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str] | None = None) -> int:
+    ap = report.arguments("bench.reduce", __doc__)
     ap.add_argument("--suite", choices=["findings", "generated"], default="findings")
     ap.add_argument("--functions", type=int, default=500, help="module size for the generated suite")
     ap.add_argument("--faults", default=",".join(FAULTS), help="comma-separated faults (generated suite)")
@@ -178,9 +172,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=1200, help="seconds each reducer may take per case")
     ap.add_argument("--tools", default="ember --test,ember built-in,llvm-reduce")
     ap.add_argument("--skip", default="", help="comma-separated case names to leave out")
-    ap.add_argument("--json", type=Path, default=None, help="also write the rows here")
     ap.add_argument("--keep", type=Path, default=None, help="copy each case's inputs and reduced outputs here")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     tools = args.tools.split(",")
     with tempfile.TemporaryDirectory(prefix="ember-reduce-bench-") as tmp_name:
         tmp = Path(tmp_name)
@@ -193,8 +186,7 @@ def main() -> int:
         if args.keep:
             shutil.copytree(tmp, args.keep, dirs_exist_ok=True, ignore=shutil.ignore_patterns("findings", "probe.ll"))
     print_table(rows, tools)
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    report.write_json(args.json, {"suite": args.suite, "rows": rows})
     return 0
 
 

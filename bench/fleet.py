@@ -1,13 +1,13 @@
 """Opt-in benchmark: 1, 2, 4 ... concurrent `ember fuzz --redis` campaigns against one local Redis.
 
-    python -m fuzz.fleet.bench [--campaigns 1,2,4] [--seconds 30] [--examples 80] [--strategy mixed] [--json F]
-    python -m fuzz.fleet.bench --pytest-workers 1,2 [--pytest-strategy callgraph] [--seconds 30]
+    python -m bench.fleet [--campaigns 1,2,4] [--time-budget 30] [--examples 80] [--strategy mixed] [--json F]
+    python -m bench.fleet --pytest-workers 1,2 [--pytest-strategy callgraph] [--time-budget 30]
 
 Starts a `redis-server` on a free loopback port; for each count N it empties the store,
 resets Redis' command statistics, and runs N campaigns at once (seeds 1..N, each with its
 own findings store and Hypothesis database, `EMBER_MACHINE=bench-<i>`). Per N it reports
 each campaign's checks/s (from its run record in Redis), the total checks/s over the
-wall time, and the Redis commands and round trips per check (`INFO commandstats`; a
+wall time, the campaigns' CPU and peak memory, and the Redis commands and round trips per check (`INFO commandstats`; a
 pipeline's commands share one round trip: round trips are `EXEC`s, script calls and
 connection handshakes), plus the loopback latency
 of the two writes a campaign makes (a progress record; a finding upload). Figures and
@@ -19,19 +19,16 @@ worker, each shard's checks/s over its checking window, from its run record in R
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from bench import report, runner
 from fuzz.fleet.localserver import RedisServer
 from fuzz.fleet.store import FleetStore, RunRecord
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _commands(client: Any) -> dict[str, int]:
@@ -43,27 +40,18 @@ def run_round(server: RedisServer, n: int, seconds: float, examples: int, strate
     client = server.client()
     client.flushall()
     client.config_resetstat()
-    procs = []
-    start = time.perf_counter()
+    cmds, envs = [], []
     for i in range(1, n + 1):
-        env = dict(os.environ, EMBER_MACHINE=f"bench-{i}", EMBER_HYPOTHESIS_DIR=str(work / f"db-{n}-{i}"),
-                   PYTHONPATH=str(ROOT))
-        env.pop("EMBER_REDIS_URL", None)
-        cmd = [sys.executable, "-m", "compiler.cli", "fuzz", "--redis", server.url, "--seed", str(i),
-               "--strategy", strategy, "--examples", str(examples), "--max-seconds", str(seconds),
-               "--findings", str(work / f"findings-{n}-{i}")]
-        procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    try:
-        outs = [p.communicate(timeout=seconds * 4 + 300) for p in procs]
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-    wall = time.perf_counter() - start
-    for p, (_, err) in zip(procs, outs, strict=True):
-        if p.returncode not in (0, 1):
-            raise RuntimeError(f"campaign exited {p.returncode}: {err[-2000:]}")
+        envs.append(runner.ember_env(EMBER_MACHINE=f"bench-{i}", EMBER_HYPOTHESIS_DIR=str(work / f"db-{n}-{i}"),
+                                     EMBER_REDIS_URL=None))
+        cmds.append([*runner.ember_command(), "fuzz", "--redis", server.url, "--seed", str(i),
+                     "--strategy", strategy, "--examples", str(examples), "--time-budget", str(seconds),
+                     "--findings", str(work / f"findings-{n}-{i}")])
+    step = runner.run_children(cmds, envs, timeout=seconds * 4 + 300)
+    bad = [c for c in step.returncodes if c not in (0, 1)]
+    if bad or step.timed_out:
+        raise RuntimeError(f"campaign exited {bad[0] if bad else 'late'}: {step.stderr[-2000:]}")
+    wall = step.wall
     calls = _commands(client)  # before the bench's own reads below
     runs = FleetStore(client).runs()
     checks = sum(r.checks for r in runs)
@@ -72,6 +60,8 @@ def run_round(server: RedisServer, n: int, seconds: float, examples: int, strate
     return {
         "campaigns": n,
         "wall_s": round(wall, 1),
+        "cpu_s": round(step.cpu, 1),
+        "peak_mb": round(step.peak_mb),
         "per_campaign_checks_per_s": [round(r.checks_per_s, 2) for r in sorted(runs, key=lambda r: r.machine)],
         "checks": checks,
         "total_checks_per_s": round(sum(r.checks_per_s for r in runs), 2),
@@ -89,26 +79,24 @@ def pytest_round(server: RedisServer, workers: int, seconds: float, strategy: st
     client = server.client()
     client.flushall()
     test = {"callgraph": "callgraph", "linkage": "linkage_modules", "ember": "ember_programs"}[strategy]
-    env = dict(os.environ, EMBER_PROFILE="campaign", EMBER_CAMPAIGN_SECONDS=str(seconds), EMBER_REDIS_URL=server.url,
-               EMBER_HYPOTHESIS_DIR=str(work / f"pydb-{workers}"), EMBER_FINDINGS=str(work / f"pyfindings-{workers}"),
-               PYTHONPATH=str(ROOT), EMBER_MACHINE="bench")
-    env.pop("EMBER_SHARDS", None)
+    env = runner.ember_env(EMBER_PROFILE="campaign", EMBER_CAMPAIGN_SECONDS=str(seconds), EMBER_REDIS_URL=server.url,
+                           EMBER_HYPOTHESIS_DIR=str(work / f"pydb-{workers}"), EMBER_FINDINGS=str(work / f"pyfindings-{workers}"),
+                           EMBER_MACHINE="bench", EMBER_SHARDS=None)
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", str(workers),
-           str(ROOT / "fuzz" / "test_campaign.py"), "-k", test]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=seconds * 10 + 600, cwd=work)
-    wall = time.perf_counter() - start
+           str(runner.ROOT / "fuzz" / "test_campaign.py"), "-k", test]
+    step = runner.run_children([cmd], env, capture_stdout=True, timeout=seconds * 10 + 600, cwd=work)
+    wall = step.wall
     runs = FleetStore(client).runs()
     if not runs:
-        raise RuntimeError(f"pytest wrote no run records (exit {proc.returncode}): {proc.stdout[-2000:]}")
+        raise RuntimeError(f"pytest wrote no run records (exit {step.returncodes}): {step.stdout[-2000:]}")
     rates = []
     for r in runs:
         window = [(t, c) for t, c, _ in r.samples if t <= seconds + 15]
         t, c = window[-1] if window else (r.seconds, r.checks)
         rates.append(c / t if t else 0.0)
-    return {"workers": workers, "shards": len(runs), "wall_s": round(wall, 1),
+    return {"workers": workers, "shards": len(runs), "wall_s": round(wall, 1), "cpu_s": round(step.cpu, 1),
             "per_shard_checks_per_s": [round(x, 2) for x in sorted(rates)], "total_checks_per_s": round(sum(rates), 2),
-            "exit": proc.returncode}
+            "exit": step.returncodes[0]}
 
 
 def latencies(server: RedisServer) -> dict[str, float]:
@@ -139,13 +127,13 @@ def latencies(server: RedisServer) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fuzz.fleet.bench")
+    parser = report.arguments("bench.fleet", __doc__)
     parser.add_argument("--campaigns", default="1,2,4")
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--time-budget", type=float, default=30.0, metavar="S", help="seconds each campaign checks")
+    parser.add_argument("--seconds", dest="time_budget", type=float, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     parser.add_argument("--strategy", default="mixed")
     parser.add_argument("--examples", type=int, default=80,
-                        help="programs per campaign (after --seconds the rest are drawn but not checked, which takes time)")
-    parser.add_argument("--json", type=Path, default=None)
+                        help="programs per campaign (after --time-budget the rest are drawn but not checked, which takes time)")
     parser.add_argument("--pytest-workers", default="", help="instead: the sharded pytest campaign at these -n, e.g. 1,2")
     parser.add_argument("--pytest-strategy", default="callgraph", choices=("callgraph", "linkage", "ember"))
     args = parser.parse_args(argv)
@@ -155,27 +143,30 @@ def main(argv: list[str] | None = None) -> int:
         server = RedisServer(Path(tmp)).start()
         try:
             if args.pytest_workers:
-                prow = [pytest_round(server, int(w), args.seconds, args.pytest_strategy, Path(tmp))
+                prow = [pytest_round(server, int(w), args.time_budget, args.pytest_strategy, Path(tmp))
                         for w in args.pytest_workers.split(",") if w]
                 for r in prow:
                     print(f"pytest -n {r['workers']}: {r['shards']} shard(s), per shard {r['per_shard_checks_per_s']} "
                           f"checks/s, total {r['total_checks_per_s']} checks/s (wall {r['wall_s']} s, exit {r['exit']})")
-                if args.json:
-                    args.json.write_text(json.dumps({"cpus": os.cpu_count(), "pytest": prow}, indent=2) + "\n")
+                report.write_json(args.json, {"pytest": prow})
                 return 0
             lat = latencies(server)
             print(f"loopback: progress record {lat['progress_record_ms']} ms, finding upload "
                   f"({lat['finding_upload_bytes']} bytes) {lat['finding_upload_ms']} ms", flush=True)
             for n in counts:
-                row = run_round(server, n, args.seconds, args.examples, args.strategy, Path(tmp))
+                row = run_round(server, n, args.time_budget, args.examples, args.strategy, Path(tmp))
                 rows.append(row)
                 print(f"{n} campaign(s): per campaign {row['per_campaign_checks_per_s']} checks/s, total "
                       f"{row['total_checks_per_s']} checks/s, {row['redis_commands_per_check']} Redis commands per check "
                       f"({row['redis_commands']} commands, {row['checks']} checks, wall {row['wall_s']} s)", flush=True)
         finally:
             server.stop()
-    if args.json:
-        args.json.write_text(json.dumps({"cpus": os.cpu_count(), "latency": lat, "rounds": rows}, indent=2) + "\n")
+    print(report.table(["campaigns", "total checks/s", "per campaign checks/s", "Redis commands per check",
+                        "round trips per check", "wall s", "CPU s", "peak MiB"],
+                       [[r["campaigns"], r["total_checks_per_s"], ", ".join(map(str, r["per_campaign_checks_per_s"])),
+                         r["redis_commands_per_check"], r["redis_round_trips_per_check"], r["wall_s"], r["cpu_s"], r["peak_mb"]]
+                        for r in rows]))
+    report.write_json(args.json, {"latency": lat, "rounds": rows})
     return 0
 
 

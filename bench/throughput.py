@@ -1,28 +1,26 @@
 """Campaign throughput, side by side: one check at a time vs the default concurrent checks.
 
-    python -m fuzz.throughput_bench [--strategies mixed,ember,callgraph] [--examples 100] [--rounds 2]
+    python -m bench.throughput [--strategies mixed,ember,callgraph] [--examples 100] [--rounds 2]
 
 Runs the default `ember fuzz` campaign (every split mode, a -j pair, the -O check), each
 in a fresh process, on the same seed twice per round: *sequential* (one build in flight per check, every
 build lowers its Ember program itself: how campaigns ran before lanes) and *default*
 (`properties.default_lanes()` builds in flight, the build server's lowering cache on).
 The two alternate, so load from elsewhere falls on both alike. Prints checks per
-second of wall time and the ratio per strategy, and a markdown table.
+second of wall time and the ratio per strategy, and a markdown table; each row also has the
+campaign's CPU (its build servers and workers included) and peak memory.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from bench import report, runner
 from fuzz import properties
 from fuzz.strategies import STRATEGIES
 
@@ -34,20 +32,15 @@ def run_once(strategy: str, examples: int, seed: int, variant: str, findings_roo
     """One `ember fuzz` campaign of `examples` programs under `variant`, in a fresh process
     (as a user runs it: a long-lived parent forks more slowly as its heap grows)."""
     lanes, cache = VARIANTS[variant]
-    env = dict(os.environ)
-    for name, value in (("EMBER_CHECK_LANES", lanes), ("EMBER_LOWERING_CACHE", cache)):
-        if value is None:
-            env.pop(name, None)
-        else:
-            env[name] = value
-    cmd = [sys.executable, "-m", "compiler.cli", "fuzz", "--strategy", strategy, "--seed", str(seed), "--examples", str(examples),
-           "--max-seconds", "3600", "--shrink-seconds", "1", "--no-database", "--findings", str(findings_root)]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - start
-    m = _STATS.search(proc.stdout)
-    if m is None or proc.returncode not in (0, 1):
-        raise SystemExit(f"throughput_bench: the campaign did not run (exit {proc.returncode}): {proc.stderr.strip()[-500:]}")
+    env = runner.ember_env(EMBER_CHECK_LANES=lanes, EMBER_LOWERING_CACHE=cache)
+    cmd = [*runner.ember_command(), "fuzz", "--strategy", strategy, "--seed", str(seed), "--examples", str(examples),
+           "--time-budget", "3600", "--shrink-seconds", "1", "--no-database", "--findings", str(findings_root)]
+    step = runner.run_children([cmd], env, capture_stdout=True)
+    m = _STATS.search(step.stdout)
+    code = step.returncodes[0]
+    if m is None or code not in (0, 1):
+        raise SystemExit(f"bench.throughput: the campaign did not run (exit {code}): {step.stderr.strip()[-500:]}")
+    wall = step.wall
     checks = int(m.group(2))
     return {
         "strategy": strategy,
@@ -57,18 +50,19 @@ def run_once(strategy: str, examples: int, seed: int, variant: str, findings_roo
         "checks": checks,
         "builds": int(m.group(3)),
         "wall_s": round(wall, 2),
+        "cpu_s": round(step.cpu, 2),
+        "peak_mb": round(step.peak_mb),
         "checks_per_s": round(checks / wall, 2),
-        "found": proc.returncode == 1,
+        "found": code == 1,
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fuzz.throughput_bench", description=__doc__.split("\n")[0])
+    parser = report.arguments("bench.throughput", __doc__)
     parser.add_argument("--strategies", default="mixed,ember,callgraph")
     parser.add_argument("--examples", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", type=Path, help="also write the rows as JSON")
     args = parser.parse_args(argv)
     strategies = [s for s in args.strategies.split(",") if s]
     unknown = [s for s in strategies if s not in STRATEGIES]
@@ -90,16 +84,15 @@ def main(argv: list[str] | None = None) -> int:
                         flush=True,
                     )
     print(f"\n{os.cpu_count()} CPUs, {args.examples} programs per campaign, seed {args.seed}, {args.rounds} round(s)\n")
-    print("| strategy | sequential checks/s | default checks/s | ratio |")
-    print("|---|---:|---:|---:|")
+    body = []
     for strategy in strategies:
         rate = {
             v: statistics.median(float(str(r["checks_per_s"])) for r in rows if r["strategy"] == strategy and r["variant"] == v)
             for v in VARIANTS
         }
-        print(f"| {strategy} | {rate['sequential']:.1f} | {rate['default']:.1f} | {rate['default'] / rate['sequential']:.2f}x |")
-    if args.json:
-        args.json.write_text(json.dumps({"cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%d"), "rows": rows}, indent=2) + "\n")
+        body.append([strategy, f"{rate['sequential']:.1f}", f"{rate['default']:.1f}", f"{rate['default'] / rate['sequential']:.2f}x"])
+    print(report.table(["strategy", "sequential checks/s", "default checks/s", "ratio"], body, numeric=[False, True, True, True]))
+    report.write_json(args.json, {"rows": rows})
     return 1 if any(r["found"] for r in rows) else 0
 
 

@@ -17,25 +17,21 @@ against `opt + llc`).
 from __future__ import annotations
 
 import heapq
-import json
-import os
-import platform
 import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from compiler import outputs
+from bench import report, runner
+from bench.split import LLVM_STAGES, stage_seconds
 from compiler.backend.split_mode import SplitMode
 from compiler.driver import WORKER_STAGE
 from fuzz import corpus
-from fuzz import split_bench as bench
 
 #: the worker counts a split build's wall time is projected to (`projected_wall`)
 PROJECTED_WORKERS = (4, 8, 16)
@@ -113,7 +109,7 @@ def configurations(src: Path, jobs: Sequence[int], tmp: Path, level: int = 2) ->
 
     def ember(split: str | None, j: int, out: Path) -> list[Step]:
         mode = [] if split is None else ["--split", split]  # None: the default (`auto`)
-        return [[[*bench.ember_command(), "build", str(src), opt_flag, *mode, "-j", str(j), "--time-report",
+        return [[[*runner.ember_command(), "build", str(src), opt_flag, *mode, "-j", str(j), "--time-report",
                   "-o", str(out)]]]
 
     def llc(bc: Path, obj: Path) -> list[str]:
@@ -146,18 +142,6 @@ def configurations(src: Path, jobs: Sequence[int], tmp: Path, level: int = 2) ->
     return configs
 
 
-def _run_steps(steps: Sequence[Step], env: dict[str, str]) -> bench.Children:
-    """The steps one after another; stops at the first failing one."""
-    total = bench.Children(0.0, 0.0, 0.0)
-    for cmds in steps:
-        c = bench.run_children(cmds, env)
-        total = bench.Children(total.wall + c.wall, total.cpu + c.cpu, max(total.peak_mb, c.peak_mb),
-                               total.stderr + c.stderr, c.failed)
-        if c.failed:
-            break
-    return total
-
-
 def _one_object(objects: Sequence[Path], tmp: Path, name: str) -> Path:
     """The configuration's object; several (llvm-lto's partitions) are joined with `ld -r`, untimed."""
     if len(objects) == 1:
@@ -177,8 +161,8 @@ def symdiff_summary(a: Path, b: Path) -> str:
     return "clean" if d.clean else ", ".join(f"{n} {what}" for n, what in counts if n)
 
 
-def _report_number(report: str, pattern: str) -> float:
-    m = re.search(pattern, report, re.M)
+def _report_number(time_report: str, pattern: str) -> float:
+    m = re.search(pattern, time_report, re.M)
     return float(m.group(1)) if m else 0.0
 
 
@@ -194,12 +178,12 @@ def bench_program(
     """Every column on one program (`repeats` builds each, interleaved), then the symbol and workload checks."""
     src = corpus.module_path(program)
     configs = configurations(src, jobs, tmp, level)
-    env = bench.ember_env()
-    results: dict[str, list[bench.Children]] = {c.label: [] for c in configs}
+    env = runner.ember_env()
+    results: dict[str, list[runner.Children]] = {c.label: [] for c in configs}
     for _ in range(repeats):  # interleaved, so a busy spell on the machine spreads over the columns
         for c in configs:
             if not c.skip and not any(r.failed for r in results[c.label]):
-                results[c.label].append(_run_steps(c.steps, env))
+                results[c.label].append(runner.run_steps(c.steps, env))
     row = ProgramRow(program.name, _function_count(src), baseline=baseline(level))
     for c in configs:
         runs_of = results[c.label]
@@ -232,18 +216,19 @@ def bench_program(
     return row
 
 
-def _llvm_seconds(report: str) -> float:
-    return sum(bench.stage_seconds(report, s) for s in ("split", "optimise", "optimise+codegen", "codegen", "link", "assemble"))
+def _llvm_seconds(time_report: str) -> float:
+    return sum(stage_seconds(time_report, s) for s in LLVM_STAGES)
 
 
-def llvm_work(report: str) -> float:
+def llvm_work(time_report: str) -> float:
     """CPU seconds LLVM spent optimising and generating code, from a --time-report: the
     workers' total in a split build, the (single-threaded) stages in a serial one. Their
     ratio is the work the split really adds: the plan's instruction count overstates it,
     as imports are dropped once inlined (never late-optimised nor code-generated)."""
-    if "worker CPU:" in report:
-        return _report_number(report, r"worker CPU: optimise ([0-9.]+)s") + _report_number(report, r", codegen ([0-9.]+)s")
-    return bench.stage_seconds(report, "optimise") + bench.stage_seconds(report, "codegen")
+    if "worker CPU:" in time_report:
+        return (_report_number(time_report, r"worker CPU: optimise ([0-9.]+)s")
+                + _report_number(time_report, r", codegen ([0-9.]+)s"))
+    return stage_seconds(time_report, "optimise") + stage_seconds(time_report, "codegen")
 
 
 def _workload(program: corpus.Program, row: ProgramRow, configs: list[Config], tmp: Path, runs: int, top: int) -> None:
@@ -256,7 +241,7 @@ def _workload(program: corpus.Program, row: ProgramRow, configs: list[Config], t
             col.instructions = corpus.count_instructions(program, exe)
 
 
-def _plan_figures(row: ProgramRow, runs_of: list[bench.Children]) -> None:
+def _plan_figures(row: ProgramRow, runs_of: list[runner.Children]) -> None:
     """The plan's work ratio from the two-level build's --time-report at the largest -j."""
     if not runs_of or runs_of[-1].failed:
         return
@@ -272,15 +257,15 @@ def list_schedule(tasks: Sequence[float], workers: int) -> float:
     return max(loads)
 
 
-def projected_wall(wall: float, report: str, workers: int) -> float | None:
+def projected_wall(wall: float, time_report: str, workers: int) -> float | None:
     """A split build's wall time on `workers` workers, from one measured build: everything but
     the worker stage as measured (process start, the driver's serial stages), the worker stage
     replaced by a list schedule of the measured task CPU times. None without task times (serial)."""
-    m = re.search(r"^task CPU: (.*)$", report, re.M)
+    m = re.search(r"^task CPU: (.*)$", time_report, re.M)
     if m is None:
         return None
     tasks = [float(x) for x in re.findall(r"([0-9.]+)s", m.group(1))]
-    return wall - bench.stage_seconds(report, WORKER_STAGE) + list_schedule(tasks, workers)
+    return wall - stage_seconds(time_report, WORKER_STAGE) + list_schedule(tasks, workers)
 
 
 def _function_count(src: Path) -> int:
@@ -319,7 +304,7 @@ def render(rows: list[ProgramRow]) -> str:
     head = ["program", "configuration", "wall s", f"wall vs {rows[0].baseline if rows else BASELINE}", "Ember's LLVM stages s",
             "LLVM work / serial's", "CPU s", "CPU / baseline's", "peak MiB", "workload: run CPU, instructions", "symbols (symdiff)",
             "projected wall vs baseline, " + "/".join(map(str, PROJECTED_WORKERS)) + " workers"]
-    lines = ["| " + " | ".join(head) + " |", "|---|---|" + "---:|" * 7 + "---|---|---:|"]
+    body: list[list[str]] = []
     for r in rows:
         base = next((c for c in r.columns if c.label == r.baseline), None)
         serial = r.columns[0]
@@ -338,25 +323,8 @@ def render(rows: list[ProgramRow]) -> str:
                          f"{c.peak_mb:.0f}", _workload_cell(c, serial), c.symdiff,
                          " / ".join(versus(c.projected[n], base.wall) for n in PROJECTED_WORKERS if n in c.projected)
                          if ok and base else ""]
-            lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def machine() -> str:
-    """CPU model, cores, load, date and LLVM version: the line above the table."""
-    model = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    version = subprocess.run([str(corpus.LLVM_BIN / "llc"), "--version"], capture_output=True, text=True).stdout
-    m = re.search(r"LLVM version (\S+)", version)
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"{model}, {os.cpu_count()} cores (load average {load}); {time.strftime('%Y-%m-%d %H:%M %Z')}; "
-            f"LLVM {m.group(1) if m else '?'}")
+            body.append(cells)
+    return report.table(head, body, numeric=[False, False, *[True] * 7, False, False, True])
 
 
 def main(
@@ -371,14 +339,12 @@ def main(
         if reason:
             print(f"{program.name}: skipped ({reason})", flush=True)
             continue
-        header = header or machine()
+        header = header or report.machine()
         with tempfile.TemporaryDirectory(prefix=f"ember-bench-{program.name}-") as tmp:
             rows.append(bench_program(program, jobs, Path(tmp), runs, repeats, level))
         print("\n".join(render(rows[-1:]).splitlines()[2:]), flush=True)
-        if json_path:
-            record = {"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
-                      "programs": [asdict(r) for r in rows]}
-            outputs.write_output(json_path, json.dumps(record, indent=2))
+        report.write_json(json_path, {"machine": header, "jobs": list(jobs), "repeats": repeats, "runs": runs, "level": level,
+                                      "programs": [asdict(r) for r in rows]})
     if not rows:
         print("ember: error: no corpus program could be built here (bash ci/fetch_corpus.sh; clang-19)", file=sys.stderr)
         return 1

@@ -1,6 +1,6 @@
 """Fuzzing benchmark: throughput of differential checks and the power check's detection figures.
 
-    python -m fuzz.bench [--examples 60] [--seeds 5] [--faults all] [--json out.json]
+    python -m bench.power [--examples 60] [--seeds 5] [--faults all] [--json out.json]
 
 1. Throughput on 10-function call-graph programs, split builds at -j1 (one worker: the
    parent waits while it works, so about one core is busy): checks per second of wall
@@ -16,17 +16,13 @@ Faults are selectable only here and in tests, never from the `ember` CLI.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import resource
 import statistics
 import sys
 import tempfile
-import time
 from dataclasses import asdict
 from pathlib import Path
 
+from bench import report, runner
 from compiler import driver
 from compiler.backend.split_mode import SplitMode
 from fuzz import buildserver
@@ -34,12 +30,6 @@ from fuzz import faults as faults_mod
 from fuzz.campaign import Campaign, CampaignConfig
 
 BOUND = 200
-
-
-def _cpu_seconds() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _stop_pools() -> None:
@@ -76,11 +66,11 @@ def throughput(examples: int, seed: int, findings_root: Path, strategy: str = "c
         findings_root=findings_root,
         shrink_seconds=5.0,
     )
-    cpu0 = _cpu_seconds()
-    campaign = Campaign(config, seed=seed, name=f"bench:throughput:{strategy}")
-    result = campaign.run(examples=examples, database=None)
-    _stop_pools()
-    cpu = _cpu_seconds() - cpu0
+    with runner.measure() as used:
+        campaign = Campaign(config, seed=seed, name=f"bench:throughput:{strategy}")
+        result = campaign.run(examples=examples, database=None)
+        _stop_pools()
+    cpu = used.cpu
     s = result.stats
     return {
         "examples": s.examples,
@@ -113,18 +103,17 @@ def detection(fault: str, seed: int, findings_root: Path) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m fuzz.bench", description=__doc__.split("\n")[0])
+    parser = report.arguments("bench.power", __doc__)
     parser.add_argument("--examples", type=int, default=60, help="programs for the throughput run")
     parser.add_argument("--seeds", type=int, default=5, help="seeds per fault for detection")
     parser.add_argument("--faults", default="all", help="comma-separated faults, or 'all'")
     parser.add_argument("--skip-throughput", action="store_true")
-    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     args = parser.parse_args(argv)
     faults = sorted(faults_mod.FAULTS) if args.faults == "all" else [f for f in args.faults.split(",") if f]
     unknown = set(faults) - faults_mod.FAULTS
     if unknown:
         parser.error(f"unknown fault(s): {', '.join(sorted(unknown))}")
-    out: dict[str, object] = {"cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d")}
+    out: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="ember-fuzz-bench-") as tmp:
         for strategy in [] if args.skip_throughput else ["callgraph", "ember"]:
             t = throughput(args.examples, 1, Path(tmp) / f"throughput-{strategy}", strategy)
@@ -153,23 +142,24 @@ def main(argv: list[str] | None = None) -> int:
         out["detection"] = rows
     _stop_pools()
     print()
-    print("| fault | caught | programs to detection (min / median / max) | seconds to detection (median) | classification |")
-    print("|---|---|---|---|---|")
-    for fault in faults:
-        mine = [r for r in rows if r["fault"] == fault]
-        if any(r.get("noop") for r in mine):
-            print(f"| {fault} | fault is a no-op | - | - | - |")
-            continue
-        caught = [r for r in mine if r["caught"]]
-        counts = [int(str(r["examples"])) for r in caught]
-        secs = [float(str(r["seconds"])) for r in caught]
-        classes = sorted({str(r["classification"]) for r in caught})
-        span = f"{min(counts)} / {statistics.median(counts):g} / {max(counts)}" if counts else "-"
-        med = f"{statistics.median(secs):.1f}" if secs else "-"
-        print(f"| {fault} | {len(caught)}/{len(mine)} | {span} | {med} | {', '.join(classes)} |")
-    if args.json:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    print(report.table(["fault", "caught", "programs to detection (min / median / max)", "seconds to detection (median)",
+                        "classification"], [summary(fault, rows) for fault in faults]))
+    report.write_json(args.json, out)
     return 0 if all(r["caught"] for r in rows if not r.get("noop")) else 1
+
+
+def summary(fault: str, rows: list[dict[str, object]]) -> list[object]:
+    """One fault's table row over its seeds."""
+    mine = [r for r in rows if r["fault"] == fault]
+    if any(r.get("noop") for r in mine):
+        return [fault, "fault is a no-op", "-", "-", "-"]
+    caught = [r for r in mine if r["caught"]]
+    counts = [int(str(r["examples"])) for r in caught]
+    secs = [float(str(r["seconds"])) for r in caught]
+    classes = sorted({str(r["classification"]) for r in caught})
+    span = f"{min(counts)} / {statistics.median(counts):g} / {max(counts)}" if counts else "-"
+    med = f"{statistics.median(secs):.1f}" if secs else "-"
+    return [fault, f"{len(caught)}/{len(mine)}", span, med, ", ".join(classes)]
 
 
 if __name__ == "__main__":
