@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cost", type=int, default=None)
     ap.add_argument("--candidates", type=int, default=0, help="stop after this many candidates (0: the whole reduction)")
     ap.add_argument("--no-slice", action="store_true")
-    ap.add_argument("-j", type=int, default=1)
+    ap.add_argument("-j", "--jobs", dest="j", type=int, default=1)
     a = ap.parse_args(argv)
 
     verdicts: list[bool] = []
