@@ -79,6 +79,9 @@ def test_graph_roots_dominators_and_unreachable() -> None:
     assert sorted(g.frontier({"helper"})) == ["get_vtable", "leaf"]
     assert g.frontier(set()) == regions.graph(MODULE).frontier(set())
     assert g.region("get_vtable") == {"get_vtable", "vtable", "write_vectored", "flush"}
+    # regions without the symbol's users first, then by size
+    assert g.ranked_frontier(set(), {"write_vectored"}) == ["helper", "get_vtable"]
+    assert g.ranked_frontier(set(), {"leaf"}) == ["get_vtable", "helper"]
 
 
 def test_removing_a_region_drops_everything_only_it_reaches() -> None:
@@ -97,15 +100,16 @@ def _names_writev(text: str) -> bool:
     return "call i64 @writev" in text
 
 
+@pytest.mark.parametrize("symbols", [None, {"writev"}])
 @pytest.mark.parametrize("jobs", [1, 2, 3])
-def test_region_phase_keeps_the_path_to_the_symbol_whatever_the_jobs(jobs: int) -> None:
+def test_region_phase_keeps_the_path_to_the_symbol_whatever_the_jobs(jobs: int, symbols: set[str] | None) -> None:
     seen: list[str] = []
 
     def interesting(text: str) -> bool:
         seen.append(text)
         return _names_writev(text)
 
-    out, stats = split_triage.reduce_regions(MODULE, interesting, jobs=jobs)
+    out, stats = split_triage.reduce_regions(MODULE, interesting, jobs=jobs, symbols=symbols)
     llvm_stage.parse_ir(out, "<test>")
     assert _names_writev(out)
     assert "@leaf" not in out and "@dead" not in out
@@ -114,7 +118,7 @@ def test_region_phase_keeps_the_path_to_the_symbol_whatever_the_jobs(jobs: int) 
     assert stats.accepted >= 2 and stats.lines[0] > stats.lines[-1]
     if jobs == 1:
         assert len(seen) == stats.candidates
-    single, _ = split_triage.reduce_regions(MODULE, _names_writev, jobs=1)
+    single, _ = split_triage.reduce_regions(MODULE, _names_writev, jobs=1, symbols=symbols)
     assert out == single
 
 

@@ -81,6 +81,31 @@ class Graph:
     idom: dict[str, str] = field(default_factory=dict)
     md: _Metadata | None = None
 
+    def subtree_totals(self, weight: dict[str, int]) -> dict[str, int]:
+        """Per node, the sum of `weight` over its region (it and what it dominates)."""
+        kids: dict[str, list[str]] = {}
+        for n, d in self.idom.items():
+            kids.setdefault(d, []).append(n)
+        total: dict[str, int] = {}
+        order, todo = [], [_ROOT]
+        while todo:
+            n = todo.pop()
+            order.append(n)
+            todo.extend(kids.get(n, ()))
+        for n in reversed(order):
+            total[n] = weight.get(n, 0) + sum(total[k] for k in kids.get(n, ()))
+        return total
+
+    def ranked_frontier(self, kept: set[str], hot: set[str]) -> list[str]:
+        """`frontier`, regions holding none of the `hot` definitions first (they are the likely
+        removals: a run of them is one large candidate), each group largest region first."""
+        cost = {n: e.cost for n, e in self.mod.values.items() if e.is_definition}
+        sizes = self.subtree_totals(cost)
+        heat = self.subtree_totals({n: 1 for n in hot})
+        items = self.frontier(kept)
+        rank = {n: i for i, n in enumerate(items)}
+        return sorted(items, key=lambda n: (heat.get(n, 0) > 0, -sizes.get(n, 0), rank[n]))
+
     def frontier(self, kept: set[str]) -> list[str]:
         """The functions to try next, in preorder: those whose nearest function dominator is a
         root, or in `kept` (tried alone and needed), and not in `kept` themselves. Their

@@ -249,6 +249,7 @@ def reduce_regions(
     on_success: Callable[[str], None] = lambda _t: None,
     on_progress: Callable[[int, int], None] = lambda _lines, _size: None,
     measure: Callable[[str], int] = lambda t: t.count("\n"),
+    symbols: set[str] | None = None,
 ) -> tuple[str, RegionStats]:
     """Remove regions of the reference graph while `interesting` holds (see the module docstring).
 
@@ -256,12 +257,21 @@ def reduce_regions(
     frontier (`regions.Graph.frontier`: the top of the dominator tree, and below every
     function found needed alone), the run length doubling after an acceptance and halving
     after a rejection. Deterministic: with `jobs` > 1 the next candidates assuming rejections are
-    judged at once and the first accepted in order wins."""
+    judged at once and the first accepted in order wins. With `symbols`, regions holding no
+    function that names one of them come first (`regions.Graph.ranked_frontier`)."""
     start = time.monotonic()
+    wanted = sorted(f"@{irmodel.quote(n)}" for n in symbols or ())
+
+    def frontier(g: regions.Graph) -> list[str]:
+        if not wanted:
+            return g.frontier(decided)
+        hot = {e.name for e in g.mod.entities if e.kind == "function" and any(w in e.text for w in wanted)}
+        return g.ranked_frontier(decided, hot)
+
     stats = RegionStats(lines=[measure(text)])
     g = regions.graph(text)
     decided: set[str] = set()  # functions a one-function run could not remove
-    size = max(1, len(g.frontier(decided)) // 2)
+    size = max(1, len(frontier(g)) // 2)
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
 
     def out_of_time() -> bool:
@@ -277,7 +287,7 @@ def reduce_regions(
                 stats.lines.append(measure(text))
                 on_success(text)
         while not out_of_time():
-            undecided = g.frontier(decided)
+            undecided = frontier(g)
             if not undecided:
                 break
             on_progress(measure(text), size)
@@ -306,7 +316,7 @@ def reduce_regions(
                     stats.accepted += 1
                     stats.lines.append(measure(text))
                     on_success(text)
-                    size = min(len(run) * 2, max(1, len(g.frontier(decided))))
+                    size = min(len(run) * 2, max(1, len(frontier(g))))
                     break
                 size = after
                 if newly is not None:
@@ -392,7 +402,7 @@ def triage(
             return None if time_budget is None else max(0.0, time_budget - (time.monotonic() - start))
 
         reduced, rstats = reduce_regions(
-            stripped, judge, jobs=jobs, time_budget=left(), on_success=on_success,
+            stripped, judge, jobs=jobs, time_budget=left(), on_success=on_success, symbols=set(diff.symbols),
             on_progress=lambda lines, size: say(f"regions: {lines} lines, runs of {size}"),
             measure=engine.lines_of,
         )

@@ -1,0 +1,177 @@
+"""Whole-module triage side by side: `ember reduce` (triage) against `llvm-reduce` and the
+generic `ember reduce --test`, given one interestingness script, on real split-vs-serial
+symbol differences (the Rust fat-LTO modules of the corpus).
+
+    python -m fuzz.reduce.triage_bench [--cases rust-regex,rust-markdown] [--timeout 600] [--json FILE]
+
+For each case the module's difference is established once (a serial and a split build);
+the script (`python -m fuzz.reduce.triage_bench --script DIFF.json CANDIDATE`) builds a
+candidate serially and split and exits 0 when one of the difference's symbols is as it was
+in both objects and the kinds of difference are the same, which is what the triage keeps.
+Every reducer runs with `-j 2` (the split builds `-j 2` too) and a wall-clock limit; the
+table gives lines (non-blank, non-comment), wall and CPU seconds (the reducer and every
+process it waited for) and candidates per second where the reducer reports them. Prints a
+Markdown table; `--json` keeps the raw rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from compiler.backend import engine as llvm_engine
+from fuzz.reduce import split_triage
+from fuzz.reduce.engine import lines_of
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / ".cache" / "corpus" / "rust"
+SPLIT, SPLIT_JOBS, OPT = "subgraph", 2, 2
+
+
+@dataclass
+class Row:
+    case: str
+    reducer: str
+    lines_before: int
+    lines_after: int
+    wall_s: float
+    cpu_s: float
+    candidates: int | None
+    stopped: bool
+
+
+def module_of(case: str) -> Path:
+    """The corpus module of `case` (`rust-regex`: .cache/corpus/rust/rust-regex-*/module.bc, not -g)."""
+    found = sorted(p for p in CORPUS.glob(f"{case}-*/module.bc") if not p.parent.name.endswith("-g"))
+    if not found:
+        raise SystemExit(f"no module for {case} under {CORPUS} (bash ci/fetch_rust_corpus.sh)")
+    return found[0]
+
+
+def script_main(diff_json: str, candidate: str) -> int:
+    """The interestingness script's body: 0 when `candidate` shows the difference."""
+    data = json.loads(Path(diff_json).read_text())
+    diff = split_triage.Difference(data["cause"], {k: (v[0], v[1]) for k, v in data["symbols"].items()},
+                                   data["split"], data["jobs"], data["opt"], data["cost"])
+    with tempfile.TemporaryDirectory(prefix="triage-script-") as tmp:
+        judge = split_triage.SymbolJudge(diff, set(), None, Path(tmp))
+        return 0 if judge(Path(candidate).read_text()) else 1
+
+
+def _write_script(work: Path, diff: split_triage.Difference) -> Path:
+    diff_json = work / "difference.json"
+    diff_json.write_text(json.dumps(asdict(diff)))
+    script = work / "interesting.sh"
+    script.write_text(f"#!/bin/sh\ncd {shlex.quote(str(ROOT))} && exec {shlex.quote(sys.executable)} -m "
+                      f"fuzz.reduce.triage_bench --script {shlex.quote(str(diff_json))} \"$1\"\n")
+    script.chmod(0o755)
+    return script
+
+
+def _run(cmd: list[str], timeout: float) -> tuple[float, float, bool, str]:
+    """Wall seconds, CPU seconds of the process tree it waited for, whether it was stopped, stderr."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _out, err = proc.communicate(timeout=timeout)
+        stopped = False
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 15)
+        _out, err = proc.communicate()
+        stopped = True
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, stopped, err.decode(errors="replace")
+
+
+def _candidates(report: Path) -> int | None:
+    if not report.exists():
+        return None
+    m = re.search(r"candidates tried: (\d+)", report.read_text())
+    return int(m.group(1)) if m else None
+
+
+def bench_case(case: str, timeout: float, work: Path, reducers: list[str]) -> list[Row]:
+    """One case: the difference established once, then each reducer from the same .ll input."""
+    from fuzz.reduce.reduce_command import load_ir_text
+
+    work.mkdir(parents=True, exist_ok=True)
+    text = split_triage.strip_debug(load_ir_text(str(module_of(case))))
+    src = work / "input.ll"
+    src.write_text(text)
+    diff = split_triage.establish(text, SPLIT, SPLIT_JOBS, OPT, None, work, None, parallel=True)
+    if diff is None:
+        raise SystemExit(f"{case}: the split build's symbols no longer differ from the serial build's")
+    print(f"{case}: {diff.render()}", file=sys.stderr, flush=True)
+    script = _write_script(work, diff)
+    ember = [sys.executable, "-m", "compiler.cli"]
+    before = lines_of(text)
+    rows = []
+    for reducer in reducers:
+        out = work / f"{reducer}.ll"
+        if reducer == "ember-triage":
+            cmd = [*ember, "reduce", str(src), "-o", str(out), "--property", "symbol-difference", "--split", SPLIT,
+                   "--split-jobs", str(SPLIT_JOBS), "-j", "2", "--time-budget", str(timeout)]
+            limit = timeout + 300  # the budget stops the reduction; the report's check comes after
+        elif reducer == "ember-test":
+            cmd = [*ember, "reduce", str(src), "-o", str(out), "--test", str(script), "-j", "2",
+                   "--time-budget", str(timeout), "--test-timeout", "900"]
+            limit = timeout + 300
+        else:
+            cmd = [str(llvm_engine.tools_dir() / "llvm-reduce"), f"--test={script}", "-j", "2", str(src), "-o", str(out)]
+            limit = timeout
+        wall, cpu, stopped, err = _run(cmd, limit)
+        after = lines_of(out.read_text()) if out.exists() else before
+        rows.append(Row(case, reducer, before, after, round(wall, 1), round(cpu, 1), _candidates(Path(f"{out}.report.txt")),
+                        stopped))
+        print(f"  {reducer}: {before} -> {after} lines, {wall:.0f} s wall, {cpu:.0f} s CPU"
+              f"{' (stopped)' if stopped else ''}{'' if out.exists() else ': ' + err.strip()[-300:]}",
+              file=sys.stderr, flush=True)
+    return rows
+
+
+def table(rows: list[Row]) -> str:
+    lines = ["| module | reducer | lines before | lines after | wall s | CPU s | candidates/s |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        rate = f"{r.candidates / r.wall_s:.3f}" if r.candidates and r.wall_s else "-"
+        wall = f"{r.wall_s:.0f}" + (" (stopped)" if r.stopped else "")
+        lines.append(f"| {r.case} | {r.reducer} | {r.lines_before:,} | {r.lines_after:,} | {wall} | {r.cpu_s:.0f} | {rate} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m fuzz.reduce.triage_bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cases", default="rust-regex,rust-markdown")
+    ap.add_argument("--reducers", default="ember-triage,llvm-reduce,ember-test")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds each reducer may take (default 600)")
+    ap.add_argument("--json", metavar="FILE", help="also write the raw rows here")
+    ap.add_argument("--work", metavar="DIR", help="keep inputs, scripts and outputs here (default: a temporary folder)")
+    ap.add_argument("--script", nargs=2, metavar=("DIFF_JSON", "CANDIDATE"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.script:
+        return script_main(*args.script)
+    rows: list[Row] = []
+    root = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="ember-triage-bench-"))
+    for case in [c for c in args.cases.split(",") if c]:
+        rows += bench_case(case, args.timeout, root / case, [r for r in args.reducers.split(",") if r])
+        if args.json:
+            Path(args.json).write_text(json.dumps([asdict(r) for r in rows], indent=1) + "\n")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
