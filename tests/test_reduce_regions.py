@@ -9,6 +9,7 @@ import pytest
 
 from compiler.backend import llvm_stage
 from fuzz.reduce import regions, split_triage
+from fuzz.reduce.ir import invokes
 from oracle.symtab import Symbol
 
 MODULE = """\
@@ -165,3 +166,37 @@ def test_judge_rejects_by_text_before_building_and_orders_checks_by_price(tmp_pa
     builds.clear()
     assert not judge("; serial keeps again\ndeclare i64 @writev(i32, ptr, i32)\n")
     assert builds == ["serial"]
+
+
+INVOKES = """\
+define void @f() personality ptr @pers {
+entry:
+  %a = invoke i32 @g()
+          to label %ok unwind label %pad
+ok:
+  invoke void @h(i32 %a)
+          to label %done unwind label %pad
+pad:
+  %p = phi i32 [ 0, %entry ], [ 1, %ok ]
+  %lp = landingpad { ptr, i32 } cleanup
+  call void @h(i32 %p)
+  resume { ptr, i32 } %lp
+done:
+  ret void
+}
+
+declare i32 @g()
+declare void @h(i32)
+declare i32 @pers(...)
+"""
+
+
+def test_invokes_become_calls_and_landing_pads_go() -> None:
+    assert len(invokes.PASS.chunks(INVOKES)) == 2
+    one = invokes.PASS.apply(INVOKES, {1})  # the first goes: the pad keeps one predecessor
+    llvm_stage.parse_ir(one, "<test>")
+    assert "call i32 @g()" in one and "landingpad" in one and one.count("invoke ") == 1
+    both = invokes.PASS.apply(INVOKES, set())
+    llvm_stage.parse_ir(both, "<test>")
+    assert "invoke " not in both and "landingpad" not in both and "resume" not in both
+    assert invokes.PASS.chunks(both) == []
