@@ -100,27 +100,35 @@ class BuildOptions:
 
 @dataclass
 class StageTimes:
-    """Wall time per named stage, in the order the stages ran."""
+    """Wall time per named stage, in the order the stages ran, and the CPU seconds the
+    process that ran it spent (the driver, its forked serial child, or the worker that
+    assembles): on a loaded machine the wall time of a stage says little, its CPU much."""
 
     seconds: dict[str, float] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     #: what the user should hear even without `--time-report` (one line each, `ember: note: `)
     user_notes: list[str] = field(default_factory=list)
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         try:
             yield
         finally:
-            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
+            self.add(name, time.perf_counter() - start, time.process_time() - cpu_start)
+
+    def add(self, name: str, wall: float, cpu: float) -> None:
+        """Count `wall` and `cpu` seconds to stage `name` (a stage may run more than once)."""
+        self.seconds[name] = self.seconds.get(name, 0.0) + wall
+        self.cpu[name] = self.cpu.get(name, 0.0) + cpu
 
     def render(self) -> str:
         total = sum(self.seconds.values()) or 1e-9
-        lines = ["===- Ember time report -===", f"{'stage':<24}{'wall (s)':>10}{'share':>8}"]
+        lines = ["===- Ember time report -===", f"{'stage':<24}{'wall (s)':>10}{'CPU (s)':>10}{'share':>8}"]
         for name, secs in self.seconds.items():
-            lines.append(f"{name:<24}{secs:>10.4f}{100 * secs / total:>7.1f}%")
-        lines.append(f"{'total':<24}{total:>10.4f}")
+            lines.append(f"{name:<24}{secs:>10.4f}{self.cpu.get(name, 0.0):>10.4f}{100 * secs / total:>7.1f}%")
+        lines.append(f"{'total':<24}{total:>10.4f}{sum(self.cpu.values()):>10.4f}")
         lines.extend(self.notes)
         return "\n".join(lines)
 
@@ -295,29 +303,27 @@ def _build_module(
             text = module.text()
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first
-        if llvm_stage.has_inline_asm(text):  # a bad asm line would kill workers: named here first
-            _codegen_isolated(text, triple, path, options, opt_level=0)
-        return _build_split(triple, options, times, text, spellings)
+        return _build_split(triple, options, times, text, spellings, path)
     # the optimiser adds no asm: the IR text parsed tells, or (bitcode) the module itself
     has_asm = options.emit != "llvm" and (module.has_inline_asm() if source is None else llvm_stage.has_inline_asm(source))
     # LLVM ends the process on a bad asm line, and on what it cannot lower for an object format
     # the split back end does not link (a COMDAT on MachO): codegen in a worker, errors in one line
     codegen_in_worker = options.emit != "llvm" and (has_asm or not llvm_stage.splittable(target.triple))
 
-    def serial_stages() -> tuple[bytes | str, dict[str, float]]:
+    def serial_stages() -> tuple[bytes | str, tuple[dict[str, float], dict[str, float]]]:
         guard.progress("optimising the module")
         with times.stage("optimise"):
             llvm_stage.optimise(module, target, options.opt_level)
         if options.emit == "llvm" or codegen_in_worker:
-            return module.text(), times.seconds
+            return module.text(), (times.seconds, times.cpu)
         guard.progress("generating code")
         with times.stage("codegen"):
             if options.emit == "asm":
-                return llvm_stage.emit_assembly(module, target), times.seconds
-            return llvm_stage.emit_object(module, target), times.seconds
+                return llvm_stage.emit_assembly(module, target), (times.seconds, times.cpu)
+            return llvm_stage.emit_object(module, target), (times.seconds, times.cpu)
 
     # a crash inside LLVM ends a forked child, not ember: one line, the module saved
-    output, times.seconds = guard.forked(
+    output, (times.seconds, times.cpu) = guard.forked(
         serial_stages, doing="optimising the module", save=lambda what: _save_module(module, what)
     )
     if codegen_in_worker:
@@ -392,9 +398,11 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 
 
 def _build_split(
-    triple: str, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str]
+    triple: str, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str
 ) -> BuildResult:
-    """The parallel back end: split, optimise + codegen in workers, MC link, assemble."""
+    """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad
+    asm line would end a worker: the plan's asm (only the functions holding it) is generated
+    first, in a worker of its own, so it fails as `PATH: error: inline asm: ...`."""
     from compiler.backend import split
 
     hooks = options.hooks
@@ -417,9 +425,10 @@ def _build_split(
         subgraph_cost=options.subgraph_cost,
         hooks=hooks,
         spellings=spellings,
+        check_asm=lambda probe: _codegen_isolated(probe, triple, path, options, opt_level=0),
     )
     for stage, secs in result.stage_seconds.items():
-        times.seconds[stage] = times.seconds.get(stage, 0.0) + secs
+        times.add(stage, secs, result.stage_cpu.get(stage, 0.0))
     times.notes.append(
         f"split {options.split}: {result.subgraphs} subgraphs, {result.pieces} codegen pieces, -j{options.job_count}"
     )
@@ -438,8 +447,9 @@ def _build_split(
     if options.emit == "asm":
         times.notes.append(_driver_alone(times))
         return BuildResult(result.asm, times)
-    with times.stage("assemble"):
-        obj = split.assemble_linked(result.asm, options.job_count, config, options.worker_timeout)
+    start = time.perf_counter()
+    obj, assemble_cpu = split.assemble_linked(result.asm, options.job_count, config, options.worker_timeout)
+    times.add("assemble", time.perf_counter() - start, assemble_cpu)  # the CPU of the worker that assembled
     times.notes.append(_driver_alone(times))
     return BuildResult(obj, times)
 
@@ -455,9 +465,10 @@ def _driver_alone(times: StageTimes) -> str:
     at = stages.index(WORKER_STAGE) if WORKER_STAGE in stages else len(stages)
     before = sum(times.seconds[s] for s in stages[:at])
     after = sum(times.seconds[s] for s in stages[at + 1 :])
+    cpu = sum(times.cpu.get(s, 0.0) for s in stages[:at] + stages[at + 1 :])
     total = sum(times.seconds.values()) or 1e-9
     return (
-        f"driver alone: {before + after:.3f}s ({100 * (before + after) / total:.0f}% of the stages): "
+        f"driver alone: {before + after:.3f}s ({100 * (before + after) / total:.0f}% of the stages; CPU {cpu:.3f}s): "
         f"before the workers {before:.3f}s ({', '.join(stages[:at])}), after {after:.3f}s ({', '.join(stages[at + 1:])})"
     )
 

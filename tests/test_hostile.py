@@ -712,6 +712,23 @@ def test_bad_inline_asm_names_the_input(ember, tmp_path: Path, mode: str) -> Non
     assert _one_line(r.stderr) == f"{src}: error: inline asm: invalid instruction mnemonic 'bogus_instruction' (<inline asm>:1:3)"
 
 
+@pytest.mark.parametrize("mode", ["none", "subgraph", "two-level"])
+def test_bad_inline_asm_in_one_function_of_many_names_the_input(ember, tmp_path: Path, mode: str) -> None:
+    """The split checks only the functions holding asm before its workers start: a bad line
+    in one of them (called through a local helper) is still one located line."""
+    src = tmp_path / "asm.ll"
+    helpers = "".join(f"define internal i32 @h{i}(i32 %x) {{\n  %y = add i32 %x, {i}\n  ret i32 %y\n}}\n" for i in range(40))
+    calls = "".join(f"  %c{i} = call i32 @h{i}(i32 %c{i - 1})\n" for i in range(1, 40))
+    src.write_text(
+        helpers
+        + "define internal void @spin() {\n  call void asm sideeffect \"bogus_instruction %rax\", \"\"()\n  ret void\n}\n"
+        + f"define i32 @main() {{\n  call void @spin()\n  %c0 = call i32 @h0(i32 1)\n{calls}  ret i32 %c39\n}}\n"
+    )
+    r = ember("build", str(src), "-O0", "--split", mode, "-o", str(tmp_path / "a.o"))
+    assert r.status == 1, r.stderr
+    assert _one_line(r.stderr) == f"{src}: error: inline asm: invalid instruction mnemonic 'bogus_instruction' (<inline asm>:1:2)"
+
+
 def test_interp_streams_what_a_program_prints(ember, tmp_path: Path) -> None:
     from oracle import interp
 

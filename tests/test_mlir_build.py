@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,10 @@ def test_time_report(tmp_path: Path, ember) -> None:
     assert r.status == 0
     for stage in ("mlir parse", "mlir lower", "split", "optimise", "codegen", "link", "assemble", "peak memory"):
         assert stage in r.stderr
+    # every stage row has its wall and CPU seconds; the assembling worker's CPU is counted
+    rows = {m[1]: (float(m[2]), float(m[3])) for m in re.finditer(r"^(\S.*?)\s+([0-9.]+)\s+([0-9.]+)\s+[0-9.]+%$", r.stderr, re.M)}
+    assert {"split", "link", "assemble", "optimise+codegen"} <= set(rows), r.stderr
+    assert rows["assemble"][1] > 0 and "CPU (s)" in r.stderr and "; CPU " in r.stderr
     r = ember("build", str(src), "--split", "none", "--time-report", "-o", str(tmp_path / "s.o"))
     assert r.status == 0 and "optimise" in r.stderr and "assemble" not in r.stderr
 

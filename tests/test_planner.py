@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import irmodel, planner
+from compiler.backend import engine, irmodel, planner
 from fuzz.genmodule import ModuleShape, generate
 from oracle import symtab
 
@@ -418,3 +418,21 @@ def test_a_top_level_line_the_model_does_not_know_is_an_error_not_dropped() -> N
     assert [e.name for e in irmodel.parse_module(known).entities] == ["f"]  # a use-list order carries nothing
     with pytest.raises(EmberError, match="does not model: something_new @f"):
         irmodel.parse_module(known + "something_new @f\n")
+
+
+def test_asm_probe_holds_only_the_asm() -> None:
+    """The driver's asm check compiles the module asm and the functions holding inline asm,
+    the rest declared; a module without asm needs none."""
+    text = (
+        'module asm ".globl marker"\n'
+        "define internal void @spin() {\n  call void asm sideeffect \"pause\", \"\"()\n  ret void\n}\n"
+        "define i32 @plain(i32 %x) {\n  call void @spin()\n  ret i32 %x\n}\n"
+        "define i32 @main() {\n  %r = call i32 @plain(i32 1)\n  ret i32 %r\n}\n"
+    )
+    probe = planner.asm_probe(irmodel.parse_module(text))
+    assert probe is not None
+    assert 'module asm ".globl marker"' in probe and "define internal void @spin()" in probe
+    assert "define i32 @plain" not in probe and "define i32 @main" not in probe
+    engine.Module(probe, verify=True).close()  # a module LLVM accepts as it is
+    no_asm = "define i32 @main() {\n  ret i32 0\n}\n"
+    assert planner.asm_probe(irmodel.parse_module(no_asm)) is None

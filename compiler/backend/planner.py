@@ -113,6 +113,9 @@ class SplitPlan:
     dead_when_unused: set[str] = field(default_factory=set)
     #: aliases into global variables and what GlobalMerge may pack (None: no such alias)
     merge_facts: globalmerge.ModuleFacts | None = None
+    #: the module's asm and only the functions holding inline asm, the rest declared (None:
+    #: no asm): LLVM ends a worker on a bad asm line, so the driver generates this first
+    asm_probe: str | None = None
 
     def describe(self, pieces: dict[int, list[list[str]]] | None = None) -> str:
         """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
@@ -893,7 +896,21 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
     deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}
     facts = globalmerge.module_facts(state.mod, kept)
-    return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable, facts)
+    return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable, facts, asm_probe(state.mod))
+
+
+def asm_probe(mod: IRModule) -> str | None:
+    """A module of the asm in `mod` (module asm, and the functions whose bodies hold inline
+    asm, everything else declared), or None when there is none: what the driver generates
+    code for before any worker starts, at the cost of those few functions, not the module's."""
+    if not mod.by_kind("asm") and not any(_INLINE_ASM.search(e.text) for e in mod.by_kind("function")):
+        return None
+    members = [e.name for e in mod.by_kind("function") if _INLINE_ASM.search(e.text)]
+    return piece_text(mod, members, set(), include_asm=True)
+
+
+#: an inline asm operand in a function body (`call void asm sideeffect "..."`)
+_INLINE_ASM = re.compile(r'\basm (?:sideeffect |alignstack |inteldialect |unwind )*"')
 
 
 def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:

@@ -77,6 +77,8 @@ class SplitResult:
     pieces: int
     plan: planner.SplitPlan
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    #: the driver's CPU seconds in the same stages (the worker stage: its own share of it)
+    stage_cpu: dict[str, float] = field(default_factory=dict)
     worker_cpu: dict[str, float] = field(default_factory=dict)
     #: subgraph index -> members of each codegen piece compiled from it
     piece_members: dict[int, list[list[str]]] = field(default_factory=dict)
@@ -259,11 +261,15 @@ def dead_definitions(results: list[TaskResult | Optimised], local_names: set[str
     return {k: dead for k, r in enumerate(optimised) if (dead := sorted(n for n in r.defined if n in candidates and n not in live))}
 
 
-def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = None) -> bytes:
-    """The MC-linked module's assembly to one object (in a worker); LLVM's own error
-    output goes to `stderr_path`, so the parent can quote it if the assembler aborts."""
+def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = None) -> tuple[bytes, float]:
+    """The MC-linked module's assembly to one object (in a worker), with the CPU seconds it
+    took; LLVM's own error output goes to `stderr_path`, so the parent can quote it if the
+    assembler aborts."""
+    import time
+
+    start = time.process_time()
     with _stderr_to(stderr_path):
-        return llvm_stage.assemble(asm, _worker_target(config))
+        return llvm_stage.assemble(asm, _worker_target(config)), time.process_time() - start
 
 
 def codegen_task(text: str, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
@@ -334,10 +340,10 @@ def _first_llvm_error(stderr_path: str) -> str:
     return f"{message} ({where})" if where else message
 
 
-def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> bytes:
+def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> tuple[bytes, float]:
     """Assemble the linked text in a worker: LLVM aborts the whole process on some assembler
     errors (e.g. `.globl` on a `.L` label), and that must become a clean error naming the
-    assembler's complaint, not kill the driver."""
+    assembler's complaint, not kill the driver. The object and the worker's CPU seconds."""
     with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
         err = os.path.join(tmp, "stderr.txt")
         try:
@@ -351,8 +357,8 @@ def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) 
             if not first:
                 raise
             raise EmberError(f"assembler aborted: {first.split('error:', 1)[1].strip()} ({exc.message})", exc.location) from None
-    assert isinstance(obj, bytes)
-    return obj
+    assert isinstance(obj, tuple) and isinstance(obj[0], bytes)
+    return obj[0], float(obj[1])
 
 
 # ------------------------------------------------------------------ driver side
@@ -369,16 +375,20 @@ def compile_split(
     subgraph_cost: int | None = None,
     hooks: BuildHooks | None = None,
     spellings: dict[str, str] | None = None,
+    check_asm: Callable[[str], object] | None = None,
 ) -> SplitResult:
     """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
     harness's changes to the plan, the pieces and the link (compiler/hooks.py); `spellings`:
-    the synthetic names `names.canonicalise` gave the module, spelled back in the link."""
+    the synthetic names `names.canonicalise` gave the module, spelled back in the link;
+    `check_asm`: generates code for the plan's `asm_probe` (a bad asm line raises there, as
+    one line, before it can end a worker)."""
     import time
 
     if mode not in split_mode.SPLITTING:
         raise EmberError(f"unknown split mode '{mode}'")
     seconds: dict[str, float] = {}
-    t0 = time.perf_counter()
+    cpu_seconds: dict[str, float] = {}
+    t0, c0 = time.perf_counter(), time.process_time()
     # `function` mode is level 2 only: one subgraph optimised whole, codegen per function
     target_cost = 1 << 40 if mode == SplitMode.FUNCTION else (subgraph_cost or planner.TARGET_SUBGRAPH_COST)
     # small exported callees come into their callers' subgraphs as available_externally
@@ -400,12 +410,16 @@ def compile_split(
     the_plan = planner.plan(module_text, policy=policy, strip_debug=False)
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
-    seconds["split"] = time.perf_counter() - t0
+    seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
+    if check_asm is not None and the_plan.asm_probe is not None:
+        t0, c0 = time.perf_counter(), time.process_time()
+        check_asm(the_plan.asm_probe)
+        seconds["asm check"], cpu_seconds["asm check"] = time.perf_counter() - t0, time.process_time() - c0
     order = the_plan.order
     local_names = set(the_plan.local_names)
     private_names: set[str] = set()
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     # at -O1 and up: optimise, drop what no subgraph uses any more, then codegen (-O0 runs no
     # GlobalDCE unsplit; like GlobalDCE, names inside asm strings keep nothing alive)
     two_phase = config.opt_level >= 1
@@ -437,11 +451,11 @@ def compile_split(
                     continue
                 shared_seen.add(ident)
             pieces_asm.append(mclink.AsmPiece(_key(members, order, sg.index, j), asm_text))
-    seconds["optimise+codegen"] = time.perf_counter() - t0
+    seconds["optimise+codegen"], cpu_seconds["optimise+codegen"] = time.perf_counter() - t0, time.process_time() - c0
     if save_pieces:
         _write_pieces(save_pieces, the_plan, pieces_asm, piece_members)
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for rewrite_pieces in hooks.pieces:
         pieces_asm = rewrite_pieces(pieces_asm)
     private_names |= the_plan.private_names
@@ -457,11 +471,11 @@ def compile_split(
     asm = mclink.link(pieces_asm, local_names, private_names, dead_when_unused, alias_sizes, spellings)
     for rewrite_linked in hooks.linked:
         asm = rewrite_linked(asm)
-    seconds["link"] = time.perf_counter() - t0
+    seconds["link"], cpu_seconds["link"] = time.perf_counter() - t0, time.process_time() - c0
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
     return SplitResult(
-        asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu, piece_members, reused, tasks_cpu
+        asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu_seconds, cpu, piece_members, reused, tasks_cpu
     )
 
 
