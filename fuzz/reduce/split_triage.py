@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from compiler.backend import engine as llvm_engine
 from compiler.backend import irmodel
 from fuzz.reduce import regions
+from fuzz.reduce.engine import DeltaPass as engine_DeltaPass
 
 if TYPE_CHECKING:
     from oracle.symtab import Symbol
@@ -341,6 +342,18 @@ def cleanup(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+#: deltas the triage runs first on what the regions left: the functions left are the needed
+#: ones, often huge (a Rust `main` with its callees inlined): whole-function simplification
+#: and the unwind edges go first, then the branches
+POLISH_FIRST = ("invokes-to-calls", "simplify-functions", "branches-to-true", "branches-to-false")
+
+
+def polish_order(deltas: Sequence[engine_DeltaPass]) -> list[engine_DeltaPass]:
+    """`deltas` with `POLISH_FIRST` moved to the front (in that order)."""
+    first = [d for name in POLISH_FIRST for d in deltas if d.name == name]
+    return first + [d for d in deltas if d not in first]
+
+
 @dataclass
 class TriageResult:
     """A whole-module triage: the reduced text, the difference kept and what each phase did."""
@@ -407,8 +420,15 @@ def triage(
             measure=engine.lines_of,
         )
         say(f"regions: {engine.lines_of(reduced)} lines after {rstats.candidates} candidates ({time.monotonic() - start:.0f}s)")
-        reduced, pstats = engine.reduce_text(reduced, judge, IR_DELTAS, jobs=jobs, time_budget=left(),
-                                             on_success=on_success)
+        seen: dict[str, int] = {}
+
+        def progress(pass_name: str, lines: int) -> None:
+            if seen.get(pass_name) != lines:
+                seen[pass_name] = lines
+                say(f"{pass_name}: {lines} lines ({time.monotonic() - start:.0f}s)")
+
+        reduced, pstats = engine.reduce_text(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
+                                             on_success=on_success, on_progress=progress)
         return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start,
                             engine.lines_of(stripped))
     finally:

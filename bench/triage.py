@@ -2,38 +2,35 @@
 generic `ember reduce --test`, given one interestingness script, on real split-vs-serial
 symbol differences (the Rust fat-LTO modules of the corpus).
 
-    python -m fuzz.reduce.triage_bench [--cases rust-regex,rust-markdown] [--timeout 600] [--json FILE]
+    python -m bench.triage [--cases rust-regex,rust-markdown] [--timeout 600] [--json FILE]
 
 For each case the module's difference is established once (a serial and a split build);
-the script (`python -m fuzz.reduce.triage_bench --script DIFF.json CANDIDATE`) builds a
+the script (`python -m bench.triage --script DIFF.json CANDIDATE`) builds a
 candidate serially and split and exits 0 when one of the difference's symbols is as it was
 in both objects and the kinds of difference are the same, which is what the triage keeps.
 Every reducer runs with `-j 2` (the split builds `-j 2` too) and a wall-clock limit; the
-table gives lines (non-blank, non-comment), wall and CPU seconds (the reducer and every
-process it waited for) and candidates per second where the reducer reports them. Prints a
-Markdown table; `--json` keeps the raw rows.
+table gives lines (non-blank, non-comment), wall and CPU seconds (`bench.runner`: the
+reducer and every process it waited for) and candidates per second where the reducer
+reports them. Prints a Markdown table; `--json` keeps the raw rows.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import resource
 import shlex
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench import report, runner
 from compiler.backend import engine as llvm_engine
 from fuzz.reduce import split_triage
 from fuzz.reduce.engine import lines_of
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = runner.ROOT
 CORPUS = ROOT / ".cache" / "corpus" / "rust"
 SPLIT, SPLIT_JOBS, OPT = "subgraph", 2, 2
 
@@ -73,27 +70,9 @@ def _write_script(work: Path, diff: split_triage.Difference) -> Path:
     diff_json.write_text(json.dumps(asdict(diff)))
     script = work / "interesting.sh"
     script.write_text(f"#!/bin/sh\ncd {shlex.quote(str(ROOT))} && exec {shlex.quote(sys.executable)} -m "
-                      f"fuzz.reduce.triage_bench --script {shlex.quote(str(diff_json))} \"$1\"\n")
+                      f"bench.triage --script {shlex.quote(str(diff_json))} \"$1\"\n")
     script.chmod(0o755)
     return script
-
-
-def _run(cmd: list[str], timeout: float) -> tuple[float, float, bool, str]:
-    """Wall seconds, CPU seconds of the process tree it waited for, whether it was stopped, stderr."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        _out, err = proc.communicate(timeout=timeout)
-        stopped = False
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 15)
-        _out, err = proc.communicate()
-        stopped = True
-    wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, stopped, err.decode(errors="replace")
 
 
 def _candidates(report: Path) -> int | None:
@@ -116,7 +95,7 @@ def bench_case(case: str, timeout: float, work: Path, reducers: list[str]) -> li
         raise SystemExit(f"{case}: the split build's symbols no longer differ from the serial build's")
     print(f"{case}: {diff.render()}", file=sys.stderr, flush=True)
     script = _write_script(work, diff)
-    ember = [sys.executable, "-m", "compiler.cli"]
+    ember = runner.ember_command()
     before = lines_of(text)
     rows = []
     for reducer in reducers:
@@ -132,32 +111,29 @@ def bench_case(case: str, timeout: float, work: Path, reducers: list[str]) -> li
         else:
             cmd = [str(llvm_engine.tools_dir() / "llvm-reduce"), f"--test={script}", "-j", "2", str(src), "-o", str(out)]
             limit = timeout
-        wall, cpu, stopped, err = _run(cmd, limit)
+        step = runner.run_children([cmd], runner.ember_env(), timeout=limit, cwd=ROOT)
         after = lines_of(out.read_text()) if out.exists() else before
-        rows.append(Row(case, reducer, before, after, round(wall, 1), round(cpu, 1), _candidates(Path(f"{out}.report.txt")),
-                        stopped))
-        print(f"  {reducer}: {before} -> {after} lines, {wall:.0f} s wall, {cpu:.0f} s CPU"
-              f"{' (stopped)' if stopped else ''}{'' if out.exists() else ': ' + err.strip()[-300:]}",
+        rows.append(Row(case, reducer, before, after, round(step.wall, 1), round(step.cpu, 1),
+                        _candidates(Path(f"{out}.report.txt")), step.timed_out))
+        print(f"  {reducer}: {before} -> {after} lines, {step.wall:.0f} s wall, {step.cpu:.0f} s CPU"
+              f"{' (stopped)' if step.timed_out else ''}{'' if out.exists() else ': ' + step.stderr.strip()[-300:]}",
               file=sys.stderr, flush=True)
     return rows
 
 
 def table(rows: list[Row]) -> str:
-    lines = ["| module | reducer | lines before | lines after | wall s | CPU s | candidates/s |",
-             "|---|---|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        rate = f"{r.candidates / r.wall_s:.3f}" if r.candidates and r.wall_s else "-"
-        wall = f"{r.wall_s:.0f}" + (" (stopped)" if r.stopped else "")
-        lines.append(f"| {r.case} | {r.reducer} | {r.lines_before:,} | {r.lines_after:,} | {wall} | {r.cpu_s:.0f} | {rate} |")
-    return "\n".join(lines)
+    head = ["module", "reducer", "lines before", "lines after", "wall s", "CPU s", "candidates/s"]
+    body = [[r.case, r.reducer, f"{r.lines_before:,}", f"{r.lines_after:,}",
+             f"{r.wall_s:.0f}" + (" (stopped)" if r.stopped else ""), f"{r.cpu_s:.0f}",
+             f"{r.candidates / r.wall_s:.3f}" if r.candidates and r.wall_s else "-"] for r in rows]
+    return report.table(head, body, numeric=[False, False, True, True, True, True, True])
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m fuzz.reduce.triage_bench", description=__doc__.split("\n\n")[0])
+    ap = report.arguments("bench.triage", __doc__)
     ap.add_argument("--cases", default="rust-regex,rust-markdown")
     ap.add_argument("--reducers", default="ember-triage,llvm-reduce,ember-test")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds each reducer may take (default 600)")
-    ap.add_argument("--json", metavar="FILE", help="also write the raw rows here")
     ap.add_argument("--work", metavar="DIR", help="keep inputs, scripts and outputs here (default: a temporary folder)")
     ap.add_argument("--script", nargs=2, metavar=("DIFF_JSON", "CANDIDATE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -167,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="ember-triage-bench-"))
     for case in [c for c in args.cases.split(",") if c]:
         rows += bench_case(case, args.timeout, root / case, [r for r in args.reducers.split(",") if r])
-        if args.json:
-            Path(args.json).write_text(json.dumps([asdict(r) for r in rows], indent=1) + "\n")
+        report.write_json(args.json, {"command": " ".join(["python -m bench.triage", *(argv or sys.argv[1:])]),
+                                      "rows": [asdict(r) for r in rows]})
     print(table(rows))
     return 0
 
