@@ -42,7 +42,7 @@ RUST = tuple(p.name for p in corpus.PROGRAMS if p.front_end == "rustc")
 #: (`ExtraUndefined`); the bytes across -j and the workload are checked first and must pass.
 #: bc's `- UND putchar` at -O2 (subgraph, two-level) was fixed by giving imports and
 #: declarations the `cold` the serial pipeline infers (summary.cold_functions).
-#: The Rust programs at -O2 (issue 36, item 2): std's process-spawning and backtrace code,
+#: The Rust programs at -O2: std's process-spawning and backtrace code,
 #: which the serial pipeline deletes as unreachable after internalization, survives the
 #: subgraph and two-level splits (a subgraph cannot see that its callers elsewhere died):
 #: 41-45 extra `UND` symbols (fork, chdir, chroot, execvp, pipe2, _Unwind_GetCFA, ...) and
