@@ -142,7 +142,7 @@ def _triage_file(
     wanted = f"{prop} [{result.difference.render()}]"
     lines = [
         *_report_head(path, out, wanted, stats),
-        f"started from: the module without debug info ({result.stripped_lines} lines), whole",
+        f"started from: {result.started}",
         f"regions: {result.regions.candidates} candidates, {result.regions.accepted} accepted, "
         f"{result.regions.seconds:.0f}s, lines {' -> '.join(str(n) for n in result.regions.lines)}",
         f"judgements: {result.judge.render()}",

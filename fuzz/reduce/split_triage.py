@@ -364,7 +364,8 @@ class TriageResult:
     polish: object  # engine.ReduceStats of the delta-table phase
     judge: JudgeStats
     seconds: float
-    stripped_lines: int
+    #: what the reduction started from, in words
+    started: str
 
 
 def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, workdir: Path, task_cache: Path | None,
@@ -410,6 +411,17 @@ def triage(
         say(f"difference: {diff.render()} ({time.monotonic() - start:.0f}s)")
         judge = SymbolJudge(diff, mentioned_symbols(stripped, diff), task_cache, work)
         on_success(stripped)
+        # a difference that names defined symbols (a planted MC-link mistake) often lives in
+        # the slice around them (`fuzz.reduce.evidence`): tried first, one judgement each
+        from fuzz.reduce import evidence
+
+        started = f"the module without debug info ({engine.lines_of(stripped)} lines), whole"
+        found = evidence.first_interesting(stripped, [" ".join(diff.symbols)], judge)
+        if found is not None:
+            started = f"the slice of {', '.join(found.anchors[:8])} ({found.lines} lines), from the symbols the difference names"
+            say(f"started from the slice of {', '.join(found.anchors[:4])} ({found.lines} lines)")
+            stripped = found.text
+            on_success(stripped)
 
         def left() -> float | None:
             return None if time_budget is None else max(0.0, time_budget - (time.monotonic() - start))
@@ -429,7 +441,6 @@ def triage(
 
         reduced, pstats = engine.reduce_text(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
                                              on_success=on_success, on_progress=progress)
-        return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start,
-                            engine.lines_of(stripped))
+        return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start, started)
     finally:
         cleanup(work)
