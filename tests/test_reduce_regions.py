@@ -9,7 +9,7 @@ import pytest
 
 from compiler.backend import llvm_stage
 from fuzz.reduce import regions, split_triage
-from fuzz.reduce.ir import invokes
+from fuzz.reduce.ir import block_regions, invokes
 from oracle.symtab import Symbol
 
 MODULE = """\
@@ -200,3 +200,51 @@ def test_invokes_become_calls_and_landing_pads_go() -> None:
     llvm_stage.parse_ir(both, "<test>")
     assert "invoke " not in both and "landingpad" not in both and "resume" not in both
     assert invokes.PASS.chunks(both) == []
+
+
+BLOCKS = """\
+define i32 @f(i32 %x) personality ptr @pers {
+entry:
+  switch i32 %x, label %other [
+    i32 0, label %zero
+    i32 1, label %one
+  ]
+zero:
+  %a = invoke i32 @g()
+          to label %join unwind label %pad
+one:
+  %b = call i32 @g()
+  br label %deep
+deep:
+  %c = add i32 %b, 1
+  br label %join
+other:
+  br label %join
+join:
+  %r = phi i32 [ %a, %zero ], [ %c, %deep ], [ 7, %other ]
+  ret i32 %r
+pad:
+  %lp = landingpad { ptr, i32 }
+          cleanup
+  resume { ptr, i32 } %lp
+}
+
+declare i32 @g()
+declare i32 @pers(...)
+"""
+
+
+def test_block_regions_remove_a_block_with_what_it_dominates() -> None:
+    chunks = block_regions.PASS.chunks(BLOCKS)
+    names = [c.split()[-1] for c in chunks]
+    assert sorted(names) == ["%deep", "%join", "%one", "%other", "%pad", "%zero"]
+    assert names.index("%one") + 1 == names.index("%deep")  # preorder: a subtree is a run
+    without_one = block_regions.PASS.apply(BLOCKS, {k for k, n in enumerate(names) if n != "%one"})
+    llvm_stage.parse_ir(without_one, "<test>")
+    assert "%c = add" not in without_one and "%b = call" not in without_one  # %deep went with %one
+    assert "i32 @g()" in without_one.split("declare")[0] and "[ 7, %entry ]" in without_one
+    without_pad = block_regions.PASS.apply(BLOCKS, {k for k, n in enumerate(names) if n != "%pad"})
+    llvm_stage.parse_ir(without_pad, "<test>")
+    every = block_regions.PASS.apply(BLOCKS, set())
+    llvm_stage.parse_ir(every, "<test>")
+    assert "@g()" not in every.split("declare")[0]

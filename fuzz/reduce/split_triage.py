@@ -343,9 +343,9 @@ def cleanup(folder: Path) -> None:
 
 
 #: deltas the triage runs first on what the regions left: the functions left are the needed
-#: ones, often huge (a Rust `main` with its callees inlined): whole-function simplification
-#: and the unwind edges go first, then the branches
-POLISH_FIRST = ("invokes-to-calls", "simplify-functions", "branches-to-true", "branches-to-false")
+#: ones, often huge (a Rust `main` with its callees inlined): the unwind edges, regions of
+#: their CFGs and whole-function simplification go first, then the branches
+POLISH_FIRST = ("invokes-to-calls", "block-regions", "simplify-functions", "branches-to-true", "branches-to-false")
 
 
 def polish_order(deltas: Sequence[engine_DeltaPass]) -> list[engine_DeltaPass]:
