@@ -1010,6 +1010,14 @@ class CallSites:
     by_caller: dict[str, list[list[str]]] = field(default_factory=dict)
     #: what a call needs between `call` and the callee (calling convention, return type)
     prefix: str = ""
+    #: `arguments` over every caller, once computed (asked by each subgraph holding the function)
+    _everywhere: list[tuple[int, list[set[str]]] | None] = field(default_factory=list, repr=False)
+
+    def everywhere(self) -> tuple[int, list[set[str]]] | None:
+        """`arguments` of all the module's sites (computed once)."""
+        if not self._everywhere:
+            self._everywhere.append(self.arguments(self.by_caller))
+        return self._everywhere[0]
 
     def arguments(self, callers: Iterable[str]) -> tuple[int, list[set[str]]] | None:
         """How many sites `callers` hold and each argument position's texts over them; None
@@ -1077,7 +1085,7 @@ def serial_argument_callers(
 
     for name in local_here:
         cs = sites[name]
-        everywhere = cs.arguments(cs.by_caller)
+        everywhere = cs.everywhere()
         here = cs.arguments([m for m in cs.by_caller if m in member_set])
         if everywhere is None or here is None or not cs.prefix or not here[0] or here[0] >= everywhere[0]:
             continue
