@@ -248,3 +248,15 @@ def test_block_regions_remove_a_block_with_what_it_dominates() -> None:
     every = block_regions.PASS.apply(BLOCKS, set())
     llvm_stage.parse_ir(every, "<test>")
     assert "@g()" not in every.split("declare")[0]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_adaptive_delta_table_keeps_what_the_test_needs_whatever_the_jobs(jobs: int) -> None:
+    from fuzz.reduce.ir.table import IR_DELTAS
+
+    out, stats = split_triage.reduce_adaptive(MODULE, _names_writev, split_triage.polish_order(IR_DELTAS), jobs=jobs)
+    llvm_stage.parse_ir(out, "<test>")
+    assert _names_writev(out) and "@leaf" not in out and "@dead" not in out
+    assert stats.accepted >= 3
+    single, _ = split_triage.reduce_adaptive(MODULE, _names_writev, split_triage.polish_order(IR_DELTAS), jobs=1)
+    assert out == single

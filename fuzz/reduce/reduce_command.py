@@ -133,7 +133,6 @@ def _triage_file(
         raise EmberError(f"the input does not show '{prop}' with these settings", Location(path))
     outputs.write_output(out, result.text)
     polish = result.polish
-    assert isinstance(polish, engine.ReduceStats)
     stats = engine.ReduceStats(
         initial_lines=LLVM_FORMAT.size(text), final_lines=LLVM_FORMAT.size(result.text),
         candidates=result.regions.candidates + polish.candidates, accepted=result.regions.accepted + polish.accepted,

@@ -43,6 +43,7 @@ from compiler.backend import engine as llvm_engine
 from compiler.backend import irmodel
 from fuzz.reduce import regions
 from fuzz.reduce.engine import DeltaPass as engine_DeltaPass
+from fuzz.reduce.engine import ReduceStats
 
 if TYPE_CHECKING:
     from oracle.symtab import Symbol
@@ -342,10 +343,94 @@ def cleanup(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def reduce_adaptive(
+    text: str,
+    interesting: Callable[[str], bool],
+    deltas: Sequence[engine_DeltaPass],
+    *,
+    jobs: int = 1,
+    time_budget: float | None = None,
+    on_success: Callable[[str], None] = lambda _t: None,
+    on_progress: Callable[[str, int], None] = lambda _p, _n: None,
+    validate: Callable[[str], bool] | None = None,
+    measure: Callable[[str], int] = lambda t: t.count("\n"),
+) -> tuple[str, ReduceStats]:
+    """The delta table with the regions' adaptive runs instead of ddmin's rounds: in each pass,
+    runs of chunks not yet found needed are removed, the run doubling after an acceptance
+    and halving after a rejection; a chunk needed alone (by its label) is not tried again in
+    the pass. ddmin tries every group at every size, about twice as many candidates as
+    chunks where few go, each a build of thousands of lines here. Passes repeat until none
+    makes progress. Deterministic for any `jobs` (speculation on rejections, as the regions)."""
+    from fuzz.reduce import engine
+
+    start = time.monotonic()
+    stats = ReduceStats(initial_lines=measure(text))
+    check = validate or engine.valid_ir
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+
+    def out_of_time() -> bool:
+        return time_budget is not None and time.monotonic() - start > time_budget
+
+    def judge(candidate: str) -> bool:
+        return bool(candidate) and check(candidate) and interesting(candidate)
+
+    try:
+        progress = True
+        while progress and not out_of_time():
+            progress = False
+            for delta in deltas:
+                decided: set[str] = set()
+                chunks = delta.chunks(text)
+                size = max(1, len(chunks) // 2)
+                while not out_of_time():
+                    undecided = [i for i, c in enumerate(chunks) if c not in decided]
+                    if not undecided:
+                        break
+                    on_progress(delta.name, measure(text))
+                    steps: list[tuple[list[int], int, str | None]] = []
+                    s_ = min(size, len(undecided))
+                    while len(steps) < max(1, jobs):
+                        run = undecided[:s_]
+                        if s_ > 1:
+                            steps.append((run, max(1, s_ // 2), None))
+                            s_ = max(1, s_ // 2)
+                        else:
+                            steps.append((run, 1, chunks[run[0]]))
+                            break
+                    current = engine._size_key(text, measure)
+                    candidates = []
+                    for run, _a, _d in steps:
+                        try:
+                            c = delta.apply(text, set(range(len(chunks))) - set(run))
+                        except Exception:  # a delta that cannot apply here: no candidate
+                            c = ""
+                        candidates.append(c if c and engine._size_key(c, measure) < current else "")
+                    verdicts = list(pool.map(judge, candidates))
+                    stats.candidates += sum(1 for c in candidates if c)
+                    for (run, after, newly), cand, ok in zip(steps, candidates, verdicts, strict=True):
+                        if ok:
+                            text = cand
+                            stats.accepted += 1
+                            stats.per_pass[delta.name] = stats.per_pass.get(delta.name, 0) + 1
+                            on_success(text)
+                            progress = True
+                            chunks = delta.chunks(text)
+                            size = min(len(run) * 2, max(1, len(chunks)))
+                            break
+                        size = after
+                        if newly is not None:
+                            decided.add(newly)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    stats.final_lines = measure(text)
+    stats.seconds = time.monotonic() - start
+    return text, stats
+
+
 #: deltas the triage runs first on what the regions left: the functions left are the needed
 #: ones, often huge (a Rust `main` with its callees inlined): the unwind edges, regions of
 #: their CFGs and whole-function simplification go first, then the branches
-POLISH_FIRST = ("invokes-to-calls", "block-regions", "simplify-functions", "branches-to-true", "branches-to-false")
+POLISH_FIRST = ("block-regions", "simplify-functions", "branches-to-true", "branches-to-false", "invokes-to-calls")
 
 
 def polish_order(deltas: Sequence[engine_DeltaPass]) -> list[engine_DeltaPass]:
@@ -361,7 +446,7 @@ class TriageResult:
     text: str
     difference: Difference
     regions: RegionStats
-    polish: object  # engine.ReduceStats of the delta-table phase
+    polish: ReduceStats  # the delta-table phase
     judge: JudgeStats
     seconds: float
     #: what the reduction started from, in words
@@ -439,8 +524,8 @@ def triage(
                 seen[pass_name] = lines
                 say(f"{pass_name}: {lines} lines ({time.monotonic() - start:.0f}s)")
 
-        reduced, pstats = engine.reduce_text(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
-                                             on_success=on_success, on_progress=progress)
+        reduced, pstats = reduce_adaptive(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
+                                          on_success=on_success, on_progress=progress, measure=engine.lines_of)
         return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start, started)
     finally:
         cleanup(work)
