@@ -125,10 +125,16 @@ def _triage_file(
         if not quiet:
             print(f"reduce: {message}", file=sys.stderr, flush=True)
 
-    result = split_triage.triage(
-        text, split=settings.split, split_jobs=settings.jobs, opt=settings.opt_level, cost=settings.subgraph_cost,
-        jobs=jobs, time_budget=time_budget, task_cache=tasks, on_success=lambda t: outputs.write_output(out, t), say=say,
-    )
+    from fuzz import buildserver
+
+    try:
+        result = split_triage.triage(
+            text, split=settings.split, split_jobs=settings.jobs, opt=settings.opt_level, cost=settings.subgraph_cost,
+            jobs=jobs, time_budget=time_budget, task_cache=tasks, on_success=lambda t: outputs.write_output(out, t),
+            say=say,
+        )
+    finally:
+        buildserver.stop_all()  # gracefully: their workers' CPU then counts in this process's children's
     if result is None:
         raise EmberError(f"the input does not show '{prop}' with these settings", Location(path))
     outputs.write_output(out, result.text)
