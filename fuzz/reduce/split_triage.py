@@ -381,25 +381,32 @@ def reduce_adaptive(
             for delta in deltas:
                 decided: set[str] = set()
                 chunks = delta.chunks(text)
-                size = max(1, len(chunks) // 2)
+                size = restart = max(1, len(chunks) // 2)
                 while not out_of_time():
                     undecided = [i for i, c in enumerate(chunks) if c not in decided]
                     if not undecided:
                         break
                     on_progress(delta.name, measure(text))
-                    steps: list[tuple[list[int], int, str | None]] = []
-                    s_ = min(size, len(undecided))
+                    # the next `jobs` steps if each is rejected: (run, size after, restart after,
+                    # newly decided); after a decision the run length starts again from half
+                    # the length the halving started from
+                    steps: list[tuple[list[int], int, int, str | None]] = []
+                    s_, r_, gone = min(size, len(undecided)), restart, set()
                     while len(steps) < max(1, jobs):
-                        run = undecided[:s_]
-                        if s_ > 1:
-                            steps.append((run, max(1, s_ // 2), None))
-                            s_ = max(1, s_ // 2)
-                        else:
-                            steps.append((run, 1, chunks[run[0]]))
+                        left = [i for i in undecided if i not in gone]
+                        if not left:
                             break
+                        run = left[:s_]
+                        if s_ > 1:
+                            s_ = max(1, s_ // 2)
+                            steps.append((run, s_, r_, None))
+                        else:
+                            gone.add(run[0])
+                            s_ = r_ = max(1, r_ // 2)
+                            steps.append((run, s_, r_, chunks[run[0]]))
                     current = engine._size_key(text, measure)
                     candidates = []
-                    for run, _a, _d in steps:
+                    for run, _s, _r, _d in steps:
                         try:
                             c = delta.apply(text, set(range(len(chunks))) - set(run))
                         except Exception:  # a delta that cannot apply here: no candidate
@@ -407,7 +414,7 @@ def reduce_adaptive(
                         candidates.append(c if c and engine._size_key(c, measure) < current else "")
                     verdicts = list(pool.map(judge, candidates))
                     stats.candidates += sum(1 for c in candidates if c)
-                    for (run, after, newly), cand, ok in zip(steps, candidates, verdicts, strict=True):
+                    for (run, after, restart_after, newly), cand, ok in zip(steps, candidates, verdicts, strict=True):
                         if ok:
                             text = cand
                             stats.accepted += 1
@@ -415,9 +422,9 @@ def reduce_adaptive(
                             on_success(text)
                             progress = True
                             chunks = delta.chunks(text)
-                            size = min(len(run) * 2, max(1, len(chunks)))
+                            size = restart = min(len(run) * 2, max(1, len(chunks)))
                             break
-                        size = after
+                        size, restart = after, restart_after
                         if newly is not None:
                             decided.add(newly)
     finally:
