@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shlex
 import sys
@@ -156,7 +157,7 @@ def _triage_file(
                                                        for n, (r, c) in result.difference.symbols.items()),
         "",
         "reproduce:",
-        "  " + reproduce_command(out, settings),
+        "  " + reproduce_command(out, dataclasses.replace(settings, subgraph_cost=result.difference.cost)),
     ]
     outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
     return stats

@@ -446,6 +446,21 @@ def polish_order(deltas: Sequence[engine_DeltaPass]) -> list[engine_DeltaPass]:
     return first + [d for d in deltas if d not in first]
 
 
+def finest(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
+    """`diff` checked at split cost 1 (every function its own subgraph), when `text` shows some
+    of its symbols the same way there; None otherwise. At the default cost the plan follows
+    the module's size, so deleting code moves functions between subgraphs, and a difference
+    that needs two of them apart comes and goes with it; at cost 1 the boundaries stay put
+    while the module shrinks, and the task cache finds every unchanged function's subgraph."""
+    if diff.cost == 1:
+        return None
+    fine = establish(text, diff.split, diff.jobs, diff.opt, 1, workdir, task_cache, parallel)
+    if fine is None or fine.cause != diff.cause:
+        return None
+    kept = {n: v for n, v in fine.symbols.items() if diff.symbols.get(n) == v}
+    return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, 1) if kept else None
+
+
 @dataclass
 class TriageResult:
     """A whole-module triage: the reduced text, the difference kept and what each phase did."""
@@ -524,6 +539,13 @@ def triage(
             measure=engine.lines_of,
         )
         say(f"regions: {engine.lines_of(reduced)} lines after {rstats.candidates} candidates ({time.monotonic() - start:.0f}s)")
+        finer = finest(reduced, diff, work, task_cache, parallel=jobs > 1)
+        if finer is not None:
+            diff = finer
+            counts = judge.stats
+            judge = SymbolJudge(diff, mentioned_symbols(reduced, diff), task_cache, work)
+            judge.stats = counts  # one record of both phases' judgements
+            say(f"split cost 1 shows {diff.render()}: checked so from here")
         seen: dict[str, int] = {}
 
         def progress(pass_name: str, lines: int) -> None:
