@@ -304,11 +304,10 @@ def _build_module(
         triple = module.triple
         module.close()  # the workers parse their own pieces: free the whole module first
         return _build_split(triple, options, times, text, spellings, path)
-    # the optimiser adds no asm: the IR text parsed tells, or (bitcode) the module itself
-    has_asm = options.emit != "llvm" and (module.has_inline_asm() if source is None else llvm_stage.has_inline_asm(source))
-    # LLVM ends the process on a bad asm line, and on what it cannot lower for an object format
-    # the split back end does not link (a COMDAT on MachO): codegen in a worker, errors in one line
-    codegen_in_worker = options.emit != "llvm" and (has_asm or not llvm_stage.splittable(target.triple))
+    # LLVM ends the process on what it cannot lower for an object format the split back end
+    # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
+    # line ends the guarded child below instead (`explain_asm`), with no second parse
+    codegen_in_worker = options.emit != "llvm" and not llvm_stage.splittable(target.triple)
 
     def serial_stages() -> tuple[bytes | str, tuple[dict[str, float], dict[str, float]]]:
         guard.progress("optimising the module")
@@ -323,8 +322,13 @@ def _build_module(
             return llvm_stage.emit_object(module, target), (times.seconds, times.cpu)
 
     # a crash inside LLVM ends a forked child, not ember: one line, the module saved
+    def explain_asm(said: str) -> EmberError | None:
+        """LLVM's complaint about an asm line of the input, as the split build words it."""
+        first = guard.first_error(said) if "<inline asm>" in said else ""
+        return EmberError(f"inline asm: {first}", Location(path)) if first else None
+
     output, (times.seconds, times.cpu) = guard.forked(
-        serial_stages, doing="optimising the module", save=lambda what: _save_module(module, what)
+        serial_stages, doing="optimising the module", save=lambda what: _save_module(module, what), explain=explain_asm
     )
     if codegen_in_worker:
         assert isinstance(output, str)

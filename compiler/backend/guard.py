@@ -35,12 +35,16 @@ def progress(doing: str) -> None:
         os.write(2, f"{_STAGE_MARK}{doing}\n".encode())
 
 
-def forked(fn: Callable[[], T], *, doing: str, save: Callable[[str], Path]) -> T:
+def forked(
+    fn: Callable[[], T], *, doing: str, save: Callable[[str], Path], explain: Callable[[str], EmberError | None] | None = None
+) -> T:
     """`fn()` computed in a forked child and returned here (its exceptions re-raised here).
 
     If the child dies (a signal, or LLVM exiting on a fatal error), `save(what)` keeps the
-    input and an EmberError names what happened, located at the saved file. Where `fork` is
-    missing, `fn` runs in this process."""
+    input and an EmberError names what happened, located at the saved file; unless
+    `explain`, given what the child wrote to its standard error, returns the error to raise
+    (a bad asm line in the input is the input's fault, not a crash to save). Where `fork`
+    is missing, `fn` runs in this process."""
     if not hasattr(os, "fork"):
         return fn()
     with tempfile.TemporaryDirectory(prefix="ember-guard-") as tmp:
@@ -66,6 +70,9 @@ def forked(fn: Callable[[], T], *, doing: str, save: Callable[[str], Path]) -> T
             if ok:
                 return value
             raise value
+        explained = explain(_read(stderr_path)) if explain is not None and os.WIFEXITED(status) else None
+        if explained is not None:
+            raise explained
         said, stage = _llvm_said(stderr_path)
         doing = stage or doing
         if os.WIFSIGNALED(status):
@@ -105,12 +112,27 @@ def _kill(pid: int) -> None:
         pass
 
 
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def first_error(said: str) -> str:
+    """The first `error:` line in what LLVM wrote, as `message (where)`, or ''."""
+    line = next((ln.strip() for ln in said.splitlines() if "error:" in ln), "")
+    if not line:
+        return ""
+    where, _, message = line.partition("error:")[2].strip().rpartition(": ")
+    return f"{message} ({where})" if where else message
+
+
 def _llvm_said(stderr_path: str) -> tuple[str, str]:
     """The first line LLVM wrote before dying (`LLVM ERROR: ...` first), or '', and the last
     stage the child announced (`progress`), or ''."""
-    try:
-        lines = [ln.strip() for ln in Path(stderr_path).read_text(errors="replace").splitlines() if ln.strip()]
-    except OSError:
+    lines = [ln.strip() for ln in _read(stderr_path).splitlines() if ln.strip()]
+    if not lines:
         return "", ""
     stages = [ln[len(_STAGE_MARK) :] for ln in lines if ln.startswith(_STAGE_MARK)]
     lines = [ln for ln in lines if not ln.startswith(_STAGE_MARK)]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import engine, globalmerge, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend import engine, globalmerge, guard, llvm_stage, mclink, planner, pool, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
 from compiler.hooks import BuildHooks, TaskCache
@@ -332,12 +332,7 @@ def _llvm_fatal_error(stderr_path: str) -> str:
 
 def _first_llvm_error(stderr_path: str) -> str:
     """The first `error:` LLVM printed to `stderr_path`, as `message (where)`, or ''."""
-    said = Path(stderr_path).read_text(errors="replace") if os.path.exists(stderr_path) else ""
-    line = next((ln.strip() for ln in said.splitlines() if "error:" in ln), "")
-    if not line:
-        return ""
-    where, _, message = line.partition("error:")[2].strip().rpartition(": ")
-    return f"{message} ({where})" if where else message
+    return guard.first_error(Path(stderr_path).read_text(errors="replace") if os.path.exists(stderr_path) else "")
 
 
 def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> tuple[bytes, float]:
