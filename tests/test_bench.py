@@ -14,7 +14,7 @@ import pytest
 
 from bench import report, runner
 
-MODULES = ("power", "throughput", "fleet", "reduce", "reduce_cache", "verify", "tv", "offload")
+MODULES = ("power", "throughput", "fleet", "reduce", "reduce_cache", "triage", "verify", "tv", "offload")
 
 
 def test_run_children_captures_stdout_and_gives_each_command_its_environment() -> None:
