@@ -26,6 +26,7 @@ import pytest
 from compiler.backend import pool
 from fuzz import findings
 from fuzz.genmodule import ModuleShape, generate
+from oracle import symtab
 from tests.conftest import ember_subprocess
 
 MAIN_LL = "define i32 @main() {\n  ret i32 0\n}\n"
@@ -710,6 +711,22 @@ def test_bad_inline_asm_names_the_input(ember, tmp_path: Path, mode: str) -> Non
     r = ember("build", str(src), "--split", mode, "-o", str(tmp_path / "a.o"))
     assert r.status == 1
     assert _one_line(r.stderr) == f"{src}: error: inline asm: invalid instruction mnemonic 'bogus_instruction' (<inline asm>:1:3)"
+
+
+@pytest.mark.parametrize("mode", ["none", "subgraph"])
+def test_good_asm_builds_in_every_mode(ember, tmp_path: Path, mode: str) -> None:
+    """Valid module asm and inline asm go into the object (the serial build compiles them in
+    its guarded child, the split one checks them first): the asm's own symbols are there."""
+    src = tmp_path / "asm.ll"
+    src.write_text(
+        'module asm ".globl from_module_asm"\nmodule asm "from_module_asm: ret"\n'
+        'define void @f() noinline {\n  call void asm sideeffect ".globl from_inline_asm\\0Afrom_inline_asm: nop", ""()\n  ret void\n}\n'
+        "define i32 @main() {\n  call void @f()\n  ret i32 0\n}\n"
+    )
+    r = ember("build", str(src), "--split", mode, "-o", str(tmp_path / "a.o"))
+    assert r.status == 0, r.stderr
+    defined = {s.name for s in symtab.read_symbols((tmp_path / "a.o").read_bytes()) if s.defined}
+    assert {"from_module_asm", "from_inline_asm", "f", "main"} <= defined, defined
 
 
 @pytest.mark.parametrize("mode", ["none", "subgraph", "two-level"])
