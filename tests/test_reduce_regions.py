@@ -151,7 +151,8 @@ def test_judge_rejects_by_text_before_building_and_orders_checks_by_price(tmp_pa
             text = path.read_text()
             if check == "serial":
                 return [_sym("main", defined=True)] + ([_sym("writev")] if "serial keeps" in text else [])
-            return [_sym("main", defined=True)] + ([_sym("writev")] if "@writev" in text else [])
+            extra = [_sym("drop_in_place")] if "@drop_in_place" in text else []
+            return [_sym("main", defined=True)] + ([_sym("writev")] if "@writev" in text else []) + extra
 
     judge = Judge(diff, {"writev"}, None, tmp_path)
     assert not judge("define i32 @main() {\n  ret i32 0\n}\n")
@@ -166,6 +167,8 @@ def test_judge_rejects_by_text_before_building_and_orders_checks_by_price(tmp_pa
     builds.clear()
     assert not judge("; serial keeps again\ndeclare i64 @writev(i32, ptr, i32)\n")
     assert builds == ["serial"]
+    # a symbol the input's difference does not name may not join it
+    assert not judge("declare i64 @writev(i32, ptr, i32)\ndeclare void @drop_in_place(ptr)\n")
 
 
 INVOKES = """\

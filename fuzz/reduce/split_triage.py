@@ -192,7 +192,11 @@ class SymbolJudge:
                     ref_locals = {s.name for s in symbols if s.is_local}
         ref, cand = tables["serial"], tables["split"]
         same = any(ref.get(n) == r and cand.get(n) == c for n, (r, c) in self.diff.symbols.items())
-        return same and cause_of(ref, cand, ref_locals) == self.diff.cause
+        # no symbol the input's difference does not name: a function made a declaration on the
+        # way (its call kept split, deleted serially) would otherwise join, and the reduction
+        # could drift to it
+        differing = {n for n in ref.keys() | cand.keys() if ref.get(n) != cand.get(n)}
+        return same and differing <= self.diff.symbols.keys() and cause_of(ref, cand, ref_locals) == self.diff.cause
 
     def _still(self, check: str, table: dict[str, str]) -> bool:
         """Whether one build alone still allows the difference: some symbol as it was in that build."""
