@@ -3,26 +3,26 @@
 A difference that comes from whole-module facts (what serial optimisation proves dead in a
 Rust fat-LTO module) is lost by any slice around the symbol it names, so the reduction
 starts from the whole module, where one candidate costs a serial and a split build of
-hundreds of thousands of lines. Three things make that affordable:
+hundreds of thousands of lines (docs/reducer.md, "Whole-module differences"). In order:
 
-- **Regions** (`fuzz.reduce.regions`): candidates remove runs of the reference graph's
-  dominator-tree preorder (whole subtrees: a function and everything only it reaches)
-  and everything left unreachable, in one step. The run length adapts to the verdicts:
-  it doubles after an accepted candidate and halves after a rejected one, so long runs
-  are tried while they work and single functions only where they must.
-- **Cheap judgements first** (`SymbolJudge`): a candidate that no longer names any of the
-  difference's symbols cannot show it and is rejected without building. Otherwise the
-  split build and the serial build run one after the other, the one that has rejected
-  more candidates per second of its time first, and the second is skipped when the first
-  already rules the candidate out (the serial object already has the symbol; the split
-  one no longer has it). The split build reuses the subgraphs compiled for earlier
-  candidates (`fuzz.task_cache`).
-- **Speculation for -j N**: the next N candidates assuming each is rejected (the common
-  case) are judged at once; the first accepted in order wins, so the result does not
-  depend on N.
+- **The difference** (`establish`): both builds of the input without debug info; each
+  symbol's normal form in the serial and the split object. A candidate keeps it when one
+  of those symbols is as it was in both, no other symbol differs, and the kinds are the same.
+- **The slice** around the defined symbols it names, when one keeps it (`fuzz.reduce.evidence`).
+- **Regions** (`fuzz.reduce.regions`, `reduce_regions`): runs of the dominator tree's
+  frontier go at once, each a function with everything only it reaches; the run length
+  doubles after an accepted candidate and halves after a rejected one.
+- **Cheap judgements first** (`SymbolJudge`): a candidate that names none of the
+  symbols is rejected without building; otherwise the split and the serial build run one
+  after the other, the one with fewer seconds per rejection so far first, and the second
+  only when the first still allows the difference; the split build reuses the subgraphs
+  compiled for earlier candidates (`fuzz.task_cache`).
+- **Split cost 1** from then on when the difference shows there (`finest`): the plan's
+  boundaries stay put while the module shrinks.
+- **The delta table** (`reduce_adaptive`, block-regions first) in the regions' adaptive runs.
 
-Then the ordinary delta table (`fuzz.reduce.ir.table`) finishes on the small module with the
-same judge.
+With -j N the next N candidates assuming each is rejected (the common case) are judged at
+once and the first accepted in order wins, so the result does not depend on N.
 """
 
 from __future__ import annotations
