@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from compiler.backend import tokens
 from compiler.backend.irmodel import Entity, IRModule, parenthesised, quote, split_top_level
 
-_NAME = r"[-a-zA-Z$._0-9]+"
+_NAME = tokens.IR_NAME
 #: `{ ptr @malloc, ptr @free, ptr null }`: the initialiser of a table of pointers
 _TABLE = re.compile(
-    r"^(@\S+ = (?:internal|private) (?:unnamed_addr )?global (\{ ptr(?:, ptr)* \}|%[-a-zA-Z$._0-9]+) )"
+    r"^(@\S+ = (?:internal|private) (?:unnamed_addr )?global (\{ ptr(?:, ptr)* \}|" + tokens.IR_LOCAL + ") )"
     r"(\{ ptr(?: [^,{}]+)?(?:, ptr [^,{}]+)* \})(.*)$",
     re.S,
 )
@@ -116,7 +117,7 @@ def _table_uses(name: str, type_text: str, users: list[Entity], functions: dict[
     store = re.compile(rf"^  store ptr (%{_NAME}|@{_NAME}|null), ptr {field_}, align \d+(?:, !.*)?$")
     gep = re.compile(rf"^  (%{_NAME}) = getelementptr inbounds {ty}, ptr {re.escape(token)}, i(?:32|64) 0, i(?:32|64) (\d+)(?:, !.*)?$")
     call = re.compile(rf"^  (?:%{_NAME} = )?(?:tail )?call [^@]*@({_NAME})\((.*)\)(?: #\d+)?(?:, !.*)?$")
-    mentions = re.compile(re.escape(token) + r"(?![-a-zA-Z$._0-9])")
+    mentions = re.compile(re.escape(token) + tokens.IR_NAME_END)
     uses = _TableUses()
     for user in users:
         if user.name == name and user.kind == "global":
@@ -154,7 +155,7 @@ def _gep_uses(lines: list[str], pointer: str) -> tuple[list[int], bool] | None:
     None when it is used any other way."""
     loaded: list[int] = []
     stored = False
-    mentions = re.compile(re.escape(pointer) + r"(?![-a-zA-Z$._0-9])")
+    mentions = re.compile(re.escape(pointer) + tokens.IR_NAME_END)
     for i, line in enumerate(lines):
         if i == 0 or not mentions.search(line) or line.startswith(f"  {pointer} = "):
             continue
@@ -183,6 +184,6 @@ def _only_dead_arguments(callee: str, arguments: str, token: str, functions: dic
         if not re.fullmatch(r"ptr(?: \w+)* " + re.escape(token), arg.strip()):
             return False  # the table inside an expression
         name = param.split()[-1] if param.split()[-1].startswith("%") else None
-        if name is not None and re.search(re.escape(name) + r"(?![-a-zA-Z$._0-9])", body):
+        if name is not None and re.search(re.escape(name) + tokens.IR_NAME_END, body):
             return False  # the callee uses it
     return True

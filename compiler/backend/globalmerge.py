@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from compiler.backend import irmodel
+from compiler.backend import irmodel, tokens
 
 #: GlobalMerge's MaxOffset on AArch64 (AArch64TargetMachine.cpp: createGlobalMergePass(TM, 4095, ...))
 MAX_OFFSET = 4095
@@ -124,13 +124,13 @@ def active(triple: str | None, opt_level: int) -> bool:
 
 _SECTION = re.compile(r"^\s*\.section\s+\"?([^\",\s]+)")
 _SIMPLE_SECTION = re.compile(r"^\s*\.(text|data|bss)\b")
-_TYPE = re.compile(r"^\s*\.type\s+([A-Za-z_.$][\w.$]*),\s*[@%](object|function)\s*$")
-_SIZE = re.compile(r"^\s*\.size\s+([A-Za-z_.$][\w.$]*),\s*(\d+)\s*$")
+_TYPE = re.compile(r"^\s*\.type\s+(" + tokens.ASM_SYMBOL + r"),\s*[@%](object|function)\s*$")
+_SIZE = re.compile(r"^\s*\.size\s+(" + tokens.ASM_SYMBOL + r"),\s*(\d+)\s*$")
 _ALIGN = re.compile(r"^\s*\.p2align\s+(\d+)")
-_COMM = re.compile(r"^\s*\.comm\s+([A-Za-z_.$][\w.$]*),\s*(\d+)(?:,\s*(\d+))?")
-_LABEL = re.compile(r"^([A-Za-z_.$][\w.$]*):")
-_ASSIGN = re.compile(r"^\s*([A-Za-z_.$][\w.$]*)\s*=\s*([A-Za-z_.$][\w.$]*)(?:\+(\d+))?(?:\+(\d+))?\s*$")
-_TOKEN = re.compile(r"(?<![\w.$])[A-Za-z_.$][\w.$]*")
+_COMM = re.compile(r"^\s*\.comm\s+(" + tokens.ASM_SYMBOL + r"),\s*(\d+)(?:,\s*(\d+))?")
+_LABEL = re.compile("^(" + tokens.ASM_SYMBOL + "):")
+_ASSIGN = re.compile(r"^\s*(" + tokens.ASM_SYMBOL + r")\s*=\s*(" + tokens.ASM_SYMBOL + r")(?:\+(\d+))?(?:\+(\d+))?\s*$")
+_TOKEN = re.compile(tokens.ASM_START + tokens.ASM_SYMBOL)
 _MERGED = "_MergedGlobals"
 
 

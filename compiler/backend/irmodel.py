@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from compiler.backend import tokens
 from compiler.diagnostics import EmberError
 
 LOCAL_LINKAGES = frozenset({"private", "internal"})
@@ -34,11 +35,11 @@ VISIBILITIES = frozenset({"default", "hidden", "protected"})
 PREEMPTION = frozenset({"dso_local", "dso_preemptable"})
 
 #: A global-value reference (`@name`, `@"quoted"`, `@0`) or a string literal to skip.
-_TOKEN = re.compile(r'(?P<str>[!c]?"[^"]*")|@(?P<name>"[^"]*"|[-a-zA-Z$._0-9]+)')
+_TOKEN = re.compile(r'(?P<str>[!c]?"[^"]*")|@(?P<name>' + tokens.IR_QUOTED + "|" + tokens.IR_NAME + ")")
 #: The same for a text without a double quote (no string literal, no quoted name): most
 #: function bodies. Ten times faster than `_TOKEN`, whose string alternative is tried at
 #: every character.
-_PLAIN_REF = re.compile(r"@(?P<name>[-a-zA-Z$._0-9]+)")
+_PLAIN_REF = re.compile("@(?P<name>" + tokens.IR_NAME + ")")
 
 
 def unquote(token: str) -> str:
@@ -48,7 +49,7 @@ def unquote(token: str) -> str:
 
 def quote(name: str) -> str:
     """The IR spelling of a global name (quoted when it needs to be)."""
-    if re.fullmatch(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+", name):
+    if re.fullmatch(r"[-a-zA-Z$._]" + tokens.IR_NAME_CHAR + r"*|[0-9]+", name):
         return name
     return '"' + name + '"'
 
@@ -143,8 +144,8 @@ class IRModule:
         return list(found)
 
 
-_COMDAT_REF = re.compile(r"(?<![-%@$\w.])comdat(?:\(\$(?P<name>\"[^\"]*\"|[-a-zA-Z$._0-9]+)\))?(?![-\w.])")
-_BLOCKADDRESS = re.compile(r'blockaddress\(@("[^"]*"|[-a-zA-Z$._0-9]+)')
+_COMDAT_REF = re.compile(r"(?<![-%@$\w.])comdat(?:\(\$(?P<name>" + tokens.IR_QUOTED + "|" + tokens.IR_NAME + r")\))?(?![-\w.])")
+_BLOCKADDRESS = re.compile(r"blockaddress\(@(" + tokens.IR_QUOTED + "|" + tokens.IR_NAME + ")")
 _DEBUG_ATTACH = re.compile(r", !dbg ![0-9]+")
 
 
@@ -323,7 +324,7 @@ def declaration_of(entity: Entity, visibility: str | None = None, *, dso_local: 
         at = header.index("@")
         name_end = at + 1
         # skip the name token
-        m = re.match(r'@("[^"]*"|[-a-zA-Z$._0-9]+)', header[at:])
+        m = re.match("@(" + tokens.IR_QUOTED + "|" + tokens.IR_NAME + ")", header[at:])
         assert m is not None
         name_end = at + m.end()
         close = _matching_paren(header, name_end)
@@ -331,7 +332,7 @@ def declaration_of(entity: Entity, visibility: str | None = None, *, dso_local: 
             w for w in header[:at].split()[1:] if w not in LINKAGES and w not in VISIBILITIES and w not in PREEMPTION
         ]
         params = header[name_end : close + 1]
-        params = re.sub(r" %[-a-zA-Z$._0-9]+(?=[,)])", "", params)
+        params = re.sub(" " + tokens.IR_LOCAL + "(?=[,)])", "", params)
         suffix_words = [w for w in header[close + 1 :].split() if _DECL_KEEP.match(w)]
         linkage = "extern_weak" if entity.linkage == "extern_weak" else ""
         words = ["declare", linkage, "dso_local" if dso_local else "", "" if vis == "default" else vis]

@@ -33,13 +33,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from compiler.backend import tokens
+
 _FILE = re.compile(r"^\s*\.file\s+(\d+)\s+(.*?)\s*$")
 _LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)(?:\s+(\d+))?(.*)$")
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _MD5 = re.compile(r"\bmd5\s+0x([0-9a-fA-F]+)")
 _SECTION = re.compile(r'^\s*\.section\s+"?([^",\s]+)')
 _BARE_SECTION = re.compile(r"^\s*\.(text|data|bss)\b\s*$")
-_SECTION_REF = re.compile(r"(?<![\w.$])(\.debug_\w+)(?![\w.$])")
+_SECTION_REF = re.compile(tokens.ASM_START + r"(\.debug_\w+)" + tokens.ASM_END)
 _LINE_TABLE_LABEL = ".Lline_table_start"
 _FUNC_BEGIN = re.compile(r"\.Lfunc_begin\d+\b")
 _UNIT_HEADER = re.compile(

@@ -17,16 +17,16 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from compiler.backend import mcdebug, names
+from compiler.backend import mcdebug, names, tokens
 from compiler.diagnostics import EmberError
 
-_LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")
+_LOCAL_LABEL = re.compile(tokens.ASM_START + r"(\.L[\w.$]*|GCC_except_table[0-9]+)")
 _BINDING = re.compile(r"^\s*\.(globl|global|weak|hidden|protected|internal)\s+(\S+)\s*$")
 _SKIP = re.compile(r'^\s*(\.file\s|\.ident\s|\.addrsig|\.section\s+"?\.note\.GNU-stack)')
 _STRING_DATA = re.compile(r"^\s*\.(ascii|asciz|string)\s")
-_LABEL_DEF = re.compile(r'^("[^"]*"|[A-Za-z_.$][\w.$]*):')
-_SYMBOL_TOKEN = re.compile(r"(?<![\w.$])[A-Za-z_.$][\w.$]*")
-_PLAIN_SYMBOL = re.compile(r"[A-Za-z_.$][\w.$]*")
+_LABEL_DEF = re.compile('^("[^"]*"|' + tokens.ASM_SYMBOL + "):")
+_SYMBOL_TOKEN = re.compile(tokens.ASM_START + tokens.ASM_SYMBOL)
+_PLAIN_SYMBOL = re.compile(tokens.ASM_SYMBOL)
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def link(
     # cost 15 s on SQLite); names that need quoting keep the slower exact match
     odd = [n for n in private_names if not _PLAIN_SYMBOL.fullmatch(n)]
     private_rx = (
-        re.compile(r"(?<![\w.$])(?:" + "|".join(re.escape(n) for n in sorted(odd, key=len, reverse=True)) + r")(?![\w.$])")
+        re.compile(tokens.ASM_START + "(?:" + "|".join(re.escape(n) for n in sorted(odd, key=len, reverse=True)) + ")" + tokens.ASM_END)
         if odd
         else None
     )
@@ -140,8 +140,8 @@ def link(
     return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
 
 
-_TYPE_OBJECT = re.compile(r"^\s*\.type\s+([A-Za-z_.$][\w.$]*),\s*[@%]object\s*$")  # AArch64 writes %object
-_SIZE = re.compile(r"^\s*\.size\s+([A-Za-z_.$][\w.$]*),")
+_TYPE_OBJECT = re.compile(r"^\s*\.type\s+(" + tokens.ASM_SYMBOL + r"),\s*[@%]object\s*$")  # AArch64 writes %object
+_SIZE = re.compile(r"^\s*\.size\s+(" + tokens.ASM_SYMBOL + "),")
 _SECTION_SWITCH = (".section", ".data", ".bss", ".text", ".rodata", ".previous", ".pushsection", ".popsection")
 
 
@@ -185,7 +185,7 @@ def drop_unreferenced_data(lines: list[str], candidates: set[str]) -> list[str]:
     return [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
 
 
-_ASSIGNMENT = re.compile(r"^\s*([A-Za-z_.$][\w.$]*)\s*=")
+_ASSIGNMENT = re.compile(r"^\s*(" + tokens.ASM_SYMBOL + r")\s*=")
 
 
 def set_alias_sizes(lines: list[str], sizes: dict[str, int]) -> list[str]:

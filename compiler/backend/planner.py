@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import deadfields, globalmerge, irdebug, irmodel, summary
+from compiler.backend import deadfields, globalmerge, irdebug, irmodel, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -450,8 +450,8 @@ def opaque_variables(mod: IRModule) -> set[str]:
     return (candidates & loaded & run_time_stored) - other
 
 
-_LOAD_GLOBAL = re.compile(r"^  %[-a-zA-Z$._0-9]+ = load \S+, ptr @([-a-zA-Z$._0-9]+), align \d+(?:, !.*)?$")
-_STORE_GLOBAL = re.compile(r"^  store \S+ (\S+), ptr @([-a-zA-Z$._0-9]+), align \d+(?:, !.*)?$")
+_LOAD_GLOBAL = re.compile("^  " + tokens.IR_LOCAL + r" = load \S+, ptr @(" + tokens.IR_NAME + r"), align \d+(?:, !.*)?$")
+_STORE_GLOBAL = re.compile(r"^  store \S+ (\S+), ptr @(" + tokens.IR_NAME + r"), align \d+(?:, !.*)?$")
 
 
 def form_atoms(state: PlanState) -> None:
@@ -1092,7 +1092,7 @@ def serial_argument_callers(
         header = by_name[name].text.split("\n", 1)[0]
         callee = "@" + quote(name) + "("
         params = irmodel.split_top_level(irmodel.parenthesised(header, header.index(callee) + len(callee) - 1))
-        if len(params) != len(everywhere[1]) or not all(re.search(r" %[-a-zA-Z$._0-9]+$", p) for p in params):
+        if len(params) != len(everywhere[1]) or not all(re.search(" " + tokens.IR_LOCAL + "$", p) for p in params):
             continue
         if any(re.search(r"\b(?:swifterror|swiftasync|inalloca|preallocated)\b", p) for p in params):
             continue
@@ -1112,7 +1112,7 @@ def serial_argument_callers(
 #: prefix of the functions that stand in for other subgraphs' loads and stores of a variable kept
 #: local in its owner (`variable_keepers`); the worker deletes them after optimisation
 KEEPER_PREFIX = "__ember_keep."
-_SSA = re.compile(r"%[-a-zA-Z$._0-9]+|%\"[^\"]*\"")
+_SSA = re.compile(tokens.IR_LOCAL + "|%" + tokens.IR_QUOTED)
 _GEP_OPEN = re.compile(r"getelementptr (?:(?:inbounds|nuw|nusw|inrange\(-?\d+,\s*-?\d+\)) )*")
 
 
@@ -1142,12 +1142,12 @@ def _access(line: str, names: set[str]) -> str | None:
     of it: returns the result's name), 'access' (the address of a load or a store, never the
     value stored) or None (anything else: the address may escape)."""
     body = re.sub(r", !(?:[a-zA-Z_.0-9]+) !\d+.*$", "", line.strip())
-    m = re.match(r"(%[-a-zA-Z$._0-9]+) = (getelementptr .*)$", body)
+    m = re.match("(" + tokens.IR_LOCAL + ") = (getelementptr .*)$", body)
     if m:
         gep = _GEP_OPEN.match(m.group(2))
         assert gep is not None
         return m.group(1) if _second_operand_only(m.group(2)[gep.end():], names) else None
-    m = re.match(r"%[-a-zA-Z$._0-9]+ = load (?:volatile )?(.*)$", body) or re.match(r"store (?:volatile )?(.*)$", body)
+    m = re.match(tokens.IR_LOCAL + " = load (?:volatile )?(.*)$", body) or re.match(r"store (?:volatile )?(.*)$", body)
     if m:
         return "access" if _second_operand_only(m.group(1), names) else None
     return None

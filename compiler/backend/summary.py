@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from compiler.backend import tokens
 from compiler.backend.irmodel import Entity, IRModule, parenthesised, split_top_level, unquote
 
 #: Estimated instructions (after early simplification, own inlining included) up to which the
@@ -45,9 +46,9 @@ CONSTANT_BORDER = 200
 #: an argument that is a constant LLVM's inline cost model can fold on (in a call's argument list)
 _CONSTANT_ARG = re.compile(r"[(,] ?(?:i\d+|ptr)(?: [a-z]+)* (?:-?\d+|null|true|false)[,)]")
 #: the pointer operand of a load or a store (`..., ptr %slot, align 4`)
-_ACCESSED = re.compile(r", ptr (%[-a-zA-Z$._0-9]+), align ")
+_ACCESSED = re.compile(", ptr (" + tokens.IR_LOCAL + "), align ")
 #: a direct call's callee (or a constant expression's operand, which names no function)
-_CALLED = re.compile(r'@("[^"]+"|[-a-zA-Z$._0-9]+)\(')
+_CALLED = re.compile(r'@("[^"]+"|' + tokens.IR_NAME + r")\(")
 #: what early simplification deletes or the inline cost model counts as free (substrings)
 _FREE_TEXT = (
     "  br label %", "  unreachable\n", "call void @llvm.lifetime", "call void @llvm.dbg",
@@ -55,10 +56,12 @@ _FREE_TEXT = (
 )
 #: a getelementptr (result, base, constant indices when it has only constant ones): free to
 #: the inline cost model, and one into a stack slot is part of the slot SROA splits up
-_GEP = re.compile(r"^  (%[-a-zA-Z$._0-9]+) = getelementptr [^\n]*?, ptr (%[-a-zA-Z$._0-9]+)((?:, i(?:32|64) -?\d+)*)(, !|$)?", re.M)
+_GEP = re.compile(
+    "^  (" + tokens.IR_LOCAL + r") = getelementptr [^\n]*?, ptr (" + tokens.IR_LOCAL + r")((?:, i(?:32|64) -?\d+)*)(, !|$)?", re.M
+)
 #: a memcpy/memset into or out of a stack slot (SROA turns it into plain values)
 _MEM_INTRINSIC = re.compile(
-    r"call void @llvm\.mem(?:cpy|move|set)[^(]*\(ptr [^%\n]*(%[-a-zA-Z$._0-9]+), (?:ptr [^%\n]*(%[-a-zA-Z$._0-9]+))?"
+    r"call void @llvm\.mem(?:cpy|move|set)[^(]*\(ptr [^%\n]*(" + tokens.IR_LOCAL + r"), (?:ptr [^%\n]*(" + tokens.IR_LOCAL + "))?"
 )
 
 
@@ -218,9 +221,9 @@ def summarise(mod: IRModule, *, opt_level: int = 2) -> ModuleSummary:
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
 #: position, which must be `stderr`; -1: any call), SimplifyLibCalls' `optimizeErrorReporting`
 _ERROR_REPORTERS = {"perror": -1, "vfprintf": 0, "fiprintf": 0, "fprintf": 0, "fputc": 1, "fputs": 1, "fwrite": 3}
-_LABEL = re.compile(r"^([-a-zA-Z$._0-9]+|\"[^\"]+\"):", re.M)
-_SUCCESSOR = re.compile(r"label %([-a-zA-Z$._0-9]+|\"[^\"]+\")")
-_STDERR_LOAD = re.compile(r"^  (%[-a-zA-Z$._0-9]+) = load ptr, ptr @stderr,", re.M)
+_LABEL = re.compile("^(" + tokens.IR_NAME + r"|\"[^\"]+\"):", re.M)
+_SUCCESSOR = re.compile("label %(" + tokens.IR_NAME + r"|\"[^\"]+\")")
+_STDERR_LOAD = re.compile("^  (" + tokens.IR_LOCAL + ") = load ptr, ptr @stderr,", re.M)
 
 
 def cold_functions(

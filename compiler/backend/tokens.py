@@ -1,0 +1,25 @@
+"""How names are spelled in printed LLVM IR and in x86-64 / AArch64 assembly, in one place.
+
+Every text model of the back end (the IR entity model, the planner's and the summary's
+scans, the MC link and its debug and GlobalMerge passes) builds its patterns from these, so
+a name means the same thing to all of them.
+"""
+
+from __future__ import annotations
+
+#: a character of an unquoted IR name (`@name`, `%name`, a block label)
+IR_NAME_CHAR = r"[-a-zA-Z$._0-9]"
+#: an unquoted IR name
+IR_NAME = IR_NAME_CHAR + "+"
+#: a quoted IR name (`@"with space"`: LLVM escapes a quote inside as `\22`)
+IR_QUOTED = r'"[^"]*"'
+#: a local value or a named type (`%x`, `%struct.s`), unquoted
+IR_LOCAL = "%" + IR_NAME
+#: where a name token ends (no name character follows)
+IR_NAME_END = f"(?!{IR_NAME_CHAR})"
+
+#: an assembly symbol (GNU as syntax, both targets), unquoted
+ASM_SYMBOL = r"[A-Za-z_.$][\w.$]*"
+#: where an assembly token starts (no symbol character before it) and ends
+ASM_START = r"(?<![\w.$])"
+ASM_END = r"(?![\w.$])"
