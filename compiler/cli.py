@@ -153,6 +153,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         own, _children = driver.peak_memory_mb()
         print(result.times.render(), file=sys.stderr)
         print(f"peak memory: {own:.0f} MiB (driver)", file=sys.stderr)
+        print(_whole_process(sum(result.times.seconds.values())), file=sys.stderr)
     elif args.print_split_plan:
         print("\n".join(n for n in result.times.notes if n.startswith(("plan work", "subgraph"))), file=sys.stderr)
     return 0
@@ -161,6 +162,18 @@ def cmd_build(args: argparse.Namespace) -> int:
 #: subcommands the compiler itself defines: `ember build ...` needs no other package's commands
 CORE_COMMANDS = frozenset({"build"})
 
+
+
+def _whole_process(stages: float) -> str:
+    """The process's wall time so far and how much of it no stage of the report counts, so
+    work outside the stages (start-up, reading and writing files, anything new) shows."""
+    import time
+
+    import psutil
+
+    whole = time.time() - psutil.Process().create_time()
+    rest = max(0.0, whole - stages)
+    return f"whole process: {whole:.3f}s wall; in no stage: {rest:.3f}s (start-up, reading the input, writing the output)"
 
 def make_parser(plugins: bool = True) -> argparse.ArgumentParser:
     """The `ember` parser; without `plugins`, only the compiler's own subcommands (loading the

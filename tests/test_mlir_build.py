@@ -123,6 +123,8 @@ def test_time_report(tmp_path: Path, ember) -> None:
     rows = {m[1]: (float(m[2]), float(m[3])) for m in re.finditer(r"^(\S.*?)\s+([0-9.]+)\s+([0-9.]+)\s+[0-9.]+%$", r.stderr, re.M)}
     assert {"split", "link", "assemble", "optimise+codegen"} <= set(rows), r.stderr
     assert rows["assemble"][1] > 0 and "CPU (s)" in r.stderr and "; CPU " in r.stderr
+    whole = re.search(r"^whole process: ([0-9.]+)s wall; in no stage: ([0-9.]+)s", r.stderr, re.M)
+    assert whole is not None and float(whole[1]) >= sum(wall for wall, _cpu in rows.values()), r.stderr
     r = ember("build", str(src), "--split", "none", "--time-report", "-o", str(tmp_path / "s.o"))
     assert r.status == 0 and "optimise" in r.stderr and "assemble" not in r.stderr
 
