@@ -167,8 +167,11 @@ def test_judge_rejects_by_text_before_building_and_orders_checks_by_price(tmp_pa
     builds.clear()
     assert not judge("; serial keeps again\ndeclare i64 @writev(i32, ptr, i32)\n")
     assert builds == ["serial"]
-    # a symbol the input's difference does not name may not join it
+    # a symbol the input's difference does not name may not join it, unless the input declares it
     assert not judge("declare i64 @writev(i32, ptr, i32)\ndeclare void @drop_in_place(ptr)\n")
+    judge.external = split_triage.external_names("declare void @drop_in_place(ptr)\n@x = external global i32\n")
+    assert judge.external == {"drop_in_place", "x"}
+    assert judge("declare i64 @writev(i32, ptr, i32)\ndeclare void @drop_in_place(ptr) ; again\n")
 
 
 INVOKES = """\

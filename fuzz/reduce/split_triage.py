@@ -132,8 +132,11 @@ class JudgeStats:
 class SymbolJudge:
     """Whether a candidate module shows `diff`: cheap judgements first (see the module docstring)."""
 
-    def __init__(self, diff: Difference, mentioned: set[str], task_cache: Path | None, workdir: Path) -> None:
+    def __init__(self, diff: Difference, mentioned: set[str], task_cache: Path | None, workdir: Path,
+                 external: set[str] | None = None) -> None:
         self.diff = diff
+        #: the input's external declarations: symbols that may differ besides the difference's
+        self.external = external or set()
         #: the difference's symbols the input names (`@name`): a candidate naming none of them cannot show it
         self.mentioned = mentioned
         self.task_cache = task_cache
@@ -192,11 +195,13 @@ class SymbolJudge:
                     ref_locals = {s.name for s in symbols if s.is_local}
         ref, cand = tables["serial"], tables["split"]
         same = any(ref.get(n) == r and cand.get(n) == c for n, (r, c) in self.diff.symbols.items())
-        # no symbol the input's difference does not name: a function made a declaration on the
-        # way (its call kept split, deleted serially) would otherwise join, and the reduction
-        # could drift to it
+        # every other symbol that differs is one the input names as external (which of std's
+        # dead functions the split keeps changes as code goes): a function made a declaration
+        # on the way (its call kept split, deleted serially) may not join, or the reduction
+        # drifts to it
         differing = {n for n in ref.keys() | cand.keys() if ref.get(n) != cand.get(n)}
-        return same and differing <= self.diff.symbols.keys() and cause_of(ref, cand, ref_locals) == self.diff.cause
+        allowed = self.diff.symbols.keys() | self.external
+        return same and differing <= allowed and cause_of(ref, cand, ref_locals) == self.diff.cause
 
     def _still(self, check: str, table: dict[str, str]) -> bool:
         """Whether one build alone still allows the difference: some symbol as it was in that build."""
@@ -331,6 +336,16 @@ def reduce_regions(
         pool.shutdown(wait=True, cancel_futures=True)
     stats.seconds = time.monotonic() - start
     return text, stats
+
+
+def external_names(text: str) -> set[str]:
+    """The names `text` declares without defining (`declare`, `external global`)."""
+    import re
+
+    name = r'([-\w.$]+|"[^"]*")'
+    functions = re.finditer(rf"^declare [^@\n]*@{name}\(", text, re.M)
+    variables = re.finditer(rf"^@{name} = (?:extern_weak |external )", text, re.M)
+    return {irmodel.unquote(m.group(1)) for m in (*functions, *variables)}
 
 
 def mentioned_symbols(text: str, diff: Difference) -> set[str]:
@@ -520,7 +535,8 @@ def triage(
         if diff is None:
             return None
         say(f"difference: {diff.render()} ({time.monotonic() - start:.0f}s)")
-        judge = SymbolJudge(diff, mentioned_symbols(stripped, diff), task_cache, work)
+        external = external_names(stripped)
+        judge = SymbolJudge(diff, mentioned_symbols(stripped, diff), task_cache, work, external)
         on_success(stripped)
         # a difference that names defined symbols (a planted MC-link mistake) often lives in
         # the slice around them (`fuzz.reduce.evidence`): tried first, one judgement each
@@ -547,7 +563,7 @@ def triage(
         if finer is not None:
             diff = finer
             counts = judge.stats
-            judge = SymbolJudge(diff, mentioned_symbols(reduced, diff), task_cache, work)
+            judge = SymbolJudge(diff, mentioned_symbols(reduced, diff), task_cache, work, external)
             judge.stats = counts  # one record of both phases' judgements
             say(f"split cost 1 shows {diff.render()}: checked so from here")
         seen: dict[str, int] = {}
