@@ -10,7 +10,7 @@ and on whether every split build compiles at all; with `main` it runs too.
 Swarm feature `shared-local` (one slice in two): the anchors after the first are drawn
 among those that name a local the first names (a static helper, a static global such
 as cJSON's `global_hooks`), so a small split cost puts the users of one local in
-different subgraphs: issue 25's shapes (a helper the serial build inlines everywhere,
+different subgraphs: the shapes of the split's known faults (a helper the serial build inlines everywhere,
 a global with a field nobody reads, a libcall folded after inlining) on real code.
 """
 
@@ -58,7 +58,7 @@ def available() -> tuple[str, ...]:
     """Corpus programs whose module can be had here (sources present and clang-19 installed).
     The C programs only: a Rust program's fat-LTO module exports just `main` and
     `rust_eh_personality`, so any slice is nearly the whole 500-700k-line module (slicing
-    its internal functions is issue 36, item 3)."""
+    its internal functions is open work)."""
     from fuzz import corpus
 
     names = tuple(p.name for p in corpus.PROGRAMS if p.front_end == "clang" and corpus.missing(p) is None)
