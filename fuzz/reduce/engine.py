@@ -45,7 +45,7 @@ def lines_of(text: str) -> int:
     return sum(1 for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(";"))
 
 
-def _size_key(text: str, measure: Callable[[str], int]) -> tuple[int, int, int]:
+def size_key(text: str, measure: Callable[[str], int]) -> tuple[int, int, int]:
     """What "smaller" means: fewer lines, then fewer local-value references, then fewer characters."""
     return measure(text), text.count("%"), len(text)
 
@@ -107,8 +107,8 @@ def reduce_text(
                                 candidates.append("")
                         # only strictly smaller candidates: a change that is not a reduction
                         # (a renaming, an attribute added) could otherwise be accepted forever
-                        current = _size_key(text, measure)
-                        candidates = [c if c and _size_key(c, measure) < current else "" for c in candidates]
+                        current = size_key(text, measure)
+                        candidates = [c if c and size_key(c, measure) < current else "" for c in candidates]
                         results = list(pool.map(lambda c: bool(c) and check(c), candidates))
                         stats.candidates += sum(1 for c in candidates if c)
                         winner = next((c for c, ok in zip(candidates, results, strict=True) if ok), None)

@@ -87,7 +87,7 @@ class Graph:
         for n, d in self.idom.items():
             kids.setdefault(d, []).append(n)
         total: dict[str, int] = {}
-        order, todo = [], [_ROOT]
+        order, todo = [], [ROOT]
         while todo:
             n = todo.pop()
             order.append(n)
@@ -113,12 +113,12 @@ class Graph:
         items = set(self.order)
 
         def parent(n: str) -> str:
-            d = self.idom.get(n, _ROOT)
-            while d != _ROOT and d not in self.roots and d not in items:
-                d = self.idom.get(d, _ROOT)
+            d = self.idom.get(n, ROOT)
+            while d != ROOT and d not in self.roots and d not in items:
+                d = self.idom.get(d, ROOT)
             return d
 
-        return [n for n in self.order if n not in kept and (parent(n) == _ROOT or parent(n) in self.roots
+        return [n for n in self.order if n not in kept and (parent(n) == ROOT or parent(n) in self.roots
                                                               or parent(n) in kept)]
 
     def region(self, name: str) -> set[str]:
@@ -134,7 +134,8 @@ class Graph:
         return out
 
 
-_ROOT = "\0root"
+#: the virtual node above every root of a graph `dominators` reads
+ROOT = "\0root"
 
 
 _MD_TOKEN = re.compile(r"(?<![\w.])!([0-9]+)\b")
@@ -194,21 +195,21 @@ def graph(text: str) -> Graph:
     for members in by_comdat.values():
         for n in members:
             refs[n] = refs[n] + [m for m in members if m != n]
-    succ = {_ROOT: sorted(roots, key=lambda n: defs[n].index), **refs}
-    idom, order = _dominators(succ)
+    succ = {ROOT: sorted(roots, key=lambda n: defs[n].index), **refs}
+    idom, order = dominators(succ)
     g = Graph(mod, roots, refs, md=md)
-    g.idom = {n: d for n, d in idom.items() if n != _ROOT}
-    g.order = [n for n in order if n != _ROOT and n not in roots and defs[n].kind == "function"]
+    g.idom = {n: d for n, d in idom.items() if n != ROOT}
+    g.order = [n for n in order if n != ROOT and n not in roots and defs[n].kind == "function"]
     g.unreachable = set(defs) - set(order)
     return g
 
 
-def _dominators(succ: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
-    """Immediate dominators from `_ROOT` (Cooper, Harvey and Kennedy's iteration) and the
+def dominators(succ: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
+    """Immediate dominators from `ROOT` (Cooper, Harvey and Kennedy's iteration) and the
     dominator tree's preorder."""
     rpo: list[str] = []
-    seen = {_ROOT}
-    stack: list[tuple[str, Iterable[str]]] = [(_ROOT, iter(succ.get(_ROOT, ())))]
+    seen = {ROOT}
+    stack: list[tuple[str, Iterable[str]]] = [(ROOT, iter(succ.get(ROOT, ())))]
     post: list[str] = []
     while stack:
         node, it = stack[-1]
@@ -227,7 +228,7 @@ def _dominators(succ: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
         for s in succ.get(n, ()):
             if s in number:
                 preds[s].append(n)
-    idom: dict[str, str] = {_ROOT: _ROOT}
+    idom: dict[str, str] = {ROOT: ROOT}
     changed = True
     while changed:
         changed = False
@@ -242,7 +243,7 @@ def _dominators(succ: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
     kids: dict[str, list[str]] = {}
     for n in rpo[1:]:
         kids.setdefault(idom[n], []).append(n)
-    order, todo = [], [_ROOT]
+    order, todo = [], [ROOT]
     while todo:
         n = todo.pop()
         order.append(n)

@@ -423,14 +423,14 @@ def reduce_adaptive(
                             gone.add(run[0])
                             s_ = r_ = max(1, r_ // 2)
                             steps.append((run, s_, r_, chunks[run[0]]))
-                    current = engine._size_key(text, measure)
+                    current = engine.size_key(text, measure)
                     candidates = []
                     for run, _s, _r, _d in steps:
                         try:
                             c = delta.apply(text, set(range(len(chunks))) - set(run))
                         except Exception:  # a delta that cannot apply here: no candidate
                             c = ""
-                        candidates.append(c if c and engine._size_key(c, measure) < current else "")
+                        candidates.append(c if c and engine.size_key(c, measure) < current else "")
                     verdicts = list(pool.map(judge, candidates))
                     stats.candidates += sum(1 for c in candidates if c)
                     for (run, after, restart_after, newly), cand, ok in zip(steps, candidates, verdicts, strict=True):

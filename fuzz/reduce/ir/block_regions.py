@@ -32,14 +32,14 @@ def _name(b: Block) -> str:
 
 def _preorder(blocks: list[Block]) -> tuple[list[str], dict[str, str]]:
     """Non-entry blocks reachable from the entry in dominator-tree preorder, and the immediate dominators."""
-    from fuzz.reduce.regions import _dominators
+    from fuzz.reduce.regions import ROOT, dominators
 
-    root = "\0root"
+    root = ROOT
     succ: dict[str, list[str]] = {root: [_name(blocks[0])]}
     for b in blocks:
         succ[_name(b)] = list(dict.fromkeys(m.group(1) for ln in b.body for m in _SUCC.finditer(ln)
                                             if not _PHI.match(ln)))
-    idom, order = _dominators(succ)
+    idom, order = dominators(succ)
     return [n for n in order if n not in (root, _name(blocks[0]))], idom
 
 
