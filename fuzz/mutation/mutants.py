@@ -48,8 +48,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "mclink-except-tables-shared", "compiler/backend/mclink.py",
-        r'_LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*|GCC_except_table[0-9]+)")',
-        r'_LOCAL_LABEL = re.compile(r"(?<![\w.$])(\.L[\w.$]*)")',
+        r'_LOCAL_LABEL = re.compile(tokens.ASM_START + r"(\.L[\w.$]*|GCC_except_table[0-9]+)")',
+        r'_LOCAL_LABEL = re.compile(tokens.ASM_START + r"(\.L[\w.$]*)")',
         "one family of piece-local labels (exception tables) is not made unique per piece",
         "linkage",
     ),
