@@ -123,15 +123,7 @@ class Graph:
 
     def region(self, name: str) -> set[str]:
         """`name` and every definition it dominates."""
-        kids: dict[str, list[str]] = {}
-        for n, d in self.idom.items():
-            kids.setdefault(d, []).append(n)
-        out, todo = set(), [name]
-        while todo:
-            n = todo.pop()
-            out.add(n)
-            todo.extend(kids.get(n, ()))
-        return out
+        return subtree(name, children(self.idom))
 
 
 #: the virtual node above every root of a graph `dominators` reads
@@ -296,3 +288,21 @@ def remove(g: Graph, stubbed: set[str]) -> str:
     wanted = md.closure(t for e in kept if e.name not in md.nodes for t in md.tokens(texts.get(e.name, e.text)))
     parts = [texts.get(e.name, e.text) for e in kept if e.name not in md.nodes or e.name in wanted]
     return irmodel.module_text(g.mod.header, parts)
+
+
+def children(idom: dict[str, str]) -> dict[str, list[str]]:
+    """The dominator tree's children of each node, from the immediate dominators."""
+    kids: dict[str, list[str]] = {}
+    for n, d in idom.items():
+        kids.setdefault(d, []).append(n)
+    return kids
+
+
+def subtree(root: str, kids: dict[str, list[str]]) -> set[str]:
+    """`root` and every node below it in the tree `kids`."""
+    out, todo = set(), [root]
+    while todo:
+        n = todo.pop()
+        out.add(n)
+        todo.extend(kids.get(n, ()))
+    return out

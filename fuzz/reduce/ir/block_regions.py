@@ -67,15 +67,15 @@ def _remove(body: list[str], removed: set[str]) -> list[str]:
     """The body with the regions of `removed` gone (see the module docstring)."""
     blocks = split_blocks(body)
     order, idom = _preorder(blocks)
-    kids: dict[str, list[str]] = {}
-    for n, d in idom.items():
-        kids.setdefault(d, []).append(n)
+    from fuzz.reduce.regions import children, subtree
+
+    kids = children(idom)
     region: set[str] = set()
     heads = set()
     for n in order:  # preorder: a head's region is marked before any block inside it is looked at
         if n in removed and n not in region:
             heads.add(n)
-            region |= _subtree(n, kids)
+            region |= subtree(n, kids)
     out: list[str] = []
     for b in blocks:
         name = _name(b)
@@ -99,15 +99,6 @@ def _remove(body: list[str], removed: set[str]) -> list[str]:
                 entries = [e for e in PHI_ENTRY.finditer(m.group(3)) if e.group(2) not in region]
                 ln = f"  {m.group(1)} = phi {m.group(2)} " + ", ".join(e.group(0) for e in entries)
             out.append(ln)
-    return out
-
-
-def _subtree(n: str, kids: dict[str, list[str]]) -> set[str]:
-    out, todo = set(), [n]
-    while todo:
-        m = todo.pop()
-        out.add(m)
-        todo.extend(kids.get(m, ()))
     return out
 
 
