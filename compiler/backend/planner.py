@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import deadfields, globalmerge, irdebug, irmodel, summary, tokens
+from compiler.backend import deadfields, globalmerge, irdebug, irmodel, llvm_stage, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -903,14 +903,10 @@ def asm_probe(mod: IRModule) -> str | None:
     """A module of the asm in `mod` (module asm, and the functions whose bodies hold inline
     asm, everything else declared), or None when there is none: what the driver generates
     code for before any worker starts, at the cost of those few functions, not the module's."""
-    if not mod.by_kind("asm") and not any(_INLINE_ASM.search(e.text) for e in mod.by_kind("function")):
+    members = [e.name for e in mod.by_kind("function") if llvm_stage.has_inline_asm(e.text)]
+    if not members and not mod.by_kind("asm"):
         return None
-    members = [e.name for e in mod.by_kind("function") if _INLINE_ASM.search(e.text)]
     return piece_text(mod, members, set(), include_asm=True)
-
-
-#: an inline asm operand in a function body (`call void asm sideeffect "..."`)
-_INLINE_ASM = re.compile(r'\basm (?:sideeffect |alignstack |inteldialect |unwind )*"')
 
 
 def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:
