@@ -452,8 +452,8 @@ def _build_split(
         times.notes.append(_driver_alone(times))
         return BuildResult(result.asm, times)
     start = time.perf_counter()
-    obj, assemble_cpu = split.assemble_linked(result.asm, options.job_count, config, options.worker_timeout)
-    times.add("assemble", time.perf_counter() - start, assemble_cpu)  # the CPU of the worker that assembled
+    obj, assemble_cpu = split.assemble_linked(result.asm, config, options.worker_timeout)
+    times.add("assemble", time.perf_counter() - start, assemble_cpu)  # the CPU of llvm-mc, which assembled
     times.notes.append(_driver_alone(times))
     return BuildResult(obj, times)
 

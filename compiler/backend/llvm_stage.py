@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from compiler.backend import engine
-from compiler.diagnostics import EmberError, Location, UsageError, error_from_llvm
+from compiler.diagnostics import UsageError, error_from_llvm
 
 if TYPE_CHECKING:
     import llvmlite.binding as llvm
@@ -161,32 +161,3 @@ def emit_object(module: engine.Module, target: engine.Target) -> bytes:
 def emit_assembly(module: engine.Module, target: engine.Target) -> str:
     """Codegen to assembly text."""
     return module.emit(target, "asm").decode("utf-8", "replace")
-
-
-def assemble(asm: str, target: engine.Target, path: str = "<asm>") -> bytes:
-    """Assemble a whole `.s` text into one object with the integrated assembler.
-
-    A module whose only content is `module asm` lines is given to the code generator.
-    """
-    lines = _escape_asm(asm.rstrip("\n")).replace("\n", '"\nmodule asm "')
-    ir_text = f'target triple = "{target.triple}"\nmodule asm "{lines}"\n'
-    try:
-        module = engine.Module(ir_text, path)
-    except engine.EngineError as exc:
-        raise EmberError(f"cannot wrap assembly: {str(exc).strip()}", Location(path)) from None
-    with module:
-        try:
-            return emit_object(module, target)
-        except engine.EngineError as exc:
-            raise EmberError(f"assembler error: {str(exc).strip()}", Location(path)) from None
-
-
-#: bytes a `module asm` string must escape (as \XX): quote, backslash, controls but the newline,
-#: and everything past ASCII (UTF-8 bytes)
-_ASM_ESCAPES = {c: f"\\{c:02X}" for c in range(256) if c in (0x22, 0x5C) or (c < 32 and c != 0x0A) or c > 126}
-
-
-def _escape_asm(text: str) -> str:
-    """`text` as the inside of `module asm` strings, newlines kept (at C speed: the linked
-    assembly of a large program is megabytes)."""
-    return text.encode("utf-8").decode("latin-1").translate(_ASM_ESCAPES)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import engine, globalmerge, guard, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend import assembler, engine, globalmerge, guard, llvm_stage, mclink, planner, pool, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
 from compiler.hooks import BuildHooks, TaskCache
@@ -261,17 +261,6 @@ def dead_definitions(results: list[TaskResult | Optimised], local_names: set[str
     return {k: dead for k, r in enumerate(optimised) if (dead := sorted(n for n in r.defined if n in candidates and n not in live))}
 
 
-def assemble_task(asm: str, config: BackendConfig, stderr_path: str | None = None) -> tuple[bytes, float]:
-    """The MC-linked module's assembly to one object (in a worker), with the CPU seconds it
-    took; LLVM's own error output goes to `stderr_path`, so the parent can quote it if the
-    assembler aborts."""
-    import time
-
-    start = time.process_time()
-    with _stderr_to(stderr_path):
-        return llvm_stage.assemble(asm, _worker_target(config)), time.process_time() - start
-
-
 def codegen_task(text: str, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
     """Codegen an (optimised) module in a worker, LLVM's error output in `stderr_path`: LLVM
     exits the whole process on a bad inline or module asm line."""
@@ -335,25 +324,12 @@ def _first_llvm_error(stderr_path: str) -> str:
     return guard.first_error(Path(stderr_path).read_text(errors="replace") if os.path.exists(stderr_path) else "")
 
 
-def assemble_linked(asm: str, jobs: int, config: BackendConfig, timeout: float) -> tuple[bytes, float]:
-    """Assemble the linked text in a worker: LLVM aborts the whole process on some assembler
-    errors (e.g. `.globl` on a `.L` label), and that must become a clean error naming the
-    assembler's complaint, not kill the driver. The object and the worker's CPU seconds."""
-    with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
-        err = os.path.join(tmp, "stderr.txt")
-        try:
-            [obj] = pool.run(
-                jobs, assemble_task, [(asm, (asm, config, err))], timeout,
-                doing="assembling the linked module", saved_name="linked.s", isolated=True, in_process=config.in_process,
-            )
-        except EmberError as exc:
-            said = Path(err).read_text(errors="replace") if os.path.exists(err) else ""
-            first = next((ln.strip() for ln in said.splitlines() if "error:" in ln), "")
-            if not first:
-                raise
-            raise EmberError(f"assembler aborted: {first.split('error:', 1)[1].strip()} ({exc.message})", exc.location) from None
-    assert isinstance(obj, tuple) and isinstance(obj[0], bytes)
-    return obj[0], float(obj[1])
+def assemble_linked(asm: str, config: BackendConfig, timeout: float) -> tuple[bytes, float]:
+    """The linked text assembled by `llvm-mc` in a process of its own (compiler/backend/assembler.py):
+    an assembler abort (e.g. `.globl` on a `.L` label) is one line naming its complaint and the
+    saved text, not a dead driver. The object and the assembler's CPU seconds."""
+    done = assembler.assemble(asm, _worker_target(config).triple, timeout)
+    return done.obj, done.cpu
 
 
 # ------------------------------------------------------------------ driver side
