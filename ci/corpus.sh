@@ -11,6 +11,13 @@
 # -g once (rust-markdown, subgraph mode); EMBER_CORPUS=all adds function mode, -j1, -O0 and -g
 # in every mode (tests/test_corpus.py says why, with the measured cost). This step took 72 min
 # of CI's 90 with all of them (2026-11-27); docs/corpus-rust.md has the table.
+#
+# CI then took 85 of its 90 minutes, so `full` also leaves to EMBER_CORPUS=all what repeats
+# another row's check: `function` mode on the C programs of 1,200+ functions (duktape, SQLite,
+# gawk, libxml2) except at -O2 (it optimises the module whole in one worker, a serial build's
+# cost, and its per-function cut is two-level mode's), the -j1 build of -O0 rows and of
+# `function` mode (one task: nothing to schedule differently), and AArch64's serial build and
+# qemu run once per program instead of once per mode.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 EMBER_CORPUS=full .venv/bin/python -m pytest -n auto -q tests/test_corpus.py
