@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Iterable
 
-from compiler.backend import mclink, planner
+from compiler.backend import mclink, planner, tokens
 from compiler.diagnostics import EmberError
 from compiler.hooks import BuildHooks
 
@@ -25,6 +25,17 @@ FAULTS = frozenset(
 #: Breaks only the line tables of `-g` builds (the debug-info property's power check; not in
 #: FAULTS, whose plans build without -g)
 SHIFT_LINE_ROWS = "shift-line-rows"
+#: The old MC link's private-name rename: every token equal to a private name, registers and
+#: mnemonics included (`%rax` -> `%.Lrax` when a private is named `@rax`)
+RENAME_PRIVATE_TOKENS = "rename-private-tokens"
+#: The split build before `split.dead_definitions`: a local exported while compiling stays in its
+#: owner's object after every use of it elsewhere was optimised away
+KEEP_DEAD_EXPORTED_LOCALS = "keep-dead-exported-locals"
+#: Line rows after a switch to another file (an inlined header function) one line further down
+SHIFT_ROWS_AFTER_FILE_SWITCH = "shift-rows-after-file-switch"
+#: the faults the default campaign (`ember fuzz`: mixed programs, the drawn configurations) must
+#: catch; each needs a generator shape of its own (fuzz/test_power.py)
+DEFAULT_CAMPAIGN_FAULTS = frozenset({RENAME_PRIVATE_TOKENS, KEEP_DEAD_EXPORTED_LOCALS, SHIFT_ROWS_AFTER_FILE_SWITCH})
 #: Worker hooks: a subgraph holding the marker name kills or hangs its worker.
 CRASH_WORKER = "crash-worker"
 HANG_WORKER = "hang-worker"
@@ -77,6 +88,28 @@ def merge_specialised_copies(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPi
     return [mclink.AsmPiece(p.key, merge(p.asm)) for p in pieces]
 
 
+_PRIVATE_LABEL = re.compile(r"^\.L(" + tokens.ASM_SYMBOL + r"):", re.M)
+_CODEGEN_LABEL = re.compile(r"p\d+_")
+_SYMBOL_TOKEN = re.compile(tokens.ASM_START + tokens.ASM_SYMBOL)
+_STRING_DATA = re.compile(r"^\s*\.(ascii|asciz|string)\s")
+
+
+def rename_private_tokens(asm: str) -> str:
+    """rename-private-tokens: what the MC link did before names were made synthetic for the
+    split (compiler/backend/names.py): a private symbol (`.Lname` in the output; codegen's own
+    labels are `.Lp<N>_...`) was found by its plain spelling, so every other token spelled the
+    same, a register or mnemonic included, became `.Lname` too (string data excepted)."""
+    private = {m.group(1) for m in _PRIVATE_LABEL.finditer(asm) if not _CODEGEN_LABEL.match(m.group(1))}
+    if not private:
+        return asm
+    lines = asm.splitlines()
+    for n, line in enumerate(lines):
+        if _STRING_DATA.match(line) or private.isdisjoint(_SYMBOL_TOKEN.findall(line)):
+            continue
+        lines[n] = _SYMBOL_TOKEN.sub(lambda m: ".L" + m.group(0) if m.group(0) in private else m.group(0), line)
+    return "\n".join(lines) + "\n"
+
+
 def crash_on_marker(text: str) -> None:
     """Worker side of CRASH_WORKER: abort the worker on a subgraph holding the marker."""
     if CRASH_MARKER in text:
@@ -110,6 +143,7 @@ HOOKS: dict[str, BuildHooks] = {
     "drop-ctors": BuildHooks(pieces=(drop_ctors,)),
     "merge-specialised-copies": BuildHooks(pieces=(merge_specialised_copies,)),
     SHIFT_LINE_ROWS: BuildHooks(pieces=(shift_line_rows,)),
+    RENAME_PRIVATE_TOKENS: BuildHooks(linked=(rename_private_tokens,)),
     CRASH_WORKER: BuildHooks(worker=(crash_on_marker,)),
     HANG_WORKER: BuildHooks(worker=(hang_on_marker,)),
 }

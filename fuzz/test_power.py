@@ -86,3 +86,27 @@ def test_campaign_catches_fault(fault: str, tmp_path: Path) -> None:
     # control: without the fault the very same program and builds agree
     control = properties.check(failure.report.case, failure.report.plan)
     assert control.ok or known_bug(control), control.diff_text()
+
+
+#: what each fault the default campaign must catch looks like to it
+EXPECTED_DEFAULT = {
+    # `%rax` -> `%.Lrax`: the assembler refuses the register (a failed build)
+    faults_mod.RENAME_PRIVATE_TOKENS: {"crash"},
+}
+
+
+@pytest.mark.parametrize("fault", sorted(EXPECTED_DEFAULT))
+def test_default_campaign_catches_fault(fault: str, tmp_path: Path) -> None:
+    """The main command's campaign (`ember fuzz`: `CampaignConfig()`'s mixed programs and drawn
+    configurations, nothing aimed at the fault) catches each of these in under 200 programs;
+    each needs a shape only a generator dimension makes (target-word names, dead callers,
+    debug info with several files)."""
+    config = CampaignConfig(faults=frozenset({fault}), findings_root=tmp_path, shrink_seconds=0.0)
+    result = Campaign(config, seed=SEED, name=f"power:default:{fault}").run(examples=BOUND - 1, database=None, shrink=False)
+    assert result.found, f"fault {fault} was not caught by the default campaign in {BOUND - 1} programs"
+    assert result.examples_to_failure is not None and result.examples_to_failure < BOUND
+    assert {f.classification for f in result.failures} & EXPECTED_DEFAULT[fault], [str(f)[:2000] for f in result.failures]
+    failure = next(f for f in result.failures if f.classification in EXPECTED_DEFAULT[fault])
+    assert failure.finding is not None and (failure.finding / "finding.json").is_file()
+    control = properties.check(failure.report.case, failure.report.plan)
+    assert control.ok or known_bug(control), control.diff_text()

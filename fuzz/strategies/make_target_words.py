@@ -9,7 +9,10 @@ How the words are found (nothing is typed by hand):
   --disassemble`, for x86-64 in both syntaxes (AT&T: `addq`, `%rax`; Intel: `add`, `rax`,
   `qword`, `ptr`) and for AArch64 with SVE/SME enabled (`ldr`, `x0`, `z1.d`, `lsl`);
 - directives: the assembly `llc` prints, for both targets at -O0 and -O2, for every `.ll`
-  file under `lit-tests/` (`.globl`, `.p2align`, `.cfi_startproc`, `.loc`, `.section`...).
+  file under `lit-tests/` (`.globl`, `.p2align`, `.cfi_startproc`, `.loc`, `.section`...);
+- the words code generation really emits (`*_EMITTED`): the mnemonics and operand words of
+  that same `llc` output that are in the tables above (`movq`, `rax`, `rsp`, `ldr`, `x0`,
+  `sp`): a name drawn from these collides with a token of nearly every program's assembly.
 
 Only words that are plain LLVM identifiers (`[A-Za-z$._][-A-Za-z$._0-9]*`) are kept, and
 none that the host's C library or libm defines (`llvm-nm -D`: `abs`, `div`... would let a
@@ -70,9 +73,10 @@ def disassembled(args: tuple[str, ...], size: int) -> tuple[set[str], set[str]]:
     return mnemonics, operands
 
 
-def directives(triple: str) -> set[str]:
-    """The directives `llc` prints for the lit tests' modules, with and without -g."""
+def llc_words(triple: str) -> tuple[set[str], set[str]]:
+    """The directives, and the mnemonics and operand words, `llc` prints for the lit tests' modules."""
     found: set[str] = set()
+    words: set[str] = set()
     for ll in sorted((ROOT / "lit-tests").rglob("*.ll")):
         for extra in (("-O0",), ("-O2",)):
             out = subprocess.run(
@@ -82,7 +86,12 @@ def directives(triple: str) -> set[str]:
                 check=False,
             ).stdout
             found.update(m.group(1) for line in out.splitlines() if (m := DIRECTIVE.match(line)))
-    return found
+            for line in out.splitlines():
+                if not line.startswith("\t") or line.lstrip().startswith("."):
+                    continue
+                code = re.split(r"//|#|;", line.strip(), maxsplit=1)[0]
+                words.update(m.group(1) for token in re.split(r"[\s,\[\]{}()!:*+\-/]+", code) if (m := OPERAND_WORD.fullmatch(token)))
+    return found, words
 
 
 def libc_symbols() -> set[str]:
@@ -104,7 +113,8 @@ def main() -> None:
         tables[target]["mnemonics"] |= mnemonics
         tables[target]["operands"] |= operands
     for target, triple in LLC_TRIPLES.items():
-        tables[target]["directives"] = directives(triple)
+        tables[target]["directives"], emitted = llc_words(triple)
+        tables[target]["emitted"] = emitted & (tables[target]["mnemonics"] | tables[target]["operands"])
     libc = libc_symbols()
     lines = [
         '"""Mnemonics, operand words (registers, operators) and directives of both targets.',
@@ -114,7 +124,7 @@ def main() -> None:
         "",
     ]
     for target in LLC_TRIPLES:
-        for kind in ("mnemonics", "operands", "directives"):
+        for kind in ("mnemonics", "operands", "directives", "emitted"):
             words = sorted(w for w in tables[target][kind] if WORD.match(w) and w not in libc)
             lines.append(f"{target.upper()}_{kind.upper()} = (")
             lines.extend(f"    {w!r}," for w in words)

@@ -7,7 +7,8 @@ one of a kind that is on:
 
 - `target`: a mnemonic, register/operand word or directive of x86-64 or AArch64
   (`@rax`, `@add`, `@str`, `@ldr`, `@.globl`), from `target_words.py`, which
-  `make_target_words.py` derives from LLVM's own disassembler and `llc` output;
+  `make_target_words.py` derives from LLVM's own disassembler and `llc` output; half of
+  them among the words `llc` really emits (`EMITTED_WORDS`);
 - `quoted`: the name with `=`, `,`, `"`, `\\`, spaces and other punctuation (`@"f0=1,2"`);
 - `long`: hundreds of identifier characters (mangled C++/Rust names are that long);
 - `unicode`: the name with non-ASCII characters (UTF-8, written `\\XX` as llvm-dis does).
@@ -46,6 +47,10 @@ TARGET_WORDS = tuple(
         )
     )
 )
+#: the target words code generation really emits (`movq`, `rax`, `ldr`, `x0`): a `target` name is
+#: one of these half the time, else any word of the tables (a private `@rax` collides with a
+#: register of nearly every function's assembly; a private `@vpmovzxbq` with almost none)
+EMITTED_WORDS = tuple(sorted(set(tw.X86_64_EMITTED + tw.AARCH64_EMITTED)))
 #: what a quoted name mixes into the plain one
 SPECIALS = ("=", ",", '"', "\\", " ", ":", ";", "(", ")", "#", "@", "%", "$", "'", "{", "}", "<", ">", "=1,2", " ", "\t")
 IDENT = re.compile(r"[-A-Za-z$._][-A-Za-z$._0-9]*")
@@ -95,7 +100,7 @@ def new_name(kind: str, old: bytes, rng: random.Random) -> bytes:
     """A name of `kind` for the symbol now called `old` (drawn from `rng`: one Hypothesis
     draw per program, so the other programs of a campaign keep their draws)."""
     if kind == "target":
-        return rng.choice(TARGET_WORDS).encode()
+        return rng.choice(EMITTED_WORDS if rng.random() < 0.5 else TARGET_WORDS).encode()
     if kind == "quoted":
         return old + "".join(rng.choice(SPECIALS) for _ in range(rng.randint(1, 4))).encode() + b"1"
     if kind == "long":
