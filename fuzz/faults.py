@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Iterable
 
-from compiler.backend import mclink, planner, tokens
+from compiler.backend import irmodel, mclink, planner, tokens
 from compiler.diagnostics import EmberError
 from compiler.hooks import BuildHooks
 
@@ -110,6 +110,28 @@ def rename_private_tokens(asm: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def keep_dead_exported_locals(the_plan: planner.SplitPlan) -> planner.SplitPlan:
+    """keep-dead-exported-locals: the split build before `split.dead_definitions`. A local
+    function another subgraph calls is exported (hidden) from its home subgraph while
+    compiling; once every call to it was optimised away elsewhere, only the whole module knew
+    it was dead, and the old build kept it, with the undefined symbols it names. Planted as
+    the home subgraph listing such functions in `llvm.compiler.used` (which keeps them in
+    the reference graph and costs no symbol of its own)."""
+    for sg in the_plan.subgraphs:
+        if "@llvm.compiler.used" in sg.text or "@llvm.used" in sg.text:
+            continue
+        values = irmodel.parse_module(sg.text).values
+        kept = [
+            name for name in sg.members
+            if (e := values.get(name)) is not None and e.kind == "function" and name in the_plan.local_names
+            and e.linkage not in ("internal", "private")
+        ]
+        if kept:
+            refs = ", ".join(f"ptr @{name}" for name in kept)
+            sg.text += f'\n@llvm.compiler.used = appending global [{len(kept)} x ptr] [{refs}], section "llvm.metadata"\n'
+    return the_plan
+
+
 def crash_on_marker(text: str) -> None:
     """Worker side of CRASH_WORKER: abort the worker on a subgraph holding the marker."""
     if CRASH_MARKER in text:
@@ -144,6 +166,7 @@ HOOKS: dict[str, BuildHooks] = {
     "merge-specialised-copies": BuildHooks(pieces=(merge_specialised_copies,)),
     SHIFT_LINE_ROWS: BuildHooks(pieces=(shift_line_rows,)),
     RENAME_PRIVATE_TOKENS: BuildHooks(linked=(rename_private_tokens,)),
+    KEEP_DEAD_EXPORTED_LOCALS: BuildHooks(plan=(keep_dead_exported_locals,)),
     CRASH_WORKER: BuildHooks(worker=(crash_on_marker,)),
     HANG_WORKER: BuildHooks(worker=(hang_on_marker,)),
 }

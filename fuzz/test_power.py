@@ -92,6 +92,8 @@ def test_campaign_catches_fault(fault: str, tmp_path: Path) -> None:
 EXPECTED_DEFAULT = {
     # `%rax` -> `%.Lrax`: the assembler refuses the register (a failed build)
     faults_mod.RENAME_PRIVATE_TOKENS: {"crash"},
+    # the dead local's external: `+ UND umask` (the `dead-caller` linkage fragment)
+    faults_mod.KEEP_DEAD_EXPORTED_LOCALS: {"symbol-difference"},
 }
 
 

@@ -74,7 +74,29 @@ def _only_extra_undefined(report: properties.Report, failure: properties.Failure
 PRINTF_FOLDS = frozenset({"printf", "puts", "putchar", "fputs", "fputc", "fwrite"})
 
 
-KNOWN_BUGS: tuple[KnownBug, ...] = ()
+_DOT_L_DEFINITION = re.compile(r'^(?:define [^@]*)?@"?\.L[^"\s(]*"? = (?!private)|^define (?!private)[^@]*@"?\.L', re.M)
+_DOT_L_SYMPTOMS = ("non-local symbol required", "Undefined temporary symbol .L")
+
+
+def _dot_l_name_across_pieces(report: properties.Report, failure: properties.Failure) -> bool:
+    """A split build that failed to assemble on a `.L` symbol, in a module with a non-private
+    definition whose name starts with `.L` (internal_dot_l_name.ll)."""
+    if failure.classification != "crash" or not _DOT_L_DEFINITION.search(report.case.module):
+        return False
+    said = f"{failure.summary}\n{failure.detail}\n{failure.cause}"
+    return any(symptom in said for symptom in _DOT_L_SYMPTOMS)
+
+
+KNOWN_BUGS: tuple[KnownBug, ...] = (
+    KnownBug(
+        "dot-l-name-across-pieces",
+        HERE / "internal_dot_l_name.ll",
+        "an internal global named `.L...` used from two pieces: the MC link takes it for a piece-local label and "
+        "makes it unique per piece, so the split object does not assemble",
+        _dot_l_name_across_pieces,
+        levels=(0, 1, 2),
+    ),
+)
 #: Recognisers by class, for registering the next open bug of a class. `extra-undefined` was
 #: `dead-external-ref`'s (internal_global_dead_field_ref.ll, constant_table_fields_folded.ll:
 #: an internal table used from two subgraphs kept the initialiser references, and the

@@ -784,6 +784,76 @@ def dead_field(draw: st.DrawFn, p: str) -> Fragment:
     return Fragment(f"dead-field:{variant}", tuple(top), tuple(main), tuple(values), decls=decls)
 
 
+#: externals only a dead caller's callee names (never called: the programs never take the path)
+DEAD_EXTERNALS = {
+    "getppid": ("declare i32 @getppid()", "call i32 @getppid()"),
+    "umask": ("declare i32 @umask(i32)", "call i32 @umask(i32 18)"),
+    "getpgrp": ("declare i32 @getpgrp()", "call i32 @getpgrp()"),
+    "sysconf": ("declare i64 @sysconf(i32)", "call i64 @sysconf(i32 30)"),
+}
+#: what makes the callers' calls dead: a mode argument every call site passes as 0 (IPSCCP), a
+#: test that folds in the caller itself, or a flag no store ever sets (whole-module GlobalOpt
+#: folds its loads). `flag` is not drawn: the split build keeps `spawn` and its undefined
+#: symbol there (an open back-end bug: the flag is exported while compiling, so no subgraph
+#: may fold it; docs/fuzzing.md, "Where split != serial hides")
+DEAD_BECAUSE = ("argument", "local", "flag")
+DEAD_BECAUSE_DRAWN = DEAD_BECAUSE[:2]
+
+
+@st.composite
+def dead_caller(draw: st.DrawFn, p: str, because_from: tuple[str, ...] | None = None) -> Fragment:
+    """A local function (`spawn`) reachable only from code that dies once the whole module is
+    optimised, called from two anchors in other subgraphs, and the one function to name an
+    external (`getppid`, `umask`, ...): std's process-spawning code in a fat-LTO Rust module.
+    Serially the calls fold away and GlobalDCE deletes `spawn` with its undefined symbol; a
+    split build exports `spawn` from its home subgraph while compiling and must still drop
+    it once nothing calls it (`split.dead_definitions`). `spawn` is padded past the
+    planner's COPY_COST, so it is not copied into the callers' subgraphs."""
+    external = draw(st.sampled_from(tuple(DEAD_EXTERNALS)))
+    because = draw(st.sampled_from(because_from or DEAD_BECAUSE_DRAWN))
+    padding = draw(st.lists(st.tuples(st.sampled_from(("add", "xor", "mul")), _SMALL), min_size=12, max_size=24))
+    decl, call = DEAD_EXTERNALS[external]
+    ret = call.split()[1]
+    spawn = "\n".join([
+        f"define internal i64 @{p}spawn(i64 %x) noinline {{",
+        "entry:",
+        f"  %e = {call}",
+        f"  %w = sext {ret} %e to i64" if ret != "i64" else "  %w = add i64 %e, 0",
+        "  %y = xor i64 %x, %w",
+        *padded("%y", padding),
+        "  ret i64 %pad.r",
+        "}",
+    ])
+    top: list[str] = [spawn]
+    # the anchors call a small gate (copied into each caller's subgraph) that calls `spawn`
+    # only when the test holds: anchors calling `spawn` directly would share one subgraph
+    test = {
+        "flag": [f"  %m = load i64, ptr @{p}mode, align 8", "  %c = icmp ne i64 %m, 0"],
+        "argument": ["  %c = icmp ne i64 %mode, 0"],
+        "local": ["  %z = and i64 %x, 0", "  %c = icmp ne i64 %z, 0"],
+    }[because]
+    if because == "flag":
+        top.insert(0, f"@{p}mode = internal global i64 0, align 8")
+    top.append("\n".join([
+        f"define internal i64 @{p}gate(i64 %x, i64 %mode) {{",
+        "entry:",
+        *test,
+        "  br i1 %c, label %dead, label %live",
+        "dead:",
+        f"  %s = call i64 @{p}spawn(i64 %x)",
+        "  br label %live",
+        "live:",
+        "  %r = phi i64 [ %s, %dead ], [ %x, %entry ]",
+        "  ret i64 %r",
+        "}",
+    ]))
+    for suffix, (op, k) in zip("ab", (("mul", draw(_SMALL)), ("add", draw(_SMALL))), strict=True):
+        body = [f"  %s = call i64 @{p}gate(i64 %x, i64 0)", f"  %r = {op} i64 %s, {k}"]
+        top.append(_anchor(f"{p}{suffix}", body, "%r"))
+    main, values = _two_calls(p, draw)
+    return Fragment(f"dead-caller:{because}/{external}", tuple(top), tuple(main), tuple(values), decls=(decl, *LIFETIME_DECLS))
+
+
 #: how a constant format reaches printf: what the serial build folds it to after inlining
 LIBCALL_FORMATS = ("line", "char", "s-line")
 
@@ -853,6 +923,7 @@ FEATURES = {
     "inline-helper": inlined_helper,
     "dead-field": dead_field,
     "libcall-shape": libcall_shape,
+    "dead-caller": dead_caller,
 }
 if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
     FEATURES["module-asm"] = module_asm
