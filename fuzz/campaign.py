@@ -20,7 +20,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from hypothesis import Phase, given, settings
@@ -31,10 +31,10 @@ from hypothesis.internal.conjecture import engine as hypothesis_engine
 from hypothesis.reporting import current_reporter, with_reporter
 
 from compiler.backend import split_mode
-from fuzz import determinism, findings, properties
+from fuzz import cross, determinism, findings, properties
 from fuzz.profiles import SLOW_CHECKS
 from fuzz.regressions import known_bug
-from fuzz.strategies import FuzzCase, cases, known_features, plans
+from fuzz.strategies import FuzzCase, cases, debuginfo, known_features, plans
 
 #: seconds between progress lines (and `on_progress` calls)
 PROGRESS_SECONDS = 10.0
@@ -62,10 +62,15 @@ class CampaignConfig:
     report_known: bool = False
     #: builds of one program in flight at once (None: properties.default_lanes())
     lanes: int | None = None
-    #: `-g` plans (debug-info property): False never, True always, None one plan in four
-    debug: bool | None = False
+    #: `-g` plans (debug-info property): False never, True always, None one plan in `debug_one_in`
+    #: (configurations as swarm features: the default campaign's)
+    debug: bool | None = None
     #: `--target` of every build (None: the host); fuzz/cross.py links and runs its programs
     target: str | None = None
+    debug_one_in: int = plans.DEBUG_ONE_IN
+    #: without `target`: one plan in `plans.CROSS_ONE_IN` for AArch64, where its programs can run
+    #: here (the host-only strategies and a candidate never)
+    cross: bool = True
 
     def digest(self) -> str:
         """Database key part: campaigns that check different things keep separate examples."""
@@ -154,6 +159,9 @@ class Campaign:
             candidate=config.candidate,
             debug=config.debug,
             target=config.target,
+            debug_one_in=config.debug_one_in,
+            swarm_target=cross.AARCH64 if swarm_cross(config) else None,
+            swarm_target_runs=cross.missing() is None,
         )
         self._failing: dict[str, properties.Report] = {}
         #: keys (`_key`) of the programs and builds that passed
@@ -174,6 +182,7 @@ class Campaign:
         # "inconsistent data generation" to Hypothesis (FlakyStrategyDefinition)
         case: FuzzCase = data.draw(self.cases, label="program")
         plan: properties.CheckPlan = data.draw(self.plans, label="builds")
+        case = configured(case, plan, data)
         if self._first_failure is None and self.config.time_budget is not None and now - self._start > self.config.time_budget:
             self._skipped_for_time += 1  # Hypothesis stops generating after this one (`_stopped_when_out_of_time`)
             return  # out of time: the remaining examples are not checked
@@ -311,6 +320,31 @@ class Campaign:
         h.update((case.support or "").encode())
         h.update(json.dumps(plan.to_json(), sort_keys=True).encode())
         return h.hexdigest()
+
+
+#: strategies whose programs only run on the host (the GPU emulator, x86-64 corpus bitcode)
+HOST_ONLY = ("kernels", "corpus")
+
+
+def swarm_cross(config: CampaignConfig) -> bool:
+    """Whether the campaign draws a share of its plans for AArch64 (`CampaignConfig.cross`)."""
+    return config.cross and config.target is None and config.candidate is None and config.strategy not in HOST_ONLY
+
+
+def configured(case: FuzzCase, plan: properties.CheckPlan, data: st.DataObject) -> FuzzCase:
+    """`case` as the plan's configuration builds it: a `-g` plan gives an LLVM IR program debug
+    info of its own (`fuzz.strategies.debuginfo`; an Ember program has the front end's); the
+    configuration is a feature of the program (`cfg-g`, `cfg-aarch64`)."""
+    extra: tuple[str, ...] = ()
+    if plan.debug:
+        extra += ("cfg-g",)
+        if not case.is_ember and case.origin != "corpus":
+            module, dbg = debuginfo.decorate(case.module, data.draw(debuginfo.debug_seeds(), label="debug info"))
+            case = replace(case, module=module)
+            extra += dbg
+    if plan.target == cross.AARCH64:
+        extra += ("cfg-aarch64",)
+    return replace(case, features=case.features + extra) if extra else case
 
 
 _SLOW_SHRINK_WARNING = "Hypothesis has spent more than five minutes working to shrink"

@@ -58,7 +58,8 @@ def add_fuzz_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-database", action="store_true", help="do not replay or record examples in .hypothesis/ember")
     p.add_argument(
         "-g", "--debug-info", action="store_true",
-        help="also build one plan in four with -g and check its DWARF (verify, subprograms, lines) against the serial build",
+        help="build one plan in four with -g, not one in eight, and check its DWARF (verify, subprograms, lines) "
+        "against the serial build",
     )
     p.add_argument(
         "--target", metavar="TRIPLE", default=None,
@@ -99,6 +100,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from fuzz import findings, profiles, properties
     from fuzz.campaign import Campaign, CampaignConfig
     from fuzz.fleet import commands as fleet
+    from fuzz.strategies import plans
 
     status = fleet.fuzz_status(args)  # --status/--html: the fleet's picture, no campaign
     if status is not None:
@@ -139,7 +141,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         time_budget=args.time_budget,
         report_known=args.report_known,
         lanes=args.lanes,
-        debug=None if args.debug_info else False,
+        debug=None,
+        debug_one_in=4 if args.debug_info else plans.DEBUG_ONE_IN,
         target=args.target,
     )
     print(

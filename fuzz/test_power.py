@@ -94,7 +94,14 @@ EXPECTED_DEFAULT = {
     faults_mod.RENAME_PRIVATE_TOKENS: {"crash"},
     # the dead local's external: `+ UND umask` (the `dead-caller` linkage fragment)
     faults_mod.KEEP_DEAD_EXPORTED_LOCALS: {"symbol-difference"},
+    # an inlined header row a line off: only a `-g` plan of a program whose debug info has
+    # several files (`fuzz.strategies.debuginfo`) shows it
+    faults_mod.SHIFT_ROWS_AFTER_FILE_SWITCH: {"debug-info"},
 }
+
+
+def test_every_default_campaign_fault_has_an_expectation() -> None:
+    assert set(EXPECTED_DEFAULT) == set(faults_mod.DEFAULT_CAMPAIGN_FAULTS)
 
 
 @pytest.mark.parametrize("fault", sorted(EXPECTED_DEFAULT))

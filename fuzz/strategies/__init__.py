@@ -25,6 +25,7 @@ from fuzz.strategies.callgraph import (
     swarm_off,
     swarm_on,
 )
+from fuzz.strategies.debuginfo import DEBUG_FEATURES
 from fuzz.strategies.ember import LANES, EmberProgram, ember_programs
 from fuzz.strategies.kernels import KernelProgram, kernel_programs
 from fuzz.strategies.linkage import FEATURES, LinkageModule, linkage_modules
@@ -103,7 +104,7 @@ def linkage_cases(draw: st.DrawFn, max_fragments: int = 6, features: tuple[str, 
 #: graph features the Ember renderer has no form for: a constructor, the padded LLVM helper
 EMBER_WITHOUT = frozenset({"ctor", "helper"})
 #: an Ember lane is off in one program of this many (lanes share a program's few functions)
-LANE_OFF_ONE_IN = 3
+LANE_OFF_ONE_IN = 4
 
 
 @st.composite
@@ -153,6 +154,20 @@ def mixed_cases(draw: st.DrawFn, max_functions: int = 10, min_functions: int = 1
 
 #: program-level features `graph_features` derives (besides op kinds and graph features)
 DERIVED_FEATURES = ("select-call", "large-functions", "many-functions")
+#: configurations as swarm features (`plans.DEBUG_ONE_IN`, `plans.CROSS_ONE_IN`): a `-g` plan, the
+#: debug info it gave an LLVM IR program (`debuginfo.DEBUG_FEATURES`), a plan built for AArch64
+CONFIG_FEATURES = ("cfg-g", *DEBUG_FEATURES, "cfg-aarch64")
+
+
+def config_features(kind: str) -> tuple[str, ...]:
+    """The configuration features a default campaign of `kind` can record on this machine
+    (`cfg-aarch64` only where the cross tools and QEMU are installed)."""
+    from fuzz import cross
+
+    if kind in ("kernels", "corpus"):
+        return ()
+    debug = ("cfg-g", *(DEBUG_FEATURES if kind != "ember" else ()))
+    return debug + (("cfg-aarch64",) if cross.missing() is None else ())
 
 
 def known_features(kind: str = "mixed") -> tuple[str, ...]:
@@ -168,7 +183,7 @@ def known_features(kind: str = "mixed") -> tuple[str, ...]:
         "mixed": tuple(dict.fromkeys(graph + tuple(FEATURES) + ember + NAME_FEATURES)),
         "corpus": ("shared-local", *NAME_FEATURES),  # = corpus_slices.SHARED_LOCAL (imported lazily: it loads the corpus)
     }
-    return per_kind.get(kind, ())
+    return per_kind.get(kind, ()) + config_features(kind)
 
 
 def cases(kind: str = "mixed", max_functions: int = 10, min_functions: int = 1) -> st.SearchStrategy[FuzzCase]:
@@ -197,6 +212,7 @@ __all__ = [
     "FEATURES",
     "NAME_FEATURES",
     "STRATEGIES",
+    "CONFIG_FEATURES",
     "CallGraph",
     "EmberProgram",
     "FuzzCase",
