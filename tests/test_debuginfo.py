@@ -116,12 +116,12 @@ def test_link_keeps_each_pieces_file_numbering() -> None:
 
     pieces = [
         mclink.AsmPiece((0, 0, 0), piece.format("0" * 32, "b.h", 1, 10)),
-        mclink.AsmPiece((1, 0, 0), piece.format("1" * 32, "c.h", 2, 20)),
+        mclink.AsmPiece((1, 1, 0), piece.format("1" * 32, "c.h", 2, 20)),
     ]
     text = mclink.link(pieces, set(), set())
     assert not re.search(r"^\s*\.(file\s+\d|loc\s)", text, re.MULTILINE)
     assert '.asciz\t"b.h"' in text and '.asciz\t"c.h"' in text
-    assert "\t.long\t.Lp1_sec_debug_abbrev" in text and ".Lp1_sec_debug_abbrev:" in text
+    assert "\t.long\t.Lp1_0_sec_debug_abbrev" in text and ".Lp1_0_sec_debug_abbrev:" in text
     assert text.count("_line_table_start_u0:") == 2 and ".Lline_table_start0" not in text
     assert mcdebug.unit_header(pieces[0].asm) == (5, 8)
 

@@ -41,6 +41,39 @@ def _unquote(sym: str) -> str:
     return sym[1:-1] if sym.startswith('"') else sym
 
 
+@dataclass(frozen=True)
+class LinkNames:
+    """What linking one piece needs to know of the whole build: the names that were local
+    (their `.globl`/`.hidden` dropped), private (made `.L` temporaries again), the formerly
+    local variables dropped when nothing names them, and the synthetic names' spellings."""
+
+    local: frozenset[str] | set[str]
+    private: frozenset[str] | set[str]
+    dead_when_unused: frozenset[str] | set[str] = frozenset()
+    spellings: dict[str, str] | None = None
+
+
+#: what a part of a linked piece is, when the join may drop it: ("bind", line) a binding
+#: directive, ("dw", symbol) a `DW.ref` definition, ("data", symbol) an unreferenced variable
+Tag = tuple[str, str] | None
+
+
+@dataclass
+class LinkedPiece:
+    """One piece after its own share of the link (`link_piece`, in the worker that made it):
+    its text in parts, the parts the join may drop tagged (`Tag`), and what the join checks
+    across pieces."""
+
+    key: tuple[int, int, int]
+    parts: list[tuple[Tag, str]]
+    first_file: str | None
+    #: the formerly local symbols it defines (two pieces must not)
+    defined_locals: list[str]
+    #: per dead-when-unused candidate: its occurrences here, and inside its own definition here
+    mentions: dict[str, int]
+    own: dict[str, int]
+
+
 def link(
     pieces: Sequence[AsmPiece],
     local_names: set[str],
@@ -49,16 +82,88 @@ def link(
     alias_sizes: dict[str, int] | None = None,
     spellings: dict[str, str] | None = None,
 ) -> str:
-    """One assembly text from many pieces (see the module docstring). Local variables in
-    `dead_when_unused` that no piece references are dropped (`drop_unreferenced_data`);
+    """One assembly text from many pieces (see the module docstring): `link_piece` on each,
+    then `join`. Local variables in `dead_when_unused` that no piece references are dropped;
     the aliases in `alias_sizes` get that `.size` (`set_alias_sizes`); the synthetic names
     in `spellings` get their own spelling back last (compiler/backend/names.py)."""
+    link_names = LinkNames(
+        local_names, private_names, (dead_when_unused or set()) & local_names, None if alias_sizes else spellings
+    )
+    idents = [piece_ident(p.key) for p in pieces]
+    if len(set(idents)) != len(idents):
+        raise ValueError("MC link: two pieces with the same subgraph and place (their labels would collide)")
+    text = join([link_piece(p, ident, link_names) for p, ident in zip(pieces, idents, strict=True)])
+    if alias_sizes:
+        out = set_alias_sizes(text.split("\n"), alias_sizes)
+        if spellings:
+            out = [names_restore(line, spellings) for line in out]
+        text = "\n".join(out)
+    return text
+
+
+def names_restore(line: str, spellings: dict[str, str]) -> str:
+    """`line` with the synthetic names in it spelled back (string data is left alone)."""
+    if names.SYNTHETIC_PREFIX in line and not _STRING_DATA.match(line):
+        return names.restore(line, spellings)
+    return line
+
+
+def piece_ident(key: tuple[int, int, int]) -> str:
+    """What names a piece in its unique labels (`.Lp<ident>_`): its subgraph and its place
+    there, which its worker knows as well as the driver (`3_0`)."""
+    return f"{key[1]}_{key[2]}"
+
+
+def join(pieces: Sequence[LinkedPiece]) -> str:
+    """The linked pieces in their order as one text: one `.file`, one copy of each binding
+    directive and `DW.ref` definition, the candidates no piece references dropped."""
+    ordered = sorted(pieces, key=lambda p: p.key)
+    defined: dict[str, int] = {}
+    for number, piece in enumerate(ordered):
+        for sym in piece.defined_locals:
+            if defined.setdefault(sym, number) != number:
+                raise EmberError(f"MC link: local symbol '{sym}' is defined by two pieces")
+    mentions: collections.Counter[str] = collections.Counter()
+    own: collections.Counter[str] = collections.Counter()
+    for piece in ordered:
+        mentions.update(piece.mentions)
+        own.update(piece.own)
+    # a name is referenced when it occurs more often in all the text than in its own block
+    dropped = {name for name in own if mentions[name] == own[name]}
+    seen: set[tuple[str, str]] = set()
     out: list[str] = []
-    defined_locals: dict[str, int] = {}
-    dw_refs: set[str] = set()  # DW.ref.* defined by an earlier piece
-    skip_data = False
+    first_file = next((p.first_file for p in ordered if p.first_file), None)
+    if first_file:
+        out.append(first_file)
+    for piece in ordered:
+        for tag, text in piece.parts:
+            if tag is not None:
+                if tag[0] == "data":
+                    if tag[1] in dropped:
+                        continue
+                elif tag in seen:
+                    continue  # a later copy of a binding directive or DW.ref definition
+                else:
+                    seen.add(tag)
+            out.append(text)
+    out.append('\t.section\t".note.GNU-stack","",@progbits')
+    out.append("")
+    return "\n".join(out)
+
+
+def link_piece(piece: AsmPiece, ident: str, names_: LinkNames) -> LinkedPiece:
+    """A piece's own share of the link, which needs no other piece: its local labels made
+    unique (`.Lp<ident>_`), local symbols' bindings dropped, private names made `.L`
+    temporaries, its line tables rewritten (mcdebug.py), the definitions of dead-when-unused
+    candidates and the directives the join keeps once tagged, synthetic names spelled back."""
+    local_names, private_names = names_.local, names_.private
+    lines: Iterable[str] = piece.asm.splitlines()
+    out: list[str] = []
+    tags: list[Tag] = []
+    defined_locals: list[str] = []
     binding_seen: set[str] = set()
     first_file: str | None = None
+    dw_value: tuple[str, str] | None = None  # the DW.ref label just seen: its value line follows
     rename_private = {name: ".L" + name for name in private_names}
     # plain names are found by token lookup (one regex alternation of thousands of names
     # cost 15 s on SQLite); names that need quoting keep the slower exact match
@@ -74,70 +179,84 @@ def link(
     # which a substring test tells far faster than tokenising every line
     marks = ("__ember_", ".ember.")
     marked = all(any(m in n for m in marks) for n in plain_private)
-    ordered = sorted(pieces, key=lambda p: p.key)
-    for number, piece in enumerate(ordered):
-        prefix = f".Lp{number}_"
-        lines: Iterable[str] = piece.asm.splitlines()
-        if mcdebug.has_debug_lines(piece.asm):  # its own line tables, debug sections (mcdebug.py)
-            rewriter = mcdebug.PieceDebug(mcdebug.entered_debug_sections(piece.asm), *mcdebug.unit_header(piece.asm))
-            lines = _rewritten(lines, rewriter)
-        for line in lines:
-            if _plain_number(line):
-                out.append(line)  # plain data (most of a -g piece's DWARF): nothing to rename
+    prefix = f".Lp{ident}_"
+    if mcdebug.has_debug_lines(piece.asm):  # its own line tables, debug sections (mcdebug.py)
+        rewriter = mcdebug.PieceDebug(mcdebug.entered_debug_sections(piece.asm), *mcdebug.unit_header(piece.asm))
+        lines = _rewritten(lines, rewriter)
+    for line in lines:
+        if _plain_number(line):
+            out.append(line)  # plain data (most of a -g piece's DWARF): nothing to rename
+            tags.append(None)
+            continue
+        tag: Tag = None
+        # directives start with '.', after indentation; only they and labels need the regexes
+        directive = line.lstrip().startswith(".")
+        if directive and _STRING_DATA.match(line):
+            out.append(line)  # string contents are data: never rename inside them
+            tags.append(None)
+            continue
+        if directive and _SKIP.match(line):
+            if first_file is None and line.lstrip().startswith(".file"):
+                first_file = line
+            continue
+        if dw_value is not None:
+            if line.lstrip().startswith((".quad", ".xword")):
+                out.append(line)  # the value of a DW.ref definition goes with its label
+                tags.append(dw_value)
+                dw_value = None
                 continue
-            # directives start with '.', after indentation; only they and labels need the regexes
-            directive = line.lstrip().startswith(".")
-            if directive and _STRING_DATA.match(line):
-                out.append(line)  # string contents are data: never rename inside them
+            dw_value = None
+        if "DW.ref." in line:
+            dw_label = _LABEL_DEF.match(line)
+            if dw_label is not None and _unquote(dw_label.group(1)).startswith("DW.ref."):
+                dw_value = tag = ("dw", _unquote(dw_label.group(1)))
+        if ".L" in line or "GCC_except_table" in line:
+            line = _LOCAL_LABEL.sub(functools.partial(_unique_label, prefix), line)
+        m = _BINDING.match(line) if directive else None
+        if m:
+            sym = _unquote(m.group(2))
+            if sym in local_names:
+                continue  # restore the original local binding
+            key = line.strip()
+            if key in binding_seen:
                 continue
-            if directive and _SKIP.match(line):
-                if first_file is None and line.lstrip().startswith(".file"):
-                    first_file = line
-                continue
-            if skip_data and line.lstrip().startswith((".quad", ".xword")):
-                skip_data = False
-                continue  # the value of a repeated DW.ref definition
-            if "DW.ref." in line and _repeated_dw_ref(line, dw_refs):
-                skip_data = True
-                continue
-            if ".L" in line or "GCC_except_table" in line:
-                line = _LOCAL_LABEL.sub(functools.partial(_unique_label, prefix), line)
-            m = _BINDING.match(line) if directive else None
-            if m:
-                sym = _unquote(m.group(2))
-                if sym in local_names:
-                    continue  # restore the original local binding
-                key = line.strip()
-                if key in binding_seen:
-                    continue
-                binding_seen.add(key)
-            label = _LABEL_DEF.match(line) if line[:1] not in ("\t", " ", "") else None
-            if label:
-                sym = _unquote(label.group(1))
-                if sym in local_names:
-                    if sym in defined_locals and defined_locals[sym] != number:
-                        raise EmberError(f"MC link: local symbol '{sym}' is defined by two pieces")
-                    defined_locals[sym] = number
-            if (
-                plain_private
-                and (not marked or marks[0] in line or marks[1] in line)
-                and not plain_private.isdisjoint(_SYMBOL_TOKEN.findall(line))
-            ):
-                line = _SYMBOL_TOKEN.sub(lambda s: rename_private.get(s.group(0), s.group(0)), line)
-            if private_rx is not None and private_rx.search(line):
-                line = private_rx.sub(lambda s: rename_private[s.group(0)], line)
-            out.append(line)
-    if dead_when_unused:
-        out = drop_unreferenced_data(out, dead_when_unused & local_names)
-    if alias_sizes:
-        out = set_alias_sizes(out, alias_sizes)
+            binding_seen.add(key)
+            tag = ("bind", key)
+        label = _LABEL_DEF.match(line) if line[:1] not in ("\t", " ", "") else None
+        if label:
+            sym = _unquote(label.group(1))
+            if sym in local_names and sym not in defined_locals:
+                defined_locals.append(sym)
+        if (
+            plain_private
+            and (not marked or marks[0] in line or marks[1] in line)
+            and not plain_private.isdisjoint(_SYMBOL_TOKEN.findall(line))
+        ):
+            line = _SYMBOL_TOKEN.sub(lambda s: rename_private.get(s.group(0), s.group(0)), line)
+        if private_rx is not None and private_rx.search(line):
+            line = private_rx.sub(lambda s: rename_private[s.group(0)], line)
+        out.append(line)
+        tags.append(tag)
+    blocks, mentions, own = _variable_uses(out, names_.dead_when_unused)
+    for name, rows in blocks.items():
+        for i in rows:
+            tags[i] = ("data", name)
+    spellings = names_.spellings
     if spellings:
-        out = [
-            names.restore(line, spellings) if names.SYNTHETIC_PREFIX in line and not _STRING_DATA.match(line) else line
-            for line in out
-        ]
-    header = [first_file] if first_file else []
-    return "\n".join([*header, *out, '\t.section\t".note.GNU-stack","",@progbits', ""])
+        out = [names_restore(line, spellings) for line in out]
+    return LinkedPiece(piece.key, _parts(out, tags), first_file, defined_locals, mentions, own)
+
+
+def _parts(lines: list[str], tags: list[Tag]) -> list[tuple[Tag, str]]:
+    """Consecutive lines with the same tag as one part (untagged runs, mostly: one part)."""
+    parts: list[tuple[Tag, str]] = []
+    start = 0
+    for i in range(1, len(lines) + 1):
+        tag = tags[i] if i < len(lines) else None
+        if i == len(lines) or tag != tags[start] or (tag is not None and tag[0] == "bind"):
+            parts.append((tags[start], "\n".join(lines[start:i])))
+            start = i
+    return parts
 
 
 _TYPE_OBJECT = re.compile(r"^\s*\.type\s+(" + tokens.ASM_SYMBOL + r"),\s*[@%]object\s*$")  # AArch64 writes %object
@@ -146,18 +265,43 @@ _SECTION_SWITCH = (".section", ".data", ".bss", ".text", ".rodata", ".previous",
 
 
 def drop_unreferenced_data(lines: list[str], candidates: set[str]) -> list[str]:
-    """Drop the definitions of `candidates` (formerly local variables) that nothing else in
-    `lines` names: what GlobalDCE does unsplit once the last use is optimised away. A local
-    exported only while compiling keeps its definition, and the relocations of its
-    initialiser (undefined symbols the serial object lacks), in its owner's piece, where
-    the optimiser could not see that other subgraphs stopped using it. A definition's block
-    runs from its `.type SYM,@object` to its `.size SYM`; section switches inside stay."""
+    """`lines` without the definitions of the `candidates` (formerly local variables) that
+    nothing else in them names (`_variable_blocks`): the join's drop, on one text."""
+    blocks, mentions, own = _variable_uses(lines, candidates)
+    dropped = {i for name, rows in blocks.items() if mentions[name] == own[name] for i in rows}
+    return [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
+
+
+def _variable_uses(
+    lines: list[str], candidates: frozenset[str] | set[str]
+) -> tuple[dict[str, list[int]], dict[str, int], dict[str, int]]:
+    """The candidates' definitions in `lines` (`_variable_blocks`), each candidate's whole-token
+    occurrences in `lines`, and those inside its own definition: a name is referenced when
+    it occurs more often in all the text (every piece) than in its own block. (One tokenising
+    scan: a line-by-line scan cost 0.4 s on duktape, one alternation of the names 1.2 s on
+    SQLite's 246 against 0.3 s; block names are plain symbols, so a whole token equal to one
+    is exactly an occurrence.)"""
+    if not candidates:
+        return {}, {}, {}
+    blocks = _variable_blocks(lines, candidates)
+    own = {name: sum(1 for i in rows for t in _SYMBOL_TOKEN.findall(lines[i]) if t == name) for name, rows in blocks.items()}
+    mentions = collections.Counter(t for t in _SYMBOL_TOKEN.findall("\n".join(lines)) if t in candidates)
+    return blocks, dict(mentions), own
+
+
+def _variable_blocks(lines: list[str], candidates: frozenset[str] | set[str]) -> dict[str, list[int]]:
+    """The rows of each candidate's (a formerly local variable's) definition in `lines`: from
+    its `.type SYM,@object` to its `.size SYM`; section switches inside stay (not its rows).
+    The join drops a definition nothing else names: what GlobalDCE does unsplit once the last
+    use is optimised away. A local exported only while compiling keeps its definition, and
+    the relocations of its initialiser (undefined symbols the serial object lacks), in its
+    owner's piece, where the optimiser could not see that other subgraphs stopped using it."""
     blocks: dict[str, list[int]] = {}
     current: str | None = None
     rows: list[int] = []
     for i, line in enumerate(lines):
         if current is None:
-            m = _TYPE_OBJECT.match(line)
+            m = _TYPE_OBJECT.match(line) if "object" in line else None
             if m and m.group(1) in candidates:
                 current, rows = m.group(1), [i]
             continue
@@ -173,16 +317,7 @@ def drop_unreferenced_data(lines: list[str], candidates: set[str]) -> list[str]:
         if size and size.group(1) == current:
             blocks[current] = rows
             current = None
-    if not blocks:
-        return lines
-    # a name is referenced when it occurs more often in all the text than in its own block
-    # (one tokenising scan of the joined text: a line-by-line scan cost 0.4 s on duktape, and
-    # one alternation of the names 1.2 s on SQLite's 246 against 0.3 s; block names are plain
-    # symbols, so a whole token equal to one is exactly an occurrence)
-    everywhere = collections.Counter(t for t in _SYMBOL_TOKEN.findall("\n".join(lines)) if t in blocks)
-    own = collections.Counter(t for rows in blocks.values() for i in rows for t in _SYMBOL_TOKEN.findall(lines[i]) if t in blocks)
-    dropped = {i for name, rows in blocks.items() if everywhere[name] == own[name] for i in rows}
-    return [line for i, line in enumerate(lines) if i not in dropped] if dropped else lines
+    return blocks
 
 
 _ASSIGNMENT = re.compile(r"^\s*(" + tokens.ASM_SYMBOL + r")\s*=")
@@ -225,20 +360,9 @@ def _plain_number(line: str) -> bool:
     return len(parts) == 3 and parts[1] in _NUMBER_DIRECTIVES and parts[2].lstrip("-").isdigit()
 
 
-def _repeated_dw_ref(line: str, seen: set[str]) -> bool:
-    """Whether `line` defines a `DW.ref.*` label an earlier piece defined (records new ones)."""
-    label = _LABEL_DEF.match(line)
-    if label is None or not _unquote(label.group(1)).startswith("DW.ref."):
-        return False
-    sym = _unquote(label.group(1))
-    if sym in seen:
-        return True
-    seen.add(sym)
-    return False
-
-
-#: what `link` puts in front of a piece's local labels: `.Lp<piece>_` (`.LBB0_1` -> `.Lp3_BB0_1`)
-UNIQUE_LABEL_PREFIX = re.compile(r"\.Lp\d+_")
+#: what `link_piece` puts in front of a piece's local labels: `.Lp<ident>_` (`piece_ident`:
+#: `.LBB0_1` of subgraph 3's first piece -> `.Lp3_0_BB0_1`)
+UNIQUE_LABEL_PREFIX = re.compile(r"\.Lp\d+_\d+_")
 
 
 def _unique_label(prefix: str, match: re.Match[str]) -> str:

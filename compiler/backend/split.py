@@ -41,12 +41,15 @@ class BackendConfig:
     in_process: bool = False
     #: level-2 codegen pieces group functions up to this cost (the harness draws small ones)
     piece_cost: int = planner.LEVEL2_PIECE_COST
+    #: the names a worker's share of the MC link needs (`mclink.link_piece`, run where the
+    #: piece was made); None: the driver links every piece (a harness rewrites pieces first)
+    link: mclink.LinkNames | None = None
 
 
-#: what one subgraph's worker task returns (`optimise_task`): [(members, assembly,
-#: is_shared_copy)], the local names defined, the private names that crossed pieces, CPU
-#: seconds per stage
-TaskResult = tuple[list[tuple[list[str], str, bool]], set[str], set[str], dict[str, float]]
+#: what one subgraph's worker task returns (`optimise_task`): [(members, assembly or, with
+#: `BackendConfig.link`, the piece as the worker linked it, is_shared_copy)], the local names
+#: defined, the private names that crossed pieces, CPU seconds per stage
+TaskResult = tuple[list[tuple[list[str], "str | mclink.LinkedPiece", bool]], set[str], set[str], dict[str, float]]
 
 
 @dataclass
@@ -126,6 +129,8 @@ def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2:
     hooks = [f"{h.__module__}.{h.__qualname__}" for h in config.worker_hooks]
     named = _SOURCE_FILENAME.sub(r'source_filename = "\2"', text, count=1)
     fields = [named, known, k, level2, config.opt_level, config.triple, config.force_triple, config.piece_cost, hooks]
+    if config.link is not None:
+        fields.append("linked in the worker")
     if two_phase:
         fields.append("two-phase")
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
@@ -208,16 +213,38 @@ def _codegen(
     if whole:
         asm = llvm_stage.emit_assembly(module, target)
         cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
-        return [(list(known), asm, False)], local, set(), cpu
+        return _linked([(list(known), asm, False)], local, set(), k, config, cpu)
     optimised = module.text()
     pieces, local, private = planner.split_functions(optimised, set(known), k, per_function=level2, piece_cost=config.piece_cost)
-    out = []
+    out: list[tuple[list[str], str | mclink.LinkedPiece, bool]] = []
     for members, piece, shared in pieces:
         with llvm_stage.native(piece, f"<subgraph {k} piece>") as piece_module:
             piece_module.prepare(target, force_triple=config.force_triple)
             out.append((members, llvm_stage.emit_assembly(piece_module, target), shared))
     cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
-    return out, local, private, cpu
+    return _linked(out, local, private, k, config, cpu)
+
+
+def _linked(
+    pieces: list[tuple[list[str], str | mclink.LinkedPiece, bool]], local: set[str], private: set[str], k: int,
+    config: BackendConfig, cpu: dict[str, float],
+) -> TaskResult:
+    """The task's result, its pieces linked here when `config.link` says so (`mclink.link_piece`:
+    the work on each piece's own text moves off the driver's serial path)."""
+    import time
+
+    if config.link is None:
+        return pieces, local, private, cpu
+    start = time.process_time()
+    names = mclink.LinkNames(
+        config.link.local | local, config.link.private | private, config.link.dead_when_unused, config.link.spellings
+    )
+    linked: list[tuple[list[str], str | mclink.LinkedPiece, bool]] = []
+    for j, (members, asm, shared) in enumerate(pieces):
+        assert isinstance(asm, str)
+        linked.append((members, mclink.link_piece(mclink.AsmPiece((0, k, j), asm), mclink.piece_ident((0, k, j)), names), shared))
+    cpu["link"] = time.process_time() - start
+    return linked, local, private, cpu
 
 
 def codegen_optimised_task(optimised: Optimised, dead: list[str], k: int, config: BackendConfig) -> TaskResult:
@@ -389,6 +416,18 @@ def compile_split(
     order = the_plan.order
     local_names = set(the_plan.local_names)
     private_names: set[str] = set()
+    # -O0 runs no GlobalDCE unsplit: every variable stays, referenced or not
+    dead_when_unused = the_plan.dead_when_unused if config.opt_level >= 1 else set()
+    # each worker links its own pieces (mclink.link_piece), the driver only joins them; it
+    # links them itself where a harness rewrites pieces or names, caches tasks (the names a
+    # piece's link reads are the whole plan's), keeps the pieces, or GlobalMerge's alias
+    # sizes need every piece's assembly
+    worker_link = not (hooks.pieces or hooks.link_names or hooks.tasks is not None or save_pieces
+                       or the_plan.merge_facts is not None)
+    if worker_link:
+        names_of_plan = mclink.LinkNames(frozenset(local_names), frozenset(the_plan.private_names),
+                                         frozenset(dead_when_unused & local_names), spellings)
+        config = dataclasses.replace(config, link=names_of_plan)
 
     t0, c0 = time.perf_counter(), time.process_time()
     # at -O1 and up: optimise, drop what no subgraph uses any more, then codegen (-O0 runs no
@@ -405,11 +444,12 @@ def compile_split(
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
     tasks_cpu: list[float] = []
     pieces_asm: list[mclink.AsmPiece] = []
+    linked: list[mclink.LinkedPiece] = []
     piece_members: dict[int, list[list[str]]] = {}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
         pieces, local, private, task_cpu = result
         for stage, secs in task_cpu.items():
-            cpu[stage] += secs
+            cpu[stage] = cpu.get(stage, 0.0) + secs
         largest = max(largest, sum(task_cpu.values()))
         tasks_cpu.append(sum(task_cpu.values()))
         local_names |= local
@@ -421,33 +461,48 @@ def compile_split(
                 if ident in shared_seen:
                     continue
                 shared_seen.add(ident)
-            pieces_asm.append(mclink.AsmPiece(_key(members, order, sg.index, j), asm_text))
+            key = _key(members, order, sg.index, j)
+            if isinstance(asm_text, mclink.LinkedPiece):
+                asm_text.key = key  # its worker knew its subgraph and place, not its input position
+                linked.append(asm_text)
+            else:
+                pieces_asm.append(mclink.AsmPiece(key, asm_text))
     seconds["optimise+codegen"], cpu_seconds["optimise+codegen"] = time.perf_counter() - t0, time.process_time() - c0
     if save_pieces:
         _write_pieces(save_pieces, the_plan, pieces_asm, piece_members)
 
     t0, c0 = time.perf_counter(), time.process_time()
-    for rewrite_pieces in hooks.pieces:
-        pieces_asm = rewrite_pieces(pieces_asm)
-    private_names |= the_plan.private_names
-    for rewrite_names in hooks.link_names:
-        local_names, private_names = rewrite_names(local_names, private_names)
-    # -O0 runs no GlobalDCE unsplit: every variable stays, referenced or not
-    dead_when_unused = the_plan.dead_when_unused if config.opt_level >= 1 else set()
-    # the serial object's alias sizes, whatever GlobalMerge did in each piece (globalmerge.py)
-    alias_sizes = None
-    if the_plan.merge_facts is not None:
-        in_order = [p.asm for p in sorted(pieces_asm, key=lambda p: p.key)]
-        alias_sizes = globalmerge.alias_sizes(in_order, the_plan.merge_facts, config.triple, config.opt_level, order)
-    asm = mclink.link(pieces_asm, local_names, private_names, dead_when_unused, alias_sizes, spellings)
+    if worker_link:
+        asm = mclink.join(linked)
+    else:
+        asm = _link_in_driver(pieces_asm, hooks, local_names, private_names | the_plan.private_names, dead_when_unused,
+                              the_plan, config, spellings)
     for rewrite_linked in hooks.linked:
         asm = rewrite_linked(asm)
     seconds["link"], cpu_seconds["link"] = time.perf_counter() - t0, time.process_time() - c0
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
     return SplitResult(
-        asm, len(the_plan.subgraphs), len(pieces_asm), the_plan, seconds, cpu_seconds, cpu, piece_members, reused, tasks_cpu
+        asm, len(the_plan.subgraphs), len(pieces_asm) + len(linked), the_plan, seconds, cpu_seconds, cpu, piece_members, reused, tasks_cpu
     )
+
+
+def _link_in_driver(
+    pieces: list[mclink.AsmPiece], hooks: BuildHooks, local_names: set[str], private_names: set[str],
+    dead_when_unused: set[str], the_plan: planner.SplitPlan, config: BackendConfig, spellings: dict[str, str] | None,
+) -> str:
+    """The MC link of every piece here, after a harness's rewrites of pieces and names, with
+    GlobalMerge's alias sizes (which read every piece's assembly)."""
+    for rewrite_pieces in hooks.pieces:
+        pieces = rewrite_pieces(pieces)
+    for rewrite_names in hooks.link_names:
+        local_names, private_names = rewrite_names(local_names, private_names)
+    # the serial object's alias sizes, whatever GlobalMerge did in each piece (globalmerge.py)
+    alias_sizes = None
+    if the_plan.merge_facts is not None:
+        in_order = [p.asm for p in sorted(pieces, key=lambda p: p.key)]
+        alias_sizes = globalmerge.alias_sizes(in_order, the_plan.merge_facts, config.triple, config.opt_level, the_plan.order)
+    return mclink.link(pieces, local_names, private_names, dead_when_unused, alias_sizes, spellings)
 
 
 def _second_phase(

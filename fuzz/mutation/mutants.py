@@ -41,8 +41,8 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- MC link
     Mutant(
         "mclink-keeps-local-globl", "compiler/backend/mclink.py",
-        "if sym in local_names:\n                    continue  # restore",
-        "if sym in local_names and sym in private_names:\n                    continue  # restore",
+        "if sym in local_names:\n                continue  # restore",
+        "if sym in local_names and sym in private_names:\n                continue  # restore",
         "only formerly private symbols lose the `.globl` the split gave them; internal ones leak",
         "callgraph",
     ),
@@ -55,8 +55,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "mclink-every-dw-ref", "compiler/backend/mclink.py",
-        "    if sym in seen:\n        return True",
-        "    if sym in seen:\n        return False",
+        "                elif tag in seen:\n",
+        "                elif tag in seen and tag[0] == \"bind\":\n",
         "every piece keeps its `DW.ref.<personality>` definition (the fixed duplicate-symbol bug, back)",
         "linkage",
     ),
@@ -285,8 +285,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "mclink-binding-dedup-per-symbol", "compiler/backend/mclink.py",
-        "                key = line.strip()\n",
-        "                key = sym\n",
+        "            key = line.strip()\n",
+        "            key = sym\n",
         "binding directives are deduplicated per symbol, not per directive: `.hidden f` after `.globl f` is dropped",
         "linkage",
     ),

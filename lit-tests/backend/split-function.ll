@@ -14,7 +14,7 @@
 ; PLAN-NOT: ember.
 
 ; ASM-LABEL: helper:
-; ASM: .Lp0_func_end
+; ASM: .Lp0_{{[0-9]+}}_func_end
 ; ASM-LABEL: first:
 ; ASM-LABEL: second:
 ; ASM: .local counter

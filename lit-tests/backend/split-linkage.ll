@@ -45,11 +45,11 @@
 ; ASM: callq bump
 ; ASM-LABEL: bump.ember.2:
 ; ASM-LABEL: second:
-; ASM: leaq .Lp1_table(%rip)
+; ASM: leaq .Lp{{[0-9]+}}_0_table(%rip)
 ; ASM: callq bump.ember.2
 ; ASM-LABEL: name:
-; ASM: leaq .Lp2_msg(%rip)
-; ASM: .Lp2_msg:
+; ASM: leaq [[MSG:\.Lp[0-9]+_0_msg]](%rip)
+; ASM: [[MSG]]:
 ; ASM-NEXT: .asciz "msg"
 ; ASM: .weak shared
 ; ASM-NOT: .weak shared

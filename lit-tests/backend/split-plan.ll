@@ -16,9 +16,9 @@
 ; ASM-NOT: .globl{{.*}}counter
 ; ASM-NOT: .hidden{{.*}}counter
 ; ASM-LABEL: first:
-; ASM: .Lp0_func_end
+; ASM: .Lp0_0_func_end
 ; ASM-LABEL: second:
-; ASM: .Lp1_func_end
+; ASM: .Lp1_0_func_end
 
 ; DIFF: symbol tables agree
 

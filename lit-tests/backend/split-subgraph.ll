@@ -17,13 +17,13 @@
 ; MC link: one local `counter`, each piece's labels with its own prefix.
 ; ASM-NOT: .globl counter
 ; ASM-LABEL: helper:
-; ASM: [[END0:\.Lp0_func_end[0-9]+]]:
+; ASM: [[END0:\.Lp0_0_func_end[0-9]+]]:
 ; ASM: .size helper, [[END0]]-helper
 ; ASM-LABEL: first:
 ; ASM: .type counter,@object
 ; ASM-NOT: .hidden counter
 ; ASM-NEXT: .local counter
 ; ASM-NEXT: .comm counter,8,8
-; ASM: .Lp1_func_end0:
-; ASM-NEXT: .size helper.ember.1, .Lp1_func_end0-helper.ember.1
+; ASM: .Lp1_0_func_end0:
+; ASM-NEXT: .size helper.ember.1, .Lp1_0_func_end0-helper.ember.1
 ; ASM-LABEL: second:
