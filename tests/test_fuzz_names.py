@@ -45,9 +45,11 @@ def test_renamed_modules_assemble_and_keep_what_the_harness_names(case: object) 
 
 
 def test_every_kind_appears_in_a_linkage_module() -> None:
+    """Every name kind shows in 60 linkage modules (derandomized: a kind drawn in 5% of
+    modules is missing from 30 random ones one time in five)."""
     seen: set[str] = set()
 
-    @settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=60, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(linkage_cases())
     def collect(case: object) -> None:
         seen.update(case.features)  # type: ignore[attr-defined]
