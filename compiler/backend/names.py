@@ -39,14 +39,25 @@ def asm_spelling(name: str) -> str:
     return f'"{escaped}"'
 
 
+#: names the MC link takes for a piece's own labels and makes unique per piece (mclink's
+#: `_LOCAL_LABEL`): `.L...` (an assembler temporary) and `GCC_except_table<N>`
+_LABEL_LIKE = re.compile(r"\.L|GCC_except_table[0-9]")
+
+
 def needs_canonical_name(name: str, linkage: int) -> bool:
-    """Whether the split renames this value: private ones (the link rewrites their symbols)
-    and any whose spelling needs quotes in the IR text or the assembly (`@"hooks.a$b"`:
-    the planner's text model reads plain names only); unnamed values (`@0`) are the
-    planner's own."""
+    """Whether the split renames this value: private ones (the link rewrites their symbols),
+    any whose spelling needs quotes in the IR text or the assembly (`@"hooks.a$b"`: the
+    planner's text model reads plain names only), and any the link would take for a
+    piece-local label (`@.Ltable`, legal IR, serially an assembler temporary); unnamed
+    values (`@0`) are the planner's own."""
     if not name:
         return False
-    return linkage == engine.PRIVATE or not _SPLIT_PLAIN.fullmatch(name) or bool(_SYNTHETIC.search(name))
+    return (
+        linkage == engine.PRIVATE
+        or not _SPLIT_PLAIN.fullmatch(name)
+        or bool(_SYNTHETIC.search(name))
+        or bool(_LABEL_LIKE.match(name))
+    )
 
 
 def canonicalise(module: engine.Module) -> dict[str, str]:

@@ -53,7 +53,9 @@ class KnownBug:
 #: through function values; fixed by one round, see compiler/midend/pipeline.py),
 #: libcall_through_helper_subgraph.ll and inlined_helper_out_of_line.ll (a helper the serial
 #: build inlines stayed a call in other subgraphs; fixed by planning from the whole-module
-#: summary's predicted inlining, compiler/backend/summary.py).
+#: summary's predicted inlining, compiler/backend/summary.py), internal_dot_l_name.ll (an
+#: internal `@.Ltable` used from two pieces: the MC link took it for a piece-local label;
+#: fixed by giving such names synthetic spellings while split, compiler/backend/names.py).
 def _only_extra_undefined(report: properties.Report, failure: properties.Failure) -> bool:
     """Every symbol difference is an undefined symbol the split build has and the reference has
     not, and each is a symbol the program itself names (`@name`, or `@llvm.name.*` for the
@@ -74,19 +76,6 @@ def _only_extra_undefined(report: properties.Report, failure: properties.Failure
 PRINTF_FOLDS = frozenset({"printf", "puts", "putchar", "fputs", "fputc", "fwrite"})
 
 
-_DOT_L_DEFINITION = re.compile(r'^(?:define [^@]*)?@"?\.L[^"\s(]*"? = (?!private)|^define (?!private)[^@]*@"?\.L', re.M)
-_DOT_L_SYMPTOMS = ("non-local symbol required", "Undefined temporary symbol .L")
-
-
-def _dot_l_name_across_pieces(report: properties.Report, failure: properties.Failure) -> bool:
-    """A split build that failed to assemble on a `.L` symbol, in a module with a non-private
-    definition whose name starts with `.L` (internal_dot_l_name.ll)."""
-    if failure.classification != "crash" or not _DOT_L_DEFINITION.search(report.case.module):
-        return False
-    said = f"{failure.summary}\n{failure.detail}\n{failure.cause}"
-    return any(symptom in said for symptom in _DOT_L_SYMPTOMS)
-
-
 def _only_extra_subprograms(report: properties.Report, failure: properties.Failure) -> bool:
     """A `-g` split object describing functions the serial one does not, and nothing else
     different in its subprograms (split_keeps_evaluated_ctors.ll)."""
@@ -104,14 +93,6 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
         "only they call): locals are not compared at -O1+, so only -g plans show it, as extra subprograms",
         _only_extra_subprograms,
         levels=(),
-    ),
-    KnownBug(
-        "dot-l-name-across-pieces",
-        HERE / "internal_dot_l_name.ll",
-        "an internal global named `.L...` used from two pieces: the MC link takes it for a piece-local label and "
-        "makes it unique per piece, so the split object does not assemble",
-        _dot_l_name_across_pieces,
-        levels=(0, 1, 2),
     ),
 )
 #: Recognisers by class, for registering the next open bug of a class. `extra-undefined` was

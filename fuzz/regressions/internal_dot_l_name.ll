@@ -3,7 +3,9 @@
 ; fails to assemble ("non-local symbol required" / "Undefined temporary symbol .Lp3_...").
 ; The MC link takes `.Ltable` for one of codegen's piece-local labels and makes it unique
 ; per piece, so the pieces no longer name one symbol. Found by the identifier dimension
-; (`names-target`: `.Ltable` is among the words llc prints). Reproduce:
+; (`names-target`: `.Ltable` is among the words llc prints). Fixed: names the link takes for
+; labels (`.L...`, `GCC_except_table<N>`) get synthetic spellings while the module is split
+; (compiler/backend/names.py), spelled back in the link. Reproduce (before the fix):
 ;   ember build internal_dot_l_name.ll -o s.o --split subgraph --split-cost 1 -O0
 @.Ltable = internal global i64 0
 @.fmt = private unnamed_addr constant [6 x i8] c"%lld\0A\00"
