@@ -54,8 +54,6 @@ def test_split_drops_what_serial_drops_and_the_old_build_did_not(because: str, t
         assert len(kept - serial) == 1, (mode, kept - serial)
 
 
-@pytest.mark.xfail(strict=True, reason="open back-end bug: a never-stored internal flag used from two subgraphs is "
-                   "exported while compiling, so no subgraph folds its loads and the dead local keeps its UND symbol")
 def test_a_flag_no_store_sets_kills_the_calls_in_the_split_build_too(tmp_path: Path) -> None:
     path = tmp_path / "dead_flag.ll"
     path.write_text(module_for("flag"))

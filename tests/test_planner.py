@@ -436,3 +436,33 @@ def test_asm_probe_holds_only_the_asm() -> None:
     engine.Module(probe, verify=True).close()  # a module LLVM accepts as it is
     no_asm = "define i32 @main() {\n  ret i32 0\n}\n"
     assert planner.asm_probe(irmodel.parse_module(no_asm)) is None
+
+
+def _reader(name: str, access: str) -> str:
+    """A function that reads `stat.now[%x]` through a GEP with `access` (a load line of `%now`)."""
+    return "\n".join([
+        f"define i64 @{name}(i64 %x) {{",
+        "  %now = getelementptr inbounds [4 x i64], ptr @stat, i64 0, i64 %x",
+        f"  {access}",
+        "  ret i64 %v",
+        "}",
+    ])
+
+
+def test_never_written_variables_are_read_only_through_plain_loads() -> None:
+    """What GlobalOpt marks constant unsplit: no store anywhere (through any GEP), no volatile
+    or atomic access, the address never escaping; the plan then marks it constant."""
+    plain = "%v = load i64, ptr %now, align 8"
+    read = irmodel.parse_module("\n".join([_TABLE, _reader("a", plain), _reader("b", plain)]))
+    assert planner.never_written_variables(read, {"stat"}) == {"stat"}
+    for write in (
+        "%v = load volatile i64, ptr %now, align 8",
+        "%v = load atomic i64, ptr %now seq_cst, align 8",
+        "store i64 1, ptr %now, align 8\n  %v = add i64 0, 0",
+    ):
+        mod = irmodel.parse_module("\n".join([_TABLE, _reader("a", plain), _reader("b", write)]))
+        assert planner.never_written_variables(mod, {"stat"}) == set(), write
+        if "atomic" not in write:  # an atomic access counts as an escape already
+            assert planner.non_escaping_variables(mod, {"stat"}) == {"stat"}, write
+    escaped = irmodel.parse_module("\n".join([_TABLE, _reader("a", plain), _reader("b", "call void @use(ptr %now)\n  %v = add i64 0, 0")]))
+    assert planner.never_written_variables(escaped, {"stat"}) == set()

@@ -877,7 +877,15 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     subgraphs = []
     work = 0
     sites = call_sites(state.mod, local_dup) if state.policy.serial_argument_facts else {}
-    unescaped = non_escaping_variables(state.mod, exported) if state.policy.serial_alias_facts else set()
+    unescaped: set[str] = set()
+    if state.policy.serial_alias_facts:
+        unescaped, written = variable_uses(state.mod, exported)
+        # GlobalOpt makes a never-written local constant unsplit and folds its loads (a flag
+        # nothing sets: the calls it guards die, and the undefined symbols only they named);
+        # marked constant here, every subgraph gets its initialiser to fold (`_declarations`)
+        for name in sorted(unescaped - written):
+            _mark_constant(state.by_name[name])
+        unescaped &= written
     for k, members in enumerate(state.bucket_members):
         ordered = sorted(members, key=state.order.__getitem__)
         here = {n for n in exported if owner.get(n) == k}
@@ -1133,19 +1141,28 @@ def _rooted(operand: str, names: set[str]) -> bool:
     return _second_operand_only(irmodel.parenthesised(value, m.end()), names)
 
 
+#: what `_access` says of a plain load, and of a store or a volatile or atomic load (which
+#: GlobalOpt does not fold through)
+_LOAD, _WRITE = "access:load", "access:write"
+
+
 def _access(line: str, names: set[str]) -> str | None:
     """How an instruction line that names one of `names` uses it: 'derived' (a `getelementptr`
-    of it: returns the result's name), 'access' (the address of a load or a store, never the
-    value stored) or None (anything else: the address may escape)."""
+    of it: returns the result's name), `_LOAD` or `_WRITE` (the address of a load or a store,
+    never the value stored) or None (anything else: the address may escape)."""
     body = re.sub(r", !(?:[a-zA-Z_.0-9]+) !\d+.*$", "", line.strip())
     m = re.match("(" + tokens.IR_LOCAL + ") = (getelementptr .*)$", body)
     if m:
         gep = _GEP_OPEN.match(m.group(2))
         assert gep is not None
         return m.group(1) if _second_operand_only(m.group(2)[gep.end():], names) else None
-    m = re.match(tokens.IR_LOCAL + " = load (?:volatile )?(.*)$", body) or re.match(r"store (?:volatile )?(.*)$", body)
+    m = re.match(tokens.IR_LOCAL + " = load (volatile )?(.*)$", body)
     if m:
-        return "access" if _second_operand_only(m.group(1), names) else None
+        plain = m.group(1) is None and not m.group(2).startswith("atomic ")
+        return (_LOAD if plain else _WRITE) if _second_operand_only(m.group(2), names) else None
+    m = re.match(r"store (?:volatile )?(.*)$", body)
+    if m:
+        return _WRITE if _second_operand_only(m.group(1), names) else None
     return None
 
 
@@ -1161,6 +1178,20 @@ def non_escaping_variables(mod: IRModule, candidates: set[str]) -> set[str]:
     module: every use loads from or stores to it, directly or through `getelementptr`s of it
     (what GlobalsAA calls non-address-taken, conservatively: no call, compare, phi, select or
     initialiser may name it)."""
+    return variable_uses(mod, candidates)[0]
+
+
+def never_written_variables(mod: IRModule, candidates: set[str]) -> set[str]:
+    """The local variables of `candidates` whose address never escapes and that nothing stores
+    to (plain loads only, no volatile or atomic access): what GlobalOpt marks constant in the
+    serial build, folding every load of it to the initialiser."""
+    unescaped, written = variable_uses(mod, candidates)
+    return unescaped - written
+
+
+def variable_uses(mod: IRModule, candidates: set[str]) -> tuple[set[str], set[str]]:
+    """`non_escaping_variables`, and which of them an instruction writes (a store, or a
+    volatile or atomic access)."""
     wanted: set[str] = set()
     for name in candidates:
         e = mod.values.get(name)
@@ -1171,7 +1202,8 @@ def non_escaping_variables(mod: IRModule, candidates: set[str]) -> set[str]:
             continue
         wanted.add(name)
     if not wanted:
-        return set()
+        return set(), set()
+    written: set[str] = set()
     escaped = {r for e in mod.entities if e.kind not in ("function",) for r in e.refs if r in wanted and r != e.name}
     for e in mod.by_kind("function"):
         named = wanted.intersection(e.refs) - escaped
@@ -1192,10 +1224,19 @@ def non_escaping_variables(mod: IRModule, candidates: set[str]) -> set[str]:
                 if how is None:
                     escaped.add(name)
                     break
-                if how != "access" and how not in tokens:
+                if how == _WRITE:
+                    written.add(name)
+                elif how != _LOAD and how not in tokens:
                     tokens.add(how)
                     todo.extend(ln for ln in body if how in _SSA.findall(ln))
-    return wanted - escaped
+    return wanted - escaped, written
+
+
+def _mark_constant(e: Entity) -> None:
+    """A variable definition `@v = internal global T init` as `@v = internal constant T init`."""
+    head, sep, rest = e.text.partition(" global ")
+    if sep and "=" in head:
+        e.text = head + " constant " + rest
 
 
 def variable_keepers(names: list[str], k: int) -> list[str]:
