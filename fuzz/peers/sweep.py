@@ -5,6 +5,9 @@ locals in every program that hides whatever else it does. This runs the properti
 check (reference `--split none` against the candidate, behaviour and symbols) on each of
 N programs of one strategy and counts (class, kind) pairs, so a wrong output or a crash
 shows next to the leaks. The first program of each pair is saved as `<out>/<class>-<n>.ll`.
+A candidate that fails to build is run again for its whole stderr, and the crash's kind
+names what the tool said (`crash_message`), not only its exit status: "candidate exited 1"
+alone would lump llvm-split's broken ifunc parts with ld's TLS refusal (docs/peers.md).
 
     python -m fuzz.peers.sweep 'sh fuzz/peers/llvm_split.sh {in} {out}' --strategy linkage -n 40 -o sweep/
 """
@@ -13,8 +16,27 @@ from __future__ import annotations
 
 import argparse
 import collections
+import re
 import sys
+import tempfile
 from pathlib import Path
+
+#: `tool: /path/File.cpp:614: void f(): Assertion `cond' failed.`
+_ASSERTION = re.compile(r"(\w+\([^()]*\))[^:]*: Assertion `(.*)' failed")
+_PATH = re.compile(r"\S*/\S+")
+
+
+def crash_message(stderr: str) -> str:
+    """What a failed candidate said, without paths or symbol names, for a crash's kind: an
+    assertion as `function(): Assertion `cond' failed`, else the first line of its stderr
+    (ld's `ld: SYMBOL: ...` without the symbol, section names dropped)."""
+    for line in stderr.splitlines():
+        if m := _ASSERTION.search(line):
+            return f"{m.group(1)}: Assertion `{m.group(2)}' failed"
+    first = next((ln.strip() for ln in stderr.splitlines() if ln.strip()), "")
+    first = re.sub(r"^ld: [^:\s]+: ", "ld: ", first)
+    first = re.sub(r" section \S+", "", first)
+    return _PATH.sub("…", first)[:100]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m fuzz.peers.sweep: error: {exc}", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
+    command = CandidateCommand(args.candidate)
     plan = properties.CheckPlan(opt=args.opt, cost=None, opt_check=False,
                                 configs=(properties.BuildConfig(candidate=args.candidate, opt=args.opt),))
     counts: collections.Counter[tuple[str, str]] = collections.Counter()
@@ -51,7 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     def sweep(case: FuzzCase) -> None:
         report = properties.check(case, plan)
         for f in report.failures:
-            key = (f.classification, f.cause or f.summary.split(": ", 1)[-1][:60])
+            kind = f.cause or f.summary.split(": ", 1)[-1][:60]
+            if f.classification == "crash" and f.cause.startswith("candidate exited"):
+                with tempfile.TemporaryDirectory(prefix="ember-sweep-") as tmp:
+                    (Path(tmp) / "in.ll").write_text(case.module)
+                    kind = f"{kind}: {crash_message(command.compile(Path(tmp) / 'in.ll').stderr)}"
+            key = (f.classification, kind)
             if key not in counts:
                 (args.out / f"{f.classification}-{len(counts)}.ll").write_text(case.module)
             counts[key] += 1
