@@ -61,8 +61,8 @@ class Optimised:
     bitcode: bytes
     #: the local names defined here (after the worker's renames)
     local: set[str]
-    #: the functions defined here (what may be found dead), and what each global value here
-    #: uses (`engine.Module.references`)
+    #: the definitions here that may be found dead (functions; variables too without debug
+    #: info), and what each global value here uses (`engine.Module.references`)
     defined: list[str]
     references: dict[str, set[str]]
     cpu: dict[str, float]
@@ -172,10 +172,12 @@ def optimise_task(
         local = _name_locals(values, known, k, rename_fresh=whole)
         if two_phase:
             references = module.references()
-            # only functions may be found dead: a variable stays for the link's own check
-            # (mclink.drop_unreferenced_data), which sees the debug info naming it too
-            functions = [v.name for v in values if v.is_function]
-            optimised = Optimised(list(known), module.bitcode(), local, functions, references, cpu, whole, level2)
+            # functions and, without debug info, variables may be found dead (a vtable only dead
+            # code named, and the methods only it names); with `-g` a variable stays for the
+            # link's own check (mclink's join), since other pieces' DWARF may name it
+            keep_variables = "!llvm.dbg.cu" in text
+            defined = [v.name for v in values if v.is_function or not keep_variables]
+            optimised = Optimised(list(known), module.bitcode(), local, defined, references, cpu, whole, level2)
             cpu["optimise"] += time.process_time() - start
             return optimised
         return _codegen(module, known, local, k, config, target, cpu, start, whole=whole, level2=level2)
