@@ -75,14 +75,16 @@ class BuildServer:
 
     def build(
         self, path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None,
-        task_cache: Path | None = None,
+        task_cache: Path | None = None, plan_assignment: dict[str, int] | None = None,
     ) -> BuildResult:
         """Compile `path` to `out` with `options`; never raises for a compiler failure.
 
         `share_lowering`: a folder where the servers building this program leave and reuse
         its lowering (`LoweringCache.shared_in`). `task_cache`: a folder where split builds
         leave and reuse their subgraph tasks (`fuzz.task_cache`: a reduction's candidates).
-        Of `options.hooks` only the names travel.
+        Of `options.hooks` only the names travel, and `plan_assignment` (a fixed split plan,
+        `BuildHooks.plan_assignment`). With `options.print_split_plan` the plan is written to
+        `OUT.plan.txt` (`plan_assignment_of` reads it back).
         """
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None and self._stderr is not None
@@ -94,6 +96,8 @@ class BuildServer:
             request["share_lowering"] = str(share_lowering)
         if task_cache is not None:
             request["task_cache"] = str(task_cache)
+        if plan_assignment is not None:
+            request["plan_assignment"] = plan_assignment
         try:
             proc.stdin.write(json.dumps(request).encode() + b"\n")
             proc.stdin.flush()
@@ -191,11 +195,29 @@ def lease() -> Iterator[BuildServer]:
 
 def build(
     path: Path, options: driver.BuildOptions, out: Path, *, timeout: float, share_lowering: Path | None = None,
-    task_cache: Path | None = None,
+    task_cache: Path | None = None, plan_assignment: dict[str, int] | None = None,
 ) -> BuildResult:
     """`BuildServer.build` on a leased server (see `lease`)."""
     with lease() as srv:
-        return srv.build(path, options, out, timeout=timeout, share_lowering=share_lowering, task_cache=task_cache)
+        return srv.build(path, options, out, timeout=timeout, share_lowering=share_lowering, task_cache=task_cache,
+                         plan_assignment=plan_assignment)
+
+
+def plan_assignment_of(plan_text: str) -> dict[str, int]:
+    """Function and variable name -> subgraph index, from a printed split plan (`--print-split-plan`:
+    `subgraph K (cost C): a, b, ...`); copies (`f.ember.K`) are not members of their own."""
+    from compiler.backend import planner
+
+    out: dict[str, int] = {}
+    for line in plan_text.splitlines():
+        head, sep, members = line.partition("): ")
+        if not sep or not head.startswith("subgraph "):
+            continue
+        k = int(head.split()[1])
+        for name in members.split(", "):
+            if name and planner.COPY_SUFFIX not in name:
+                out.setdefault(name, k)
+    return out
 
 
 def stop_all() -> None:
@@ -222,11 +244,16 @@ def _serve_one(request: dict[str, Any]) -> dict[str, object]:
     shared = request.pop("share_lowering", None)
     names = request.pop("hooks", ())
     tasks = request.pop("task_cache", None)
+    assignment = request.pop("plan_assignment", None)
     try:
         base = BuildHooks(lowering=_LOWERINGS.shared_in(shared) if _LOWERINGS is not None else None, in_process=_IN_PROCESS,
-                          tasks=TaskFiles(tasks) if tasks is not None else None)
+                          tasks=TaskFiles(tasks) if tasks is not None else None, plan_assignment=assignment)
         options = driver.BuildOptions(**request, hooks=faults.hooks_for(names, base=base))
-        result = driver.build(inp, options).output
+        built = driver.build(inp, options)
+        result = built.output
+        if options.print_split_plan:
+            plan = next((n for n in built.times.notes if "\nsubgraph 0 (cost " in n), "")
+            Path(out + ".plan.txt").write_text(plan)
     except EmberError as exc:
         return {"ok": False, "error": exc.render(), "hang": "timed out" in exc.message}
     except Exception as exc:  # an internal error of the compiler

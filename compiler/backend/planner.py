@@ -302,6 +302,11 @@ class PlanPolicy:
     #: a local variable whose address never escapes stays local in its owner while other
     #: subgraphs use it, so GlobalsAA keeps its no-escape fact (-O1 and up; `variable_keepers`)
     serial_alias_facts: bool = False
+    #: a fixed level-1 plan: function name -> subgraph index, used by `pack_clusters` instead
+    #: of packing by cost (a reducer keeps the boundaries of a failing build's plan while the
+    #: module shrinks); None: pack by cost. Functions it does not name follow their atom,
+    #: their cluster or a caller, else go to subgraph 0; indices left empty disappear
+    assignment: dict[str, int] | None = None
 
 
 @dataclass
@@ -581,18 +586,24 @@ def _inline_summary(state: PlanState) -> summary.ModuleSummary:
 
 
 def pack_clusters(state: PlanState) -> None:
-    """Clusters into `count` subgraphs, biggest first onto the lightest (LPT; ties by input order)."""
-    members_of: dict[str, list[str]] = {}
-    for root in _function_atoms(state):
-        members_of.setdefault(state.clusters.find(root), []).extend(state.atom_members[root])
-    count = min(state.count, len(members_of)) or 1
-    heap = [(0, k) for k in range(count)]
-    placed: list[list[str]] = [[] for _ in range(count)]
-    first = {c: min(state.order[n] for n in names) for c, names in members_of.items()}
-    for c in sorted(members_of, key=lambda c: (-state.cluster_cost[c], first[c])):
-        load, k = heapq.heappop(heap)
-        placed[k].extend(members_of[c])
-        heapq.heappush(heap, (load + state.cluster_cost[c], k))
+    """Clusters into `count` subgraphs, biggest first onto the lightest (LPT; ties by input order);
+    with `PlanPolicy.assignment`, function atoms where it puts them instead (`_assigned`)."""
+    placed: list[list[str]]
+    if state.policy.assignment is not None:
+        placed = _assigned(state, state.policy.assignment)
+        count = len(placed)
+    else:
+        members_of: dict[str, list[str]] = {}
+        for root in _function_atoms(state):
+            members_of.setdefault(state.clusters.find(root), []).extend(state.atom_members[root])
+        count = min(state.count, len(members_of)) or 1
+        heap = [(0, k) for k in range(count)]
+        placed = [[] for _ in range(count)]
+        first = {c: min(state.order[n] for n in names) for c, names in members_of.items()}
+        for c in sorted(members_of, key=lambda c: (-state.cluster_cost[c], first[c])):
+            load, k = heapq.heappop(heap)
+            placed[k].extend(members_of[c])
+            heapq.heappush(heap, (load + state.cluster_cost[c], k))
     # number subgraphs by their first member's input position (a stable, readable plan)
     placed.sort(key=lambda names: min((state.order[n] for n in names), default=1 << 30))
     state.count = count
@@ -601,6 +612,38 @@ def pack_clusters(state: PlanState) -> None:
         for name in names:
             state.owner[name] = k
     state.imported = [set() for _ in range(count)]
+
+
+def _assigned(state: PlanState, assignment: dict[str, int]) -> list[list[str]]:
+    """Function atoms placed by a fixed assignment (name -> subgraph index): an atom goes where
+    its first named member goes (a comdat or alias group stays whole); an atom it names no
+    member of goes with the first placed atom of its cluster (a local with its caller), else
+    with the first function in input order that references it, else to subgraph 0. Empty
+    subgraphs disappear (`pack_clusters` numbers the rest by their first member)."""
+    roots = _function_atoms(state)
+    where: dict[str, int] = {}
+    for root in roots:
+        k = next((assignment[n] for n in state.atom_members[root] if n in assignment), None)
+        if k is not None:
+            where[root] = k
+    by_cluster: dict[str, int] = {}
+    for root in roots:
+        if root in where:
+            by_cluster.setdefault(state.clusters.find(root), where[root])
+    referenced_from: dict[str, int] = {}
+    for e in state.defs:
+        if e.kind == "function" and (k := where.get(state.atoms.find(e.name))) is not None:
+            for r in e.refs:
+                referenced_from.setdefault(r, k)
+    placed: dict[int, list[str]] = {}
+    for root in roots:
+        k = where.get(root)
+        if k is None:
+            k = by_cluster.get(state.clusters.find(root))
+        if k is None:
+            k = next((referenced_from[n] for n in state.atom_members[root] if n in referenced_from), 0)
+        placed.setdefault(k, []).extend(state.atom_members[root])
+    return list(placed.values()) or [[]]
 
 
 def assign_owners(state: PlanState) -> None:

@@ -413,6 +413,10 @@ def compile_split(
         serial_alias_facts=config.opt_level >= 1,
     )
     hooks = hooks or BuildHooks()
+    if hooks.plan_assignment is not None:  # a harness's fixed plan, by the module's own names
+        synthetic = {name: synth for synth, name in (spellings or {}).items()}
+        policy = dataclasses.replace(
+            policy, assignment={synthetic.get(n, n): k for n, k in hooks.plan_assignment.items()})
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
     the_plan = planner.plan(module_text, policy=policy, strip_debug=False)
     for rewrite_plan in hooks.plan:

@@ -159,6 +159,12 @@ def _triage_file(
         "reproduce:",
         "  " + reproduce_command(out, dataclasses.replace(settings, subgraph_cost=result.difference.cost)),
     ]
+    if result.needs_plan and result.difference.assignment is not None:
+        import json
+
+        outputs.write_output(out + ".plan.json", json.dumps(result.difference.assignment, indent=0, sort_keys=True) + "\n")
+        lines += ["  (shows only with the failing build's own split plan, kept in " + out + ".plan.json: "
+                  "`BuildHooks.plan_assignment`; no plain `--split-cost` shows it)"]
     outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
     return stats
 

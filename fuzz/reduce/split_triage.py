@@ -17,8 +17,12 @@ hundreds of thousands of lines (docs/reducer.md, "Whole-module differences"). In
   after the other, the one with fewer seconds per rejection so far first, and the second
   only when the first still allows the difference; the split build reuses the subgraphs
   compiled for earlier candidates (`fuzz.task_cache`).
-- **Split cost 1** from then on when the difference shows there (`finest`): the plan's
-  boundaries stay put while the module shrinks.
+- **The failing build's plan, kept** (`fixed_plan`): the split build that established the
+  difference prints its plan, and every candidate is built with that assignment of
+  functions to subgraphs (`BuildHooks.plan_assignment`), so deleting code moves nothing
+  between subgraphs and the task cache finds every subgraph the candidate left unchanged.
+  Where that plan does not show the difference, **split cost 1** after the regions instead
+  (`finest`).
 - **The delta table** (`reduce_adaptive`, block-regions first) in the regions' adaptive runs.
 
 With -j N the next N candidates assuming each is rejected (the common case) are judged at
@@ -63,6 +67,8 @@ class Difference:
     jobs: int
     opt: int
     cost: int | None = None
+    #: the failing build's plan (function -> subgraph) every split build keeps; None: the planner's own
+    assignment: dict[str, int] | None = None
 
     def render(self) -> str:
         shown = ", ".join(sorted(self.symbols)[:6]) + (f" (+{len(self.symbols) - 6})" if len(self.symbols) > 6 else "")
@@ -212,18 +218,30 @@ class SymbolJudge:
         return build_symbols(path, check, self.diff, self.task_cache)
 
 
-def build_symbols(path: Path, check: str, diff: Difference, task_cache: Path | None) -> Sequence[Symbol] | None:
-    """The symbol table of the serial (`check` = serial) or split build of `path`; None when it fails."""
+def build_symbols(path: Path, check: str, diff: Difference, task_cache: Path | None,
+                  plan: dict[str, int] | None = None) -> Sequence[Symbol] | None:
+    """The symbol table of the serial (`check` = serial) or split build of `path`; None when it fails.
+    The split build keeps `diff.assignment` when it has one; given `plan`, it fills it with the
+    build's own plan (function -> subgraph)."""
+    import dataclasses
+
     from fuzz import buildserver
     from fuzz.properties import BuildConfig
     from oracle import symtab
 
     config = BuildConfig(opt=diff.opt) if check == "serial" else BuildConfig(diff.split, diff.jobs, diff.opt, diff.cost)
     out = path.with_suffix(f".{check}.o")
-    result = buildserver.build(path, config.options(), out, timeout=BUILD_TIMEOUT,
-                               task_cache=task_cache if check == "split" else None)
+    options = config.options()
+    if plan is not None and check == "split":
+        options = dataclasses.replace(options, print_split_plan=True)
+    result = buildserver.build(path, options, out, timeout=BUILD_TIMEOUT,
+                               task_cache=task_cache if check == "split" else None,
+                               plan_assignment=diff.assignment if check == "split" else None)
     if not result.ok:
         return None
+    printed = Path(f"{out}.plan.txt")
+    if plan is not None and printed.exists():
+        plan.update(buildserver.plan_assignment_of(printed.read_text()))
     try:
         return symtab.read_tables(out.read_bytes())[0]
     except Exception:  # an unreadable object shows nothing
@@ -465,19 +483,49 @@ def polish_order(deltas: Sequence[engine_DeltaPass]) -> list[engine_DeltaPass]:
     return first + [d for d in deltas if d not in first]
 
 
+def fixed_plan(text: str, diff: Difference, plan: dict[str, int], workdir: Path, task_cache: Path | None) -> Difference | None:
+    """`diff` with `plan` (the failing split build's own, `establish`) as its fixed assignment,
+    when a split build of `text` with it shows the difference's symbols as they were; None
+    otherwise. The same module with its own plan gives the same subgraphs, so the task cache
+    answers this build from the first."""
+    if not plan or diff.split not in ("subgraph", "two-level"):
+        return None
+    fixed = Difference(diff.cause, diff.symbols, diff.split, diff.jobs, diff.opt, diff.cost, dict(plan))
+    path = workdir / "fixed.ll"
+    path.write_text(text)
+    symbols = build_symbols(path, "split", fixed, task_cache)
+    if symbols is None:
+        return None
+    table = symbol_lines(symbols)
+    return fixed if all(table.get(n) == c for n, (_r, c) in diff.symbols.items()) else None
+
+
 def finest(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
     """`diff` checked at split cost 1 (every function its own subgraph), when `text` shows some
     of its symbols the same way there; None otherwise. At the default cost the plan follows
     the module's size, so deleting code moves functions between subgraphs, and a difference
     that needs two of them apart comes and goes with it; at cost 1 the boundaries stay put
     while the module shrinks, and the task cache finds every unchanged function's subgraph."""
-    if diff.cost == 1:
+    if diff.cost == 1 or diff.assignment is not None:
         return None
     fine = establish(text, diff.split, diff.jobs, diff.opt, 1, workdir, task_cache, parallel)
     if fine is None or fine.cause != diff.cause:
         return None
     kept = {n: v for n, v in fine.symbols.items() if diff.symbols.get(n) == v}
     return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, 1) if kept else None
+
+
+def without_plan(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
+    """`diff` as plain split builds of `text` show it (some of its symbols as they were, the same
+    kinds), at its own split cost and else at cost 1, with no fixed plan: what a reproducer's
+    `ember build` command can show; None when only the fixed plan shows it."""
+    for cost in dict.fromkeys((diff.cost, 1)):
+        plain = establish(text, diff.split, diff.jobs, diff.opt, cost, workdir, task_cache, parallel)
+        if plain is not None and plain.cause == diff.cause:
+            kept = {n: v for n, v in plain.symbols.items() if diff.symbols.get(n) == v}
+            if kept:
+                return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, cost)
+    return None
 
 
 @dataclass
@@ -492,17 +540,21 @@ class TriageResult:
     seconds: float
     #: what the reduction started from, in words
     started: str
+    #: the result shows the difference only with the difference's fixed plan (`Difference.assignment`);
+    #: otherwise at split cost `difference.cost` without it (`without_plan`)
+    needs_plan: bool = False
 
 
 def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, workdir: Path, task_cache: Path | None,
-              parallel: bool) -> Difference | None:
-    """Build `text` serially and split (at once when `parallel`) and return their symbol difference."""
+              parallel: bool, plan: dict[str, int] | None = None) -> Difference | None:
+    """Build `text` serially and split (at once when `parallel`) and return their symbol
+    difference; `plan`, when given, is filled with the split build's plan."""
     proto = Difference("", {}, split, jobs, opt, cost)
     path = workdir / "input.ll"
     path.write_text(text)
     with ThreadPoolExecutor(2 if parallel else 1) as ex:
         ref_f = ex.submit(build_symbols, path, "serial", proto, None)
-        cand_f = ex.submit(build_symbols, path, "split", proto, task_cache)
+        cand_f = ex.submit(build_symbols, path, "split", proto, task_cache, plan)
         ref, cand = ref_f.result(), cand_f.result()
     if ref is None or cand is None:
         return None
@@ -521,9 +573,12 @@ def triage(
     task_cache: Path | None,
     on_success: Callable[[str], None] = lambda _t: None,
     say: Callable[[str], None] = lambda _m: None,
+    keep_plan: bool = True,
 ) -> TriageResult | None:
     """Reduce a module whose split build's symbols differ from its serial build's: debug info
-    dropped, regions removed, then the delta table; None when the module shows no difference."""
+    dropped, regions removed, then the delta table; None when the module shows no difference.
+    `keep_plan`: build every candidate with the failing build's plan (`fixed_plan`); otherwise,
+    or where that plan does not show it, at split cost 1 after the regions (`finest`)."""
     from fuzz.reduce import engine
     from fuzz.reduce.ir.table import IR_DELTAS
 
@@ -531,10 +586,17 @@ def triage(
     work = work_folder()
     try:
         stripped = strip_debug(text)
-        diff = establish(stripped, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1)
+        plan: dict[str, int] = {}
+        diff = establish(stripped, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1,
+                         plan=plan if keep_plan else None)
         if diff is None:
             return None
         say(f"difference: {diff.render()} ({time.monotonic() - start:.0f}s)")
+        fixed = fixed_plan(stripped, diff, plan, work, task_cache) if keep_plan else None
+        if fixed is not None:
+            diff = fixed
+            say(f"the failing build's plan ({len(set(plan.values()))} subgraphs) shows it: every candidate keeps it "
+                f"({time.monotonic() - start:.0f}s)")
         external = external_names(stripped)
         judge = SymbolJudge(diff, mentioned_symbols(stripped, diff), task_cache, work, external)
         on_success(stripped)
@@ -575,6 +637,13 @@ def triage(
 
         reduced, pstats = reduce_adaptive(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
                                           on_success=on_success, on_progress=progress, measure=engine.lines_of)
-        return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start, started)
+        needs_plan = False
+        if diff.assignment is not None:
+            plain = without_plan(reduced, diff, work, task_cache, parallel=jobs > 1)
+            needs_plan = plain is None
+            diff = plain or diff
+            say("the result shows it " + ("only with the failing build's plan" if needs_plan else
+                                          f"at split cost {diff.cost or 'default'} too"))
+        return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start, started, needs_plan)
     finally:
         cleanup(work)
