@@ -3,6 +3,16 @@ generic `ember reduce --test`, given one interestingness script, on real split-v
 symbol differences (the Rust fat-LTO modules of the corpus).
 
     python -m bench.triage [--cases rust-regex,rust-markdown] [--timeout 600] [--json FILE]
+    python -m bench.triage --cases sqlite+no-inline-across-subgraphs --reducers ember-triage --timeout 600
+
+A case is a corpus program (`rust-regex`: the Rust fat-LTO module; `sqlite`: the C corpus's
+module, `fuzz.corpus.module_path`), or `PROGRAM+FAULT`: the same module with a deliberate
+back-end fault (`fuzz.faults`, `PLANTED`) planted in every split build, the difference being
+what the fault adds (the symbols the fault-free split build has as the serial one does).
+`ember reduce` cannot plant a fault, so a planted case's `ember-triage` row runs the same
+reduction (`reduce_file`, the triage) in a child `python -m bench.triage --planted-run`.
+`ember-triage-no-plan` is the triage before it kept the failing build's plan (split cost 1
+after the regions instead), for a side by side on one machine.
 
 For each case the module's difference is established once (a serial and a split build);
 the script (`python -m bench.triage --script DIFF.json CANDIDATE`) builds a
@@ -33,6 +43,8 @@ from fuzz.reduce.engine import lines_of
 ROOT = runner.ROOT
 CORPUS = ROOT / ".cache" / "corpus" / "rust"
 SPLIT, SPLIT_JOBS, OPT = "subgraph", 2, 2
+#: the whole-module faults a case may plant (`PROGRAM+FAULT`)
+PLANTED = ("keep-dead-exported-locals", "no-inline-across-subgraphs")
 
 
 @dataclass
@@ -48,18 +60,51 @@ class Row:
 
 
 def module_of(case: str) -> Path:
-    """The corpus module of `case` (`rust-regex`: .cache/corpus/rust/rust-regex-*/module.bc, not -g)."""
+    """The corpus module of `case` (`rust-regex`: .cache/corpus/rust/rust-regex-*/module.bc, not -g;
+    a C program: `fuzz.corpus.module_path`); `PROGRAM+FAULT` names PROGRAM's."""
+    case = case.split("+", 1)[0]
+    if not case.startswith("rust-"):
+        from fuzz import corpus
+
+        program = next((p for p in corpus.PROGRAMS if p.name == case), None)
+        if program is None:
+            raise SystemExit(f"no corpus program {case}")
+        return corpus.module_path(program)
     found = sorted(p for p in CORPUS.glob(f"{case}-*/module.bc") if not p.parent.name.endswith("-g"))
     if not found:
         raise SystemExit(f"no module for {case} under {CORPUS} (bash ci/fetch_rust_corpus.sh)")
     return found[0]
 
 
+def faults_of(case: str) -> tuple[str, ...]:
+    """The faults `case` plants (`PROGRAM+FAULT+FAULT...`)."""
+    faults = tuple(case.split("+")[1:])
+    unknown = [f for f in faults if f not in PLANTED]
+    if unknown:
+        raise SystemExit(f"{case}: {unknown[0]} is not one of the planted faults ({', '.join(PLANTED)})")
+    return faults
+
+
+def planted_run(src: str, out: str, faults: str, budget: float, keep_plan: bool) -> int:
+    """`ember reduce SRC --property symbol-difference` with `faults` planted (comma-separated; a
+    child of `bench_case`, which measures it): the triage as the CLI runs it."""
+    from fuzz.reduce import interestingness, reduce_command
+
+    settings = interestingness.Settings(split=SPLIT, jobs=SPLIT_JOBS, opt_level=OPT,
+                                        faults=frozenset(f for f in faults.split(",") if f))
+    if not keep_plan:
+        split_triage.KEEP_PLAN = False
+    reduce_command.reduce_file(src, out, prop="symbol-difference", test=None, settings=settings, jobs=2,
+                               time_budget=budget, allow_faults=True)
+    return 0
+
+
 def script_main(diff_json: str, candidate: str) -> int:
     """The interestingness script's body: 0 when `candidate` shows the difference."""
     data = json.loads(Path(diff_json).read_text())
     diff = split_triage.Difference(data["cause"], {k: (v[0], v[1]) for k, v in data["symbols"].items()},
-                                   data["split"], data["jobs"], data["opt"], data["cost"])
+                                   data["split"], data["jobs"], data["opt"], data["cost"],
+                                   faults=tuple(data.get("faults", ())))
     with tempfile.TemporaryDirectory(prefix="triage-script-") as tmp:
         judge = split_triage.SymbolJudge(diff, set(), None, Path(tmp))
         return 0 if judge(Path(candidate).read_text()) else 1
@@ -90,7 +135,8 @@ def bench_case(case: str, timeout: float, work: Path, reducers: list[str]) -> li
     text = split_triage.strip_debug(load_ir_text(str(module_of(case))))
     src = work / "input.ll"
     src.write_text(text)
-    diff = split_triage.establish(text, SPLIT, SPLIT_JOBS, OPT, None, work, None, parallel=True)
+    faults = faults_of(case)
+    diff = split_triage.establish(text, SPLIT, SPLIT_JOBS, OPT, None, work, None, parallel=True, faults=faults)
     if diff is None:
         raise SystemExit(f"{case}: the split build's symbols no longer differ from the serial build's")
     print(f"{case}: {diff.render()}", file=sys.stderr, flush=True)
@@ -100,7 +146,11 @@ def bench_case(case: str, timeout: float, work: Path, reducers: list[str]) -> li
     rows = []
     for reducer in reducers:
         out = work / f"{reducer}.ll"
-        if reducer == "ember-triage":
+        if reducer in ("ember-triage", "ember-triage-no-plan") and (faults or reducer != "ember-triage"):
+            cmd = [sys.executable, "-m", "bench.triage", "--planted-run", str(src), str(out), ",".join(faults),
+                   str(timeout), "keep" if reducer == "ember-triage" else "no-plan"]
+            limit = timeout + 300
+        elif reducer == "ember-triage":
             cmd = [*ember, "reduce", str(src), "-o", str(out), "--property", "symbol-difference", "--split", SPLIT,
                    "--split-jobs", str(SPLIT_JOBS), "-j", "2", "--time-budget", str(timeout)]
             limit = timeout + 300  # the budget stops the reduction; the report's check comes after
@@ -136,9 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds each reducer may take (default 600)")
     ap.add_argument("--work", metavar="DIR", help="keep inputs, scripts and outputs here (default: a temporary folder)")
     ap.add_argument("--script", nargs=2, metavar=("DIFF_JSON", "CANDIDATE"), help=argparse.SUPPRESS)
+    ap.add_argument("--planted-run", nargs=5, metavar=("SRC", "OUT", "FAULTS", "BUDGET", "PLAN"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.script:
         return script_main(*args.script)
+    if args.planted_run:
+        src, out, faults, budget, plan = args.planted_run
+        return planted_run(src, out, faults, float(budget), plan == "keep")
     rows: list[Row] = []
     root = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="ember-triage-bench-"))
     for case in [c for c in args.cases.split(",") if c]:

@@ -33,6 +33,11 @@ RENAME_PRIVATE_TOKENS = "rename-private-tokens"
 KEEP_DEAD_EXPORTED_LOCALS = "keep-dead-exported-locals"
 #: Line rows after a switch to another file (an inlined header function) one line further down
 SHIFT_ROWS_AFTER_FILE_SWITCH = "shift-rows-after-file-switch"
+#: Whole-module faults for the reducer's benchmark (bench/triage.py, "planted"): each makes a
+#: symbol difference whose cause lies in another function, often another subgraph, than the
+#: symbol it names. Callees from other subgraphs (imports, copies) are never inlined, so a
+#: libcall the serial build folds after inlining stays (or another appears)
+NO_INLINE_ACROSS_SUBGRAPHS = "no-inline-across-subgraphs"
 #: the faults the default campaign (`ember fuzz`: mixed programs, the drawn configurations) must
 #: catch; each needs a generator shape of its own (fuzz/test_power.py)
 DEFAULT_CAMPAIGN_FAULTS = frozenset({RENAME_PRIVATE_TOKENS, KEEP_DEAD_EXPORTED_LOCALS, SHIFT_ROWS_AFTER_FILE_SWITCH})
@@ -158,6 +163,33 @@ def keep_dead_exported_locals(the_plan: planner.SplitPlan) -> planner.SplitPlan:
     return the_plan
 
 
+_ATTRIBUTE_GROUP = re.compile(r" (#\d+)(?= |$)")
+
+
+def no_inline_across_subgraphs(the_plan: planner.SplitPlan) -> planner.SplitPlan:
+    """no-inline-across-subgraphs: an inlining decision the split build makes on its own at the
+    subgraph boundaries. A callee another subgraph owns comes as an import
+    (available_externally) or a copy (`f.ember.K`) so the inliner sees it as the serial one does;
+    here imports become declarations and copies `noinline` (an `alwaysinline` one excepted), so
+    what the serial build folds after inlining them (printf of a constant format -> puts, a
+    strlen of a constant) stays a call in the split object: its undefined symbols differ."""
+    for sg in the_plan.subgraphs:
+        mod = irmodel.parse_module(sg.text)
+        groups = {e.name.split()[-1]: e.text for e in mod.entities if e.kind == "attributes"}
+        text = sg.text
+        for e in mod.by_kind("function"):
+            header = e.text.split("\n", 1)[0]
+            if e.linkage == "available_externally":
+                text = text.replace(e.text, irmodel.declaration_of(e), 1)
+            elif planner.COPY_SUFFIX in e.name and "alwaysinline" not in header and " noinline" not in header:
+                m = _ATTRIBUTE_GROUP.search(header)
+                if m is None or "alwaysinline" in groups.get(m.group(1), ""):
+                    continue
+                text = text.replace(header, header[:m.start()] + " noinline" + header[m.start():], 1)
+        sg.text = text
+    return the_plan
+
+
 def crash_on_marker(text: str) -> None:
     """Worker side of CRASH_WORKER: abort the worker on a subgraph holding the marker."""
     if CRASH_MARKER in text:
@@ -194,6 +226,7 @@ HOOKS: dict[str, BuildHooks] = {
     SHIFT_ROWS_AFTER_FILE_SWITCH: BuildHooks(pieces=(shift_rows_after_file_switch,)),
     RENAME_PRIVATE_TOKENS: BuildHooks(linked=(rename_private_tokens,)),
     KEEP_DEAD_EXPORTED_LOCALS: BuildHooks(plan=(keep_dead_exported_locals,)),
+    NO_INLINE_ACROSS_SUBGRAPHS: BuildHooks(plan=(no_inline_across_subgraphs,)),
     CRASH_WORKER: BuildHooks(worker=(crash_on_marker,)),
     HANG_WORKER: BuildHooks(worker=(hang_on_marker,)),
 }

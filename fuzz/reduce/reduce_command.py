@@ -106,7 +106,7 @@ def reduce_file(
         raise UsageError("give exactly one of --property or --test")
     with _task_folder(task_cache and test is None) as tasks:
         if (split_triage and prop is not None and interestingness.classes_of(prop) == ("symbol-difference",)
-                and not settings.faults and driver.input_kind(path) is not driver.InputKind.EMBER):
+                and (not settings.faults or allow_faults) and driver.input_kind(path) is not driver.InputKind.EMBER):
             return _triage_file(path, out, prop=prop, settings=settings, jobs=jobs, time_budget=time_budget, quiet=quiet,
                                 tasks=tasks)
         return _reduce_text_file(path, out, prop=prop, test=test, settings=settings, jobs=jobs, time_budget=time_budget,
@@ -132,7 +132,7 @@ def _triage_file(
         result = split_triage.triage(
             text, split=settings.split, split_jobs=settings.jobs, opt=settings.opt_level, cost=settings.subgraph_cost,
             jobs=jobs, time_budget=time_budget, task_cache=tasks, on_success=lambda t: outputs.write_output(out, t),
-            say=say,
+            say=say, faults=tuple(sorted(settings.faults)),
         )
     finally:
         buildserver.stop_all()  # gracefully: their workers' CPU then counts in this process's children's

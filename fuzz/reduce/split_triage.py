@@ -31,6 +31,7 @@ once and the first accepted in order wins, so the result does not depend on N.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import shutil
 import subprocess
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
 
 #: seconds one build of a candidate may take (a whole Rust module: ~100 s split at -j2)
 BUILD_TIMEOUT = 900.0
+#: `triage`'s default for `keep_plan` (bench/triage.py turns it off for the before column)
+KEEP_PLAN = True
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class Difference:
     cost: int | None = None
     #: the failing build's plan (function -> subgraph) every split build keeps; None: the planner's own
     assignment: dict[str, int] | None = None
+    #: deliberate back-end faults (`fuzz.faults`) the split builds carry: a planted difference
+    faults: tuple[str, ...] = ()
 
     def render(self) -> str:
         shown = ", ".join(sorted(self.symbols)[:6]) + (f" (+{len(self.symbols) - 6})" if len(self.symbols) > 6 else "")
@@ -223,15 +228,13 @@ def build_symbols(path: Path, check: str, diff: Difference, task_cache: Path | N
     """The symbol table of the serial (`check` = serial) or split build of `path`; None when it fails.
     The split build keeps `diff.assignment` when it has one; given `plan`, it fills it with the
     build's own plan (function -> subgraph)."""
-    import dataclasses
-
     from fuzz import buildserver
     from fuzz.properties import BuildConfig
     from oracle import symtab
 
     config = BuildConfig(opt=diff.opt) if check == "serial" else BuildConfig(diff.split, diff.jobs, diff.opt, diff.cost)
     out = path.with_suffix(f".{check}.o")
-    options = config.options()
+    options = config.options(frozenset(diff.faults) if check == "split" else frozenset())
     if plan is not None and check == "split":
         options = dataclasses.replace(options, print_split_plan=True)
     result = buildserver.build(path, options, out, timeout=BUILD_TIMEOUT,
@@ -490,7 +493,7 @@ def fixed_plan(text: str, diff: Difference, plan: dict[str, int], workdir: Path,
     answers this build from the first."""
     if not plan or diff.split not in ("subgraph", "two-level"):
         return None
-    fixed = Difference(diff.cause, diff.symbols, diff.split, diff.jobs, diff.opt, diff.cost, dict(plan))
+    fixed = dataclasses.replace(diff, assignment=dict(plan))
     path = workdir / "fixed.ll"
     path.write_text(text)
     symbols = build_symbols(path, "split", fixed, task_cache)
@@ -508,11 +511,11 @@ def finest(text: str, diff: Difference, workdir: Path, task_cache: Path | None, 
     while the module shrinks, and the task cache finds every unchanged function's subgraph."""
     if diff.cost == 1 or diff.assignment is not None:
         return None
-    fine = establish(text, diff.split, diff.jobs, diff.opt, 1, workdir, task_cache, parallel)
+    fine = establish(text, diff.split, diff.jobs, diff.opt, 1, workdir, task_cache, parallel, faults=diff.faults)
     if fine is None or fine.cause != diff.cause:
         return None
     kept = {n: v for n, v in fine.symbols.items() if diff.symbols.get(n) == v}
-    return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, 1) if kept else None
+    return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, 1, faults=diff.faults) if kept else None
 
 
 def without_plan(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
@@ -520,11 +523,11 @@ def without_plan(text: str, diff: Difference, workdir: Path, task_cache: Path | 
     kinds), at its own split cost and else at cost 1, with no fixed plan: what a reproducer's
     `ember build` command can show; None when only the fixed plan shows it."""
     for cost in dict.fromkeys((diff.cost, 1)):
-        plain = establish(text, diff.split, diff.jobs, diff.opt, cost, workdir, task_cache, parallel)
+        plain = establish(text, diff.split, diff.jobs, diff.opt, cost, workdir, task_cache, parallel, faults=diff.faults)
         if plain is not None and plain.cause == diff.cause:
             kept = {n: v for n, v in plain.symbols.items() if diff.symbols.get(n) == v}
             if kept:
-                return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, cost)
+                return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, cost, faults=diff.faults)
     return None
 
 
@@ -546,10 +549,12 @@ class TriageResult:
 
 
 def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, workdir: Path, task_cache: Path | None,
-              parallel: bool, plan: dict[str, int] | None = None) -> Difference | None:
+              parallel: bool, plan: dict[str, int] | None = None, faults: tuple[str, ...] = ()) -> Difference | None:
     """Build `text` serially and split (at once when `parallel`) and return their symbol
-    difference; `plan`, when given, is filled with the split build's plan."""
-    proto = Difference("", {}, split, jobs, opt, cost)
+    difference; `plan`, when given, is filled with the split build's plan. With `faults`
+    (planted in the split build), only the symbols the split build without them gets as
+    the serial one does: the difference the faults make."""
+    proto = Difference("", {}, split, jobs, opt, cost, faults=faults)
     path = workdir / "input.ll"
     path.write_text(text)
     with ThreadPoolExecutor(2 if parallel else 1) as ex:
@@ -558,7 +563,15 @@ def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, work
         ref, cand = ref_f.result(), cand_f.result()
     if ref is None or cand is None:
         return None
-    return difference_of(ref, cand, split, jobs, opt, cost)
+    diff = difference_of(ref, cand, split, jobs, opt, cost)
+    if diff is None or not faults:
+        return diff
+    clean = build_symbols(path, "split", dataclasses.replace(proto, faults=()), task_cache)
+    if clean is None:
+        return None
+    table = symbol_lines(clean)
+    planted = {n: v for n, v in diff.symbols.items() if table.get(n) == v[0]}
+    return dataclasses.replace(diff, symbols=planted, faults=faults) if planted else None
 
 
 def triage(
@@ -573,22 +586,25 @@ def triage(
     task_cache: Path | None,
     on_success: Callable[[str], None] = lambda _t: None,
     say: Callable[[str], None] = lambda _m: None,
-    keep_plan: bool = True,
+    keep_plan: bool | None = None,
+    faults: tuple[str, ...] = (),
 ) -> TriageResult | None:
     """Reduce a module whose split build's symbols differ from its serial build's: debug info
     dropped, regions removed, then the delta table; None when the module shows no difference.
     `keep_plan`: build every candidate with the failing build's plan (`fixed_plan`); otherwise,
-    or where that plan does not show it, at split cost 1 after the regions (`finest`)."""
+    or where that plan does not show it, at split cost 1 after the regions (`finest`).
+    `faults`: planted in every split build (a benchmark's planted difference, `establish`)."""
     from fuzz.reduce import engine
     from fuzz.reduce.ir.table import IR_DELTAS
 
     start = time.monotonic()
+    keep_plan = KEEP_PLAN if keep_plan is None else keep_plan
     work = work_folder()
     try:
         stripped = strip_debug(text)
         plan: dict[str, int] = {}
         diff = establish(stripped, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1,
-                         plan=plan if keep_plan else None)
+                         plan=plan if keep_plan else None, faults=faults)
         if diff is None:
             return None
         say(f"difference: {diff.render()} ({time.monotonic() - start:.0f}s)")

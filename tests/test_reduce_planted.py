@@ -1,0 +1,70 @@
+"""Planted whole-module faults (`fuzz.faults.NO_INLINE_ACROSS_SUBGRAPHS`) and the triage that
+reduces their difference with the failing build's plan kept (docs/reducer.md, "Whole-module
+differences")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fuzz import buildserver, faults
+from fuzz.reduce import split_triage
+
+
+def _filler(name: str, n: int) -> str:
+    body = ["  %v0 = add i64 %x, 1", *(f"  %v{i} = mul i64 %v{i - 1}, {2 * i + 1}" for i in range(1, n))]
+    return "\n".join([f"define i64 @{name}(i64 %x) {{", *body, f"  ret i64 %v{n - 1}", "}"])
+
+
+#: `say` prints through printf; inlined with a constant format (serially, and in the split build
+#: through its copies) each call folds to puts, so printf is not called at all; never inlined
+#: across subgraphs it stays a printf of an unknown string
+MODULE = "\n".join([
+    '@.hello = private unnamed_addr constant [7 x i8] c"hello\\0A\\00"',
+    '@.bye = private unnamed_addr constant [5 x i8] c"bye\\0A\\00"',
+    "define internal void @say(ptr %s) #0 {",
+    "  %r = call i32 (ptr, ...) @printf(ptr %s)",
+    "  ret void",
+    "}",
+    "define void @a() #0 {",
+    "  call void @say(ptr @.hello)",
+    "  call void @say(ptr @.bye)",
+    "  ret void",
+    "}",
+    "define void @b() #0 {",
+    "  call void @say(ptr @.bye)",
+    "  call void @say(ptr @.hello)",
+    "  ret void",
+    "}",
+    _filler("c", 40),
+    _filler("d", 60),
+    "declare i32 @printf(ptr, ...)",
+    "attributes #0 = { nounwind }",
+    "",
+])
+
+
+def test_no_inline_across_subgraphs_changes_the_libcalls(tmp_path: Path) -> None:
+    try:
+        diff = split_triage.establish(MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False,
+                                      faults=(faults.NO_INLINE_ACROSS_SUBGRAPHS,))
+        clean = split_triage.establish(MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False)
+    finally:
+        buildserver.stop_all()
+    assert clean is None  # the split build without the fault agrees with the serial one
+    assert diff is not None and diff.faults == (faults.NO_INLINE_ACROSS_SUBGRAPHS,)
+    assert diff.symbols.get("printf") == (None, "GLOBAL NOTYPE DEFAULT UND"), diff.symbols
+
+
+def test_the_triage_keeps_the_plan_and_the_planted_difference(tmp_path: Path) -> None:
+    said: list[str] = []
+    try:
+        result = split_triage.triage(MODULE, split="subgraph", split_jobs=1, opt=2, cost=5, jobs=1, time_budget=120,
+                                     task_cache=tmp_path, say=said.append, faults=(faults.NO_INLINE_ACROSS_SUBGRAPHS,))
+    finally:
+        buildserver.stop_all()
+    assert result is not None
+    assert any("plan" in line and "shows it" in line for line in said), said
+    assert result.difference.assignment is not None or not result.needs_plan
+    assert "printf" in result.difference.symbols
+    text = result.text
+    assert "@printf" in text and "@say" in text and "@c(" not in text and "@d(" not in text
