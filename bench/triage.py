@@ -44,7 +44,7 @@ ROOT = runner.ROOT
 CORPUS = ROOT / ".cache" / "corpus" / "rust"
 SPLIT, SPLIT_JOBS, OPT = "subgraph", 2, 2
 #: the whole-module faults a case may plant (`PROGRAM+FAULT`)
-PLANTED = ("keep-dead-exported-locals", "no-inline-across-subgraphs")
+PLANTED = ("keep-dead-across-subgraphs", "no-inline-across-subgraphs", "keep-dead-exported-locals")
 
 
 @dataclass

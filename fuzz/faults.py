@@ -38,6 +38,9 @@ SHIFT_ROWS_AFTER_FILE_SWITCH = "shift-rows-after-file-switch"
 #: symbol it names. Callees from other subgraphs (imports, copies) are never inlined, so a
 #: libcall the serial build folds after inlining stays (or another appears)
 NO_INLINE_ACROSS_SUBGRAPHS = "no-inline-across-subgraphs"
+#: ...and a local function other subgraphs call (through their copies, or exported) is kept in
+#: its home subgraph although the serial build inlined or deleted every call and deletes it
+KEEP_DEAD_ACROSS_SUBGRAPHS = "keep-dead-across-subgraphs"
 #: the faults the default campaign (`ember fuzz`: mixed programs, the drawn configurations) must
 #: catch; each needs a generator shape of its own (fuzz/test_power.py)
 DEFAULT_CAMPAIGN_FAULTS = frozenset({RENAME_PRIVATE_TOKENS, KEEP_DEAD_EXPORTED_LOCALS, SHIFT_ROWS_AFTER_FILE_SWITCH})
@@ -190,6 +193,42 @@ def no_inline_across_subgraphs(the_plan: planner.SplitPlan) -> planner.SplitPlan
     return the_plan
 
 
+_COMPILER_USED = re.compile(r"^@llvm\.compiler\.used = appending global \[(\d+) x ptr\] \[(.*)\], section", re.M)
+
+
+def _add_compiler_used(text: str, names: list[str]) -> str:
+    """`text` with `names` in its `llvm.compiler.used` (made when there is none)."""
+    refs = ", ".join(f"ptr @{irmodel.quote(n)}" for n in names)
+    m = _COMPILER_USED.search(text)
+    if m is None:
+        return text + f'\n@llvm.compiler.used = appending global [{len(names)} x ptr] [{refs}], section "llvm.metadata"\n'
+    inner = f"{m.group(2)}, {refs}" if m.group(2).strip() else refs
+    return (text[:m.start()] + f"@llvm.compiler.used = appending global [{int(m.group(1)) + len(names)} x ptr] [{inner}], section"
+            + text[m.end():])
+
+
+def keep_dead_across_subgraphs(the_plan: planner.SplitPlan) -> planner.SplitPlan:
+    """keep-dead-across-subgraphs: dead code across subgraphs. A local function that other
+    subgraphs call, through their copies (`f.ember.K`) or exported from its home, stays in its
+    home subgraph's object (planted as `llvm.compiler.used` there) as if those calls were still
+    there; serially, once every call was inlined or optimised away, it is deleted, and with it
+    the undefined symbols only it names. Its reproducer needs the function and a caller in
+    another subgraph."""
+    copied = {m.split(planner.COPY_SUFFIX, 1)[0] for sg in the_plan.subgraphs for m in sg.members
+              if planner.COPY_SUFFIX in m}
+    for sg in the_plan.subgraphs:
+        values = irmodel.parse_module(sg.text).values
+        kept = [
+            name for name in sg.members
+            if planner.COPY_SUFFIX not in name and name in the_plan.local_names
+            and (e := values.get(name)) is not None and e.kind == "function" and e.is_definition
+            and (name in copied or e.linkage not in ("internal", "private"))
+        ]
+        if kept:
+            sg.text = _add_compiler_used(sg.text, kept)
+    return the_plan
+
+
 def crash_on_marker(text: str) -> None:
     """Worker side of CRASH_WORKER: abort the worker on a subgraph holding the marker."""
     if CRASH_MARKER in text:
@@ -227,6 +266,7 @@ HOOKS: dict[str, BuildHooks] = {
     RENAME_PRIVATE_TOKENS: BuildHooks(linked=(rename_private_tokens,)),
     KEEP_DEAD_EXPORTED_LOCALS: BuildHooks(plan=(keep_dead_exported_locals,)),
     NO_INLINE_ACROSS_SUBGRAPHS: BuildHooks(plan=(no_inline_across_subgraphs,)),
+    KEEP_DEAD_ACROSS_SUBGRAPHS: BuildHooks(plan=(keep_dead_across_subgraphs,)),
     CRASH_WORKER: BuildHooks(worker=(crash_on_marker,)),
     HANG_WORKER: BuildHooks(worker=(hang_on_marker,)),
 }

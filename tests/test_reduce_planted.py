@@ -68,3 +68,48 @@ def test_the_triage_keeps_the_plan_and_the_planted_difference(tmp_path: Path) ->
     assert "printf" in result.difference.symbols
     text = result.text
     assert "@printf" in text and "@say" in text and "@c(" not in text and "@d(" not in text
+
+
+#: `helper` calls `only_here` when its flag is set; both callers, in two subgraphs, pass false:
+#: inlined (serially, and through the split's copies) the call folds away and `helper` dies
+DEAD_MODULE = "\n".join([
+    "define internal void @helper(i1 %flag) #0 {",
+    "  br i1 %flag, label %yes, label %no",
+    "yes:",
+    "  call void @only_here()",
+    "  br label %no",
+    "no:",
+    "  ret void",
+    "}",
+    "define void @a() #0 {",
+    "  call void @helper(i1 false)",
+    "  ret void",
+    "}",
+    "define void @b() #0 {",
+    "  call void @helper(i1 false)",
+    "  ret void",
+    "}",
+    _filler("c", 40),
+    "declare void @only_here()",
+    "attributes #0 = { nounwind }",
+    "",
+])
+
+
+def test_keep_dead_across_subgraphs_keeps_what_only_dead_code_names(tmp_path: Path) -> None:
+    try:
+        diff = split_triage.establish(DEAD_MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False,
+                                      faults=(faults.KEEP_DEAD_ACROSS_SUBGRAPHS,))
+        clean = split_triage.establish(DEAD_MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False)
+    finally:
+        buildserver.stop_all()
+    assert clean is None
+    assert diff is not None and diff.symbols == {"only_here": (None, "GLOBAL NOTYPE DEFAULT UND")}, diff
+
+
+def test_compiler_used_grows_or_appears() -> None:
+    assert faults._add_compiler_used("x\n", ["f"]).endswith(
+        '@llvm.compiler.used = appending global [1 x ptr] [ptr @f], section "llvm.metadata"\n')
+    text = '@llvm.compiler.used = appending global [1 x ptr] [ptr @g], section "llvm.metadata"\n'
+    assert faults._add_compiler_used(text, ["f", "h x"]) == (
+        '@llvm.compiler.used = appending global [3 x ptr] [ptr @g, ptr @f, ptr @"h x"], section "llvm.metadata"\n')

@@ -633,7 +633,7 @@ def triage(
 
         reduced, rstats = reduce_regions(
             stripped, judge, jobs=jobs, time_budget=left(), on_success=on_success, symbols=set(diff.symbols),
-            on_progress=lambda lines, size: say(f"regions: {lines} lines, runs of {size}"),
+            on_progress=lambda lines, size: say(f"regions: {lines} lines, runs of {size} ({time.monotonic() - start:.0f}s)"),
             measure=engine.lines_of,
         )
         say(f"regions: {engine.lines_of(reduced)} lines after {rstats.candidates} candidates ({time.monotonic() - start:.0f}s)")
