@@ -136,11 +136,13 @@ def bench_case(case: str, timeout: float, work: Path, reducers: list[str]) -> li
     src = work / "input.ll"
     src.write_text(text)
     faults = faults_of(case)
-    diff = split_triage.establish(text, SPLIT, SPLIT_JOBS, OPT, None, work, None, parallel=True, faults=faults)
-    if diff is None:
-        raise SystemExit(f"{case}: the split build's symbols no longer differ from the serial build's")
-    print(f"{case}: {diff.render()}", file=sys.stderr, flush=True)
-    script = _write_script(work, diff)
+    script = None
+    if set(reducers) - {"ember-triage", "ember-triage-no-plan"}:  # a script's reducers: the difference once, here
+        diff = split_triage.establish(text, SPLIT, SPLIT_JOBS, OPT, None, work, None, parallel=True, faults=faults)
+        if diff is None:
+            raise SystemExit(f"{case}: the split build's symbols no longer differ from the serial build's")
+        print(f"{case}: {diff.render()}", file=sys.stderr, flush=True)
+        script = _write_script(work, diff)
     ember = runner.ember_command()
     before = lines_of(text)
     rows = []
@@ -155,13 +157,16 @@ def bench_case(case: str, timeout: float, work: Path, reducers: list[str]) -> li
                    "--split-jobs", str(SPLIT_JOBS), "-j", "2", "--time-budget", str(timeout)]
             limit = timeout + 300  # the budget stops the reduction; the report's check comes after
         elif reducer == "ember-test":
+            assert script is not None
             cmd = [*ember, "reduce", str(src), "-o", str(out), "--test", str(script), "-j", "2",
                    "--time-budget", str(timeout), "--test-timeout", "900"]
             limit = timeout + 300
         else:
+            assert script is not None
             cmd = [str(llvm_engine.tools_dir() / "llvm-reduce"), f"--test={script}", "-j", "2", str(src), "-o", str(out)]
             limit = timeout
         step = runner.run_children([cmd], runner.ember_env(), timeout=limit, cwd=ROOT)
+        (work / f"{reducer}.log").write_text(step.stderr)  # the reducer's progress lines, with their times
         after = lines_of(out.read_text()) if out.exists() else before
         rows.append(Row(case, reducer, before, after, round(step.wall, 1), round(step.cpu, 1),
                         _candidates(Path(f"{out}.report.txt")), step.timed_out))
