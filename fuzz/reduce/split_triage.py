@@ -18,11 +18,11 @@ hundreds of thousands of lines (docs/reducer.md, "Whole-module differences"). In
   only when the first still allows the difference; the split build reuses the subgraphs
   compiled for earlier candidates (`fuzz.task_cache`).
 - **The failing build's plan, kept** (`fixed_plan`): the split build that established the
-  difference prints its plan, and every candidate is built with that assignment of
-  functions to subgraphs (`BuildHooks.plan_assignment`), so deleting code moves nothing
-  between subgraphs and the task cache finds every subgraph the candidate left unchanged.
-  Where that plan does not show the difference, **split cost 1** after the regions instead
-  (`finest`).
+  difference prints its plan, and every candidate of the regions is built with that
+  assignment of functions to subgraphs (`BuildHooks.plan_assignment`), so deleting code
+  moves nothing between subgraphs. After the regions, **split cost 1** (`finest`: every
+  function its own subgraph, each found in the task cache while unchanged) where it shows
+  the same symbols, else the fixed plan (or the default plan where none was kept) goes on.
 - **The delta table** (`reduce_adaptive`, block-regions first) in the regions' adaptive runs.
 
 With -j N the next N candidates assuming each is rejected (the common case) are judged at
@@ -508,8 +508,10 @@ def finest(text: str, diff: Difference, workdir: Path, task_cache: Path | None, 
     of its symbols the same way there; None otherwise. At the default cost the plan follows
     the module's size, so deleting code moves functions between subgraphs, and a difference
     that needs two of them apart comes and goes with it; at cost 1 the boundaries stay put
-    while the module shrinks, and the task cache finds every unchanged function's subgraph."""
-    if diff.cost == 1 or diff.assignment is not None:
+    while the module shrinks, and the task cache finds every unchanged function's subgraph.
+    After the regions it is cheaper than the failing build's fixed plan too (a few large
+    subgraphs, one of them rebuilt for nearly every candidate), so it replaces it there."""
+    if diff.cost == 1:
         return None
     fine = establish(text, diff.split, diff.jobs, diff.opt, 1, workdir, task_cache, parallel, faults=diff.faults)
     if fine is None or fine.cause != diff.cause:
