@@ -68,8 +68,8 @@ def test_a_campaign_kills_a_plain_mutant() -> None:
 #: a mutant that changes nothing the campaign can see (a comment): it survives on a sound project
 HARMLESS = Mutant(
     "harmless-comment", "compiler/backend/mclink.py",
-    "                continue  # restore the original local binding",
-    "                continue  # restore the original local binding (mutated)",
+    "                return  # restore the original local binding",
+    "                return  # restore the original local binding (mutated)",
     "a comment", "ember",
 )
 

@@ -42,7 +42,7 @@ _MD5 = re.compile(r"\bmd5\s+0x([0-9a-fA-F]+)")
 _SECTION = re.compile(r'^\s*\.section\s+"?([^",\s]+)')
 _BARE_SECTION = re.compile(r"^\s*\.(text|data|bss)\b\s*$")
 _SECTION_REF = re.compile(tokens.ASM_START + r"(\.debug_\w+)" + tokens.ASM_END)
-_LINE_TABLE_LABEL = ".Lline_table_start"
+LINE_TABLE_LABEL = ".Lline_table_start"
 _FUNC_BEGIN = re.compile(r"\.Lfunc_begin\d+\b")
 _UNIT_HEADER = re.compile(
     # (x86 prints `.short`/`.long`, AArch64 `.hword`/`.word`)
@@ -175,7 +175,7 @@ class PieceDebug:
         if _BARE_SECTION.match(line):
             self.section, self.enter = "." + stripped.split()[0][1:], line
             return [line]
-        if stripped.startswith(_LINE_TABLE_LABEL) and _is_label(stripped):
+        if stripped.startswith(LINE_TABLE_LABEL) and _is_label(stripped):
             return []  # the table's start: `finish` defines one per unit instead
         if stripped.startswith((".Lfunc_begin", ".Lfunc_end")) and _is_label(stripped):
             self._label(stripped.split(":", 1)[0])
@@ -183,10 +183,10 @@ class PieceDebug:
         if stripped.startswith((".ascii", ".asciz", ".string")):  # data: never rewritten inside
             return [*self._row_here(), line] if self.pending is not None else [line]
         if self.section == ".debug_info":
-            if _LINE_TABLE_LABEL in line:
+            if LINE_TABLE_LABEL in line:
                 self.units += 1
                 self.unit_functions.append(set())
-                return [re.sub(re.escape(_LINE_TABLE_LABEL) + r"\d+", self._table_label(self.units - 1), line)]
+                return [re.sub(re.escape(LINE_TABLE_LABEL) + r"\d+", self._table_label(self.units - 1), line)]
             if self.units and ".Lfunc_begin" in line:
                 self.unit_functions[-1].update(_FUNC_BEGIN.findall(line))
         if ".debug_" in line:
@@ -247,7 +247,7 @@ class PieceDebug:
         return [label + ":"]
 
     def _table_label(self, unit: int) -> str:
-        return f"{_LINE_TABLE_LABEL}_u{unit}"
+        return f"{LINE_TABLE_LABEL}_u{unit}"
 
     def _section_ref(self, m: re.Match[str]) -> str:
         name = m.group(1)

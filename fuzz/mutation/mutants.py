@@ -41,8 +41,8 @@ MUTANTS: tuple[Mutant, ...] = (
     # ---------------------------------------------------------------- MC link
     Mutant(
         "mclink-keeps-local-globl", "compiler/backend/mclink.py",
-        "if sym in local_names:\n                continue  # restore",
-        "if sym in local_names and sym in private_names:\n                continue  # restore",
+        "if sym in local_names:\n                return  # restore",
+        "if sym in local_names and sym in private_names:\n                return  # restore",
         "only formerly private symbols lose the `.globl` the split gave them; internal ones leak",
         "callgraph",
     ),
