@@ -234,7 +234,11 @@ def build_symbols(path: Path, check: str, diff: Difference, task_cache: Path | N
 
     config = BuildConfig(opt=diff.opt) if check == "serial" else BuildConfig(diff.split, diff.jobs, diff.opt, diff.cost)
     out = path.with_suffix(f".{check}.o")
-    options = config.options(frozenset(diff.faults) if check == "split" else frozenset())
+    # a worker optimising half of a Rust module may take minutes on a loaded machine: the fuzz
+    # check's limit per worker (two minutes, for small programs) would reject a candidate for
+    # its build time (rust-regex under load: the candidate to 93,079 lines judged both ways)
+    options = dataclasses.replace(config.options(frozenset(diff.faults) if check == "split" else frozenset()),
+                                  worker_timeout=BUILD_TIMEOUT)
     if plan is not None and check == "split":
         options = dataclasses.replace(options, print_split_plan=True)
     result = buildserver.build(path, options, out, timeout=BUILD_TIMEOUT,
