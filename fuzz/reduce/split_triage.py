@@ -236,7 +236,8 @@ def build_symbols(path: Path, check: str, diff: Difference, task_cache: Path | N
     out = path.with_suffix(f".{check}.o")
     # a worker optimising half of a Rust module may take minutes on a loaded machine: the fuzz
     # check's limit per worker (two minutes, for small programs) would reject a candidate for
-    # its build time (rust-regex under load: the candidate to 93,079 lines judged both ways)
+    # its build time (rust-regex: the candidate to 93,079 lines was rejected in a run on a more
+    # loaded machine, accepted in another)
     options = dataclasses.replace(config.options(frozenset(diff.faults) if check == "split" else frozenset()),
                                   worker_timeout=BUILD_TIMEOUT)
     if plan is not None and check == "split":
