@@ -333,12 +333,15 @@ def swarm_cross(config: CampaignConfig) -> bool:
 
 def configured(case: FuzzCase, plan: properties.CheckPlan, data: st.DataObject) -> FuzzCase:
     """`case` as the plan's configuration builds it: a `-g` plan gives an LLVM IR program debug
-    info of its own (`fuzz.strategies.debuginfo`; an Ember program has the front end's); the
-    configuration is a feature of the program (`cfg-g`, `cfg-aarch64`)."""
+    info of its own (`fuzz.strategies.debuginfo`; an Ember program has the front end's, a
+    corpus slice clang's: its `debug_twin`, the same slice of the program's `-g` build); the
+    configuration is a feature of the program (`cfg-g`, `cfg-aarch64`, `dbg-*`)."""
     extra: tuple[str, ...] = ()
     if plan.debug:
         extra += ("cfg-g",)
-        if not case.is_ember and case.origin != "corpus":
+        if case.debug_twin is not None:
+            case = case.debug_twin()
+        elif not case.is_ember and case.origin != "corpus":
             module, dbg = debuginfo.decorate(case.module, data.draw(debuginfo.debug_seeds(), label="debug info"))
             case = replace(case, module=module)
             extra += dbg

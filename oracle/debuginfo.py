@@ -120,14 +120,34 @@ def linker_for(obj: bytes) -> str | None:
     return shutil.which(LINKERS.get(machine, "ld"))
 
 
+#: a name `ld --defsym` takes as it is
+_DEFSYM_NAME = re.compile(r"^[A-Za-z_.$][A-Za-z0-9_.$]*$")
+
+
+def _hidden_undefined(obj: bytes) -> list[str]:
+    """Undefined symbols of non-default visibility: `ld` refuses them in an executable even
+    with `--unresolved-symbols=ignore-all` ("hidden symbol isn't defined"); a slice of a
+    real program declares them (Lua's `LUAI_FUNC`, any `__attribute__((visibility))` API)."""
+    symtab = ELFFile(io.BytesIO(obj)).get_section_by_name(".symtab")
+    if not isinstance(symtab, SymbolTableSection):
+        return []
+    return [
+        sym.name
+        for sym in symtab.iter_symbols()
+        if sym.name and sym["st_shndx"] == "SHN_UNDEF" and sym["st_other"]["visibility"] != "STV_DEFAULT"
+    ]
+
+
 def _executable(obj_path: str, exe_path: str) -> str | None:
-    """`obj_path` linked alone (undefined symbols at 0): sections of a relocatable object all
-    start at address 0, so only a linked file's addresses name one place; None without the
-    object's `ld`."""
-    ld = linker_for(Path(obj_path).read_bytes()[:20])
+    """`obj_path` linked alone (undefined symbols at 0, hidden ones defined there with
+    `--defsym`): sections of a relocatable object all start at address 0, so only a linked
+    file's addresses name one place; None without the object's `ld`."""
+    obj = Path(obj_path).read_bytes()
+    ld = linker_for(obj[:20])
     if ld is None:
         return None
-    proc = subprocess.run([ld, "-o", exe_path, "--unresolved-symbols=ignore-all", "-e", "0", obj_path], capture_output=True)
+    defsyms = [f"--defsym={name}=0" for name in _hidden_undefined(obj) if _DEFSYM_NAME.match(name)]
+    proc = subprocess.run([ld, "-o", exe_path, "--unresolved-symbols=ignore-all", "-e", "0", *defsyms, obj_path], capture_output=True)
     return exe_path if proc.returncode == 0 else None
 
 

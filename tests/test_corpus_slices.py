@@ -1,12 +1,19 @@
-"""The corpus fuzz strategy: slices are valid, self-contained modules holding what was drawn."""
+"""The corpus fuzz strategy: slices are valid, self-contained modules holding what was drawn;
+a `-g` plan's slice carries clang's debug info, and the debug-info oracle checks it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from compiler.backend import irmodel, llvm_stage
-from fuzz.strategies import corpus_cases
+from fuzz import faults, properties
+from fuzz.campaign import configured
+from fuzz.properties.model import BuildConfig, CheckPlan
+from fuzz.strategies import FuzzCase, corpus_cases, known_features
 from fuzz.strategies import corpus_slices as cs
 
 
@@ -95,3 +102,62 @@ def test_missing_corpus_is_one_line_before_any_work(tmp_path) -> None:  # type: 
         errors = [ln for ln in r.stderr.splitlines() if "error" in ln]
         assert r.returncode == 1 and len(errors) == 1 and "fetch_corpus.sh" in errors[0], r.stderr
         assert "Traceback" not in r.stderr
+
+
+#: a cJSON_Utils.c function that calls cJSON.c's `cJSON_IsArray`, which -O2 inlines into it:
+#: the line table switches file inside the function, as it does wherever a header's or another
+#: file's function is inlined
+CROSS_FILE_CALL = ("cJSONUtils_FindPointerFromObjectTo", "cJSON_IsArray")
+_DEFINE = re.compile(r"^define [^@]*(@\"[^\"]*\"|@[-\w$.]+)\(.*!dbg (![0-9]+) \{$", re.M)
+
+
+def _debug_info_problems(module: str) -> list[str]:
+    """What a `-g` slice lacks: its units, their list and flags, a subprogram per definition."""
+    problems = [what for what in ("!llvm.dbg.cu = ", '!"Debug Info Version"', "distinct !DICompileUnit(") if what not in module]
+    definitions = len(re.findall(r"^define ", module, re.M))
+    attached = _DEFINE.findall(module)
+    if len(attached) != definitions:
+        problems.append(f"{definitions - len(attached)} of {definitions} definitions have no !dbg")
+    for name, node in attached:
+        if not re.search(rf"^{node} = distinct !DISubprogram\(.*\bunit: ", module, re.M):
+            problems.append(f"{name}'s {node} is no subprogram of a unit in the slice")
+    if len(set(re.findall(r'!DIFile\(filename: "([^"]*)"', module))) < 2:
+        problems.append("one file only")
+    return problems
+
+
+@needs_corpus
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(corpus_cases(max_anchors=3), st.data())
+def test_a_g_plan_builds_the_same_slice_of_the_g_module(case, data) -> None:  # type: ignore[no-untyped-def]
+    """The swarm's `-g` plans (`fuzz.campaign.configured`) build a slice with clang's debug info:
+    the same definitions, each with its subprogram, the units, `!llvm.dbg.cu`, module flags,
+    several files; it verifies (LLVM's verifier checks debug info too)."""
+    assert configured(case, CheckPlan(debug=False), data) is case and "!llvm.dbg.cu" not in case.module
+    g = configured(case, CheckPlan(debug=True), data)
+    assert g.origin == "corpus" and "cfg-g" in g.features and set(g.features) <= set(known_features("corpus"))
+    llvm_stage.parse_ir(g.module, "<-g slice>")
+    assert not _debug_info_problems(g.module), _debug_info_problems(g.module)
+
+    def defined(text: str) -> set[str]:
+        return {e.name for e in irmodel.parse_module(text).entities if e.is_value and e.is_definition}
+
+    assert defined(g.module) == defined(case.module)
+
+
+@pytest.mark.skipif("cjson" not in ((_unavailable() is None and _names()) or ()), reason="needs cJSON in the corpus")
+def test_debug_info_oracle_on_a_g_slice_catches_a_line_table_fault() -> None:
+    """The split build's debug-info oracle on a `-g` slice of cJSON: clean without a fault; the
+    line-table mistake that only shows after a file switch (`shift-rows-after-file-switch`) is
+    caught in the function that inlines another file's function."""
+    text = cs.debug_slice("cjson", CROSS_FILE_CALL)
+    assert not _debug_info_problems(text), _debug_info_problems(text)
+    assert "DILexicalBlock(" in text and len(set(re.findall(r"distinct !DICompileUnit\(", text))) >= 1
+    assert "dbg-headers" in cs.debug_features(text)  # functions of two files
+    case = FuzzCase(text, None, "corpus")
+    plan = CheckPlan(2, 1, (BuildConfig("subgraph", 1, 2, 1, debug=True),), opt_check=False, debug=True)
+    clean = properties.check(case, plan)
+    assert clean.ok, clean.failures
+    broken = properties.check(case, plan, faults=frozenset({faults.SHIFT_ROWS_AFTER_FILE_SWITCH}))
+    assert [f.classification for f in broken.failures] == ["debug-info"], broken.failures
+    assert f"{CROSS_FILE_CALL[0]}+0x" in broken.failures[0].summary and "cJSON.c:" in broken.failures[0].summary

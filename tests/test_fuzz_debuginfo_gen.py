@@ -105,3 +105,17 @@ def test_inlined_header_rows_agree_and_the_file_switch_fault_moves_them(tmp_path
     serial = build(path, "none")
     unmoved = debuginfo.compare_lines(serial, build(path, "subgraph", frozenset({faults.SHIFT_ROWS_AFTER_FILE_SWITCH})))
     assert not unmoved.differences, unmoved
+
+
+def test_lines_compare_on_objects_that_use_hidden_undefined_symbols(tmp_path: Path) -> None:
+    """A slice of a real program declares functions hidden (Lua's `LUAI_FUNC`): `ld` refuses an
+    executable with a hidden undefined symbol even with `--unresolved-symbols=ignore-all`, so
+    the oracle defines them at 0 before it symbolises."""
+    hidden = MODULE.replace("declare i32 @printf(ptr, ...)", "declare i32 @printf(ptr, ...)\ndeclare hidden i64 @ext(i64)")
+    hidden = hidden.replace("%r = add i64 %h, 3", "%e = call i64 @ext(i64 %h)\n  %r = add i64 %e, 3")
+    path = tmp_path / "prog.ll"
+    path.write_text(first_seed_with_header(hidden))
+    serial = build(path, "none")
+    assert debuginfo._hidden_undefined(serial) == ["ext"]
+    clean = debuginfo.compare_lines(serial, build(path, "subgraph"))
+    assert clean.exact and not clean.differences, clean

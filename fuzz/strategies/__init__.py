@@ -8,7 +8,8 @@ at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -42,6 +43,9 @@ class FuzzCase:
     origin: str = "llvm-ir"
     #: the generator features the program uses (per-feature coverage of a campaign)
     features: tuple[str, ...] = ()
+    #: the same program with debug info of its own, for a `-g` plan (`fuzz.campaign.configured`):
+    #: a corpus slice cut from the program's `-g` build; made only when a plan asks
+    debug_twin: Callable[[], FuzzCase] | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_ember(self) -> bool:
@@ -131,13 +135,21 @@ def kernel_cases(draw: st.DrawFn, max_kernels: int = 3) -> FuzzCase:
 
 @st.composite
 def corpus_cases(draw: st.DrawFn, max_anchors: int = 6) -> FuzzCase:
-    """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's IR shapes."""
+    """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's IR shapes;
+    a `-g` plan builds the same slice of the program's `-g` module (`debug_twin`)."""
     from fuzz.strategies.corpus_slices import corpus_slices
 
     names_on = draw(name_swarm())
-    _name, module, features = draw(corpus_slices(max_anchors))
-    module, names = renamed(module, names_on)
-    return FuzzCase(module, None, "corpus", features + names)
+    drawn = draw(corpus_slices(max_anchors))
+    module, names = renamed(drawn.module, names_on)
+
+    def debug_twin() -> FuzzCase:
+        from fuzz.strategies.corpus_slices import debug_features
+
+        text, dbg_names = renamed(drawn.with_debug_info(), names_on)  # the same names: same locals, same order
+        return FuzzCase(text, None, "corpus", drawn.features + dbg_names + debug_features(text))
+
+    return FuzzCase(module, None, "corpus", drawn.features + names, debug_twin)
 
 
 @st.composite
@@ -164,9 +176,11 @@ def config_features(kind: str) -> tuple[str, ...]:
     (`cfg-aarch64` only where the cross tools and QEMU are installed)."""
     from fuzz import cross
 
-    if kind in ("kernels", "corpus"):
+    if kind == "kernels":
         return ()
     debug = ("cfg-g", *(DEBUG_FEATURES if kind != "ember" else ()))
+    if kind == "corpus":  # host only (x86-64 bitcode); a -g plan slices the -g build
+        return debug
     return debug + (("cfg-aarch64",) if cross.missing() is None else ())
 
 

@@ -12,11 +12,20 @@ among those that name a local the first names (a static helper, a static global 
 as cJSON's `global_hooks`), so a small split cost puts the users of one local in
 different subgraphs: the shapes of the split's known faults (a helper the serial build inlines everywhere,
 a global with a field nobody reads, a libcall folded after inlining) on real code.
+
+Debug info: a `-g` plan (the configuration dimension of the swarm, `fuzz.strategies.plans`)
+builds the same slice of the program's `-g` module (`corpus.module_path(debug=True)`, one
+compile unit per source file) instead: its functions' `DISubprogram`s, their compile units,
+`!llvm.dbg.cu` and `!llvm.module.flags`, with only the metadata the slice reaches
+(`compiler.backend.irdebug.piece_metadata`), so the debug-info oracle sees clang's own:
+many files (headers, and functions of other source files the optimiser inlines), lexical
+blocks, column 0 rows (`debug_slice`, called by `fuzz.campaign.configured`).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -40,14 +49,22 @@ class CorpusUnavailable(RuntimeError):
     """No corpus program is built or buildable here."""
 
 
-@functools.lru_cache(maxsize=8)
-def load(name: str) -> CorpusModule:
-    """The program's module as text, with its exported functions."""
-    from compiler.backend import irmodel, llvm_stage, planner
+def _module_text(name: str, debug: bool = False) -> str:
+    """The program's module as text (`debug`: its `-g` build, compiled once and cached like
+    the other), unnamed values named as the planner names them."""
+    from compiler.backend import llvm_stage, planner
     from fuzz import corpus
 
-    path = corpus.module_path(corpus.BY_NAME[name])
-    text = planner.name_unnamed(str(llvm_stage.parse_bitcode(path.read_bytes(), str(path))))
+    path = corpus.module_path(corpus.BY_NAME[name], debug=debug)
+    return planner.name_unnamed(str(llvm_stage.parse_bitcode(path.read_bytes(), str(path))))
+
+
+@functools.lru_cache(maxsize=16)  # every C program of the corpus (12)
+def load(name: str) -> CorpusModule:
+    """The program's module as text, with its exported functions."""
+    from compiler.backend import irmodel
+
+    text = _module_text(name)
     mod = irmodel.parse_module(text)
     anchors = tuple(e.name for e in mod.by_kind("function") if not e.is_local and e.linkage == "external")
     return CorpusModule(name, text, anchors)
@@ -85,31 +102,80 @@ def sharers(name: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-@functools.lru_cache(maxsize=8)
-def _slicer(name: str) -> Slicer:
+#: slicers kept per process: every C program of the corpus, with and without debug info
+#: (12 programs, 1.2 GB with ten of each; parsing SQLite's `-g` module again costs 10-20 s)
+SLICERS_KEPT = 24
+
+
+@functools.lru_cache(maxsize=SLICERS_KEPT)
+def _slicer(name: str, debug: bool = False) -> Slicer:
     from compiler.backend import irmodel
 
-    return Slicer(irmodel.parse_module(load(name).text))
+    return Slicer(irmodel.parse_module(_module_text(name, True) if debug else load(name).text))
 
 
-def slice_members(name: str, anchors: list[str], max_lines: int = MAX_SLICE_LINES) -> list[str]:
+def slice_members(name: str, anchors: list[str], max_lines: int | None = MAX_SLICE_LINES, debug: bool = False) -> list[str]:
     """Anchors (in the order drawn, while the slice fits) plus the locals they reach, atoms whole."""
-    return _slicer(name).members(anchors, max_lines)
+    return _slicer(name, debug).members(anchors, max_lines)
 
 
-def render_slice(name: str, members: list[str]) -> str:
-    """The slice as a module: members defined, everything they name declared (metadata too)."""
-    return _slicer(name).render(members)
+def render_slice(name: str, members: list[str], debug: bool = False) -> str:
+    """The slice as a module: members defined, everything they name declared (metadata too;
+    `debug`: cut from the `-g` module, with the debug info the members reach)."""
+    return _slicer(name, debug).render(members)
+
+
+_FILE = re.compile(r'^(![0-9]+) = !DIFile\(filename: "((?:[^"\\]|\\.)*)"', re.M)
+_SUBPROGRAM_FILE = re.compile(r"^![0-9]+ = distinct !DISubprogram\(.*?\bfile: (![0-9]+).*\bunit: ", re.M)
+
+
+def debug_features(module: str) -> tuple[str, ...]:
+    """The `dbg-*` features (`debuginfo.DEBUG_FEATURES`) of a slice's own debug info:
+    `dbg-headers` when its functions come from more than one file (a header's `static
+    inline` helper, another source file's function: the line table switches file where the
+    optimiser inlines one), `dbg-blocks` with a lexical block, `dbg-discriminators` with one."""
+    from fuzz.strategies.debuginfo import DEBUG_FEATURES
+
+    files = dict(_FILE.findall(module))
+    found = set()
+    if len({files.get(f, f) for f in _SUBPROGRAM_FILE.findall(module)}) > 1:
+        found.add("dbg-headers")
+    if "!DILexicalBlock(" in module:
+        found.add("dbg-blocks")
+    if "discriminator: " in module:
+        found.add("dbg-discriminators")
+    return tuple(f for f in DEBUG_FEATURES if f in found)
+
+
+def debug_slice(name: str, anchors: tuple[str, ...]) -> str:
+    """The slice around `anchors` (those a drawn slice kept) cut from the program's `-g`
+    module: the same functions with their debug info. Its members are found again in that
+    module (its size limit was met by the drawn slice)."""
+    return render_slice(name, slice_members(name, list(anchors), max_lines=None, debug=True), debug=True)
 
 
 #: the swarm feature a slice records when its anchors share a local
 SHARED_LOCAL = "shared-local"
 
 
+@dataclass(frozen=True)
+class DrawnSlice:
+    """A slice the strategy drew: the program, the anchors it kept, the module, its features."""
+
+    name: str
+    anchors: tuple[str, ...]
+    module: str
+    features: tuple[str, ...]
+
+    def with_debug_info(self) -> str:
+        """The same slice cut from the program's `-g` module (`debug_slice`)."""
+        return debug_slice(self.name, self.anchors)
+
+
 @st.composite
-def corpus_slices(draw: st.DrawFn, max_anchors: int = 6) -> tuple[str, str, tuple[str, ...]]:
-    """(program name, slice module text, features) drawn from the corpus programs available
-    here; with the `shared-local` swarm feature on, the anchors share locals (`sharers`)."""
+def corpus_slices(draw: st.DrawFn, max_anchors: int = 6) -> DrawnSlice:
+    """A slice of one of the corpus programs available here; with the `shared-local` swarm
+    feature on, the anchors share locals (`sharers`)."""
     name = draw(st.sampled_from(available()), label="corpus program")
     anchors = load(name).anchors
     shared = draw(st.integers(0, 1), label="swarm: shared-local") == 1
@@ -123,4 +189,4 @@ def corpus_slices(draw: st.DrawFn, max_anchors: int = 6) -> tuple[str, str, tupl
     members = slice_members(name, picked)
     kept = [a for a in picked if a in members]
     features = (SHARED_LOCAL,) if shared and len(kept) > 1 else ()
-    return name, render_slice(name, members), features
+    return DrawnSlice(name, tuple(kept), render_slice(name, members), features)
