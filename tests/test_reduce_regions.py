@@ -266,3 +266,57 @@ def test_adaptive_delta_table_keeps_what_the_test_needs_whatever_the_jobs(jobs: 
     assert stats.accepted >= 3
     single, _ = split_triage.reduce_adaptive(MODULE, _names_writev, split_triage.polish_order(IR_DELTAS), jobs=1)
     assert out == single
+
+
+#: the difference lives in code no root reaches (a planted fault keeps `dead_caller`'s callee)
+DEAD_MODULE = """define i32 @main() {
+  %r = call i32 @live(i32 1)
+  ret i32 %r
+}
+
+define internal i32 @live(i32 %x) {
+  ret i32 %x
+}
+
+define internal void @dead_caller() {
+  call void @kept()
+  ret void
+}
+
+define internal void @kept() {
+  call void @only_here()
+  ret void
+}
+
+define internal void @other_dead() {
+  call void @other_dead2()
+  ret void
+}
+
+define internal void @other_dead2() {
+  ret void
+}
+
+declare void @only_here()
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_regions_of_dead_code_when_dropping_it_loses_the_difference(jobs: int) -> None:
+    def interesting(text: str) -> bool:
+        return "call void @kept()" in text and "call void @only_here()" in text
+
+    out, stats = split_triage.reduce_regions(DEAD_MODULE, interesting, jobs=jobs)
+    llvm_stage.parse_ir(out, "<test>")
+    assert interesting(out)
+    assert "@other_dead" not in out and "@dead_caller" in out
+    assert stats.accepted >= 1
+
+
+def test_a_graph_keeping_dead_code_hangs_it_from_the_root() -> None:
+    plain = regions.graph(DEAD_MODULE)
+    assert {"dead_caller", "kept", "other_dead", "other_dead2"} <= plain.unreachable
+    g = regions.graph(DEAD_MODULE, keep_unreachable=True)
+    assert g.entries == {"dead_caller", "other_dead"} and not g.unreachable
+    assert "@other_dead" not in regions.remove(g, {"other_dead"})
+    assert "@kept" in regions.remove(g, {"other_dead"}) and "@kept" not in regions.remove(g, {"dead_caller"})

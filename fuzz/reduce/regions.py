@@ -80,6 +80,9 @@ class Graph:
     unreachable: set[str] = field(default_factory=set)
     idom: dict[str, str] = field(default_factory=dict)
     md: _Metadata | None = None
+    #: with `graph(keep_unreachable=True)`: definitions no root reaches, made children of the
+    #: virtual root (no roots: each may go, with what only it reaches); `unreachable` is empty
+    entries: set[str] = field(default_factory=set)
 
     def subtree_totals(self, weight: dict[str, int]) -> dict[str, int]:
         """Per node, the sum of `weight` over its region (it and what it dominates)."""
@@ -165,8 +168,12 @@ class _Metadata:
         return out
 
 
-def graph(text: str) -> Graph:
-    """The module's reference graph (`mod` parsed from `text`)."""
+def graph(text: str, keep_unreachable: bool = False) -> Graph:
+    """The module's reference graph (`mod` parsed from `text`). With `keep_unreachable` what no
+    root reaches is kept as regions of its own: a planted difference may live in dead code
+    (a function the serial build deletes and a faulty split keeps), so dropping it all at
+    once loses it; then entries into it (first those nothing else there names, in input
+    order) hang from the virtual root, and a region goes only when a candidate removes it."""
     mod = irmodel.parse_module(text)
     md = _Metadata(mod)
     defs = {e.name: e for e in mod.entities if e.is_value and e.is_definition}
@@ -187,13 +194,33 @@ def graph(text: str) -> Graph:
     for members in by_comdat.values():
         for n in members:
             refs[n] = refs[n] + [m for m in members if m != n]
-    succ = {ROOT: sorted(roots, key=lambda n: defs[n].index), **refs}
+    entries: list[str] = []
+    if keep_unreachable:
+        covered = _reach(roots, refs)
+        named = {r for n in defs if n not in covered for r in refs[n] if r != n}
+        by_index = sorted((n for n in defs if n not in covered), key=lambda n: defs[n].index)
+        for n in [*(m for m in by_index if m not in named), *by_index]:
+            if n not in covered:
+                entries.append(n)
+                covered |= _reach([n], refs)
+    succ = {ROOT: [*sorted(roots, key=lambda n: defs[n].index), *entries], **refs}
     idom, order = dominators(succ)
-    g = Graph(mod, roots, refs, md=md)
+    g = Graph(mod, roots, refs, md=md, entries=set(entries))
     g.idom = {n: d for n, d in idom.items() if n != ROOT}
     g.order = [n for n in order if n != ROOT and n not in roots and defs[n].kind == "function"]
     g.unreachable = set(defs) - set(order)
     return g
+
+
+def _reach(starts: Iterable[str], refs: dict[str, list[str]]) -> set[str]:
+    seen = set(starts)
+    todo = list(seen)
+    while todo:
+        for r in refs.get(todo.pop(), ()):
+            if r not in seen:
+                seen.add(r)
+                todo.append(r)
+    return seen
 
 
 def dominators(succ: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
@@ -265,13 +292,7 @@ def remove(g: Graph, stubbed: set[str]) -> str:
         if new is not None:
             texts[name] = new
             refs[name] = [r for r, _s, _e in irmodel.iter_refs(new) if r in g.refs and r != name]
-    live = set(g.roots)
-    todo = list(live)
-    while todo:
-        for r in refs.get(todo.pop(), ()):
-            if r not in live:
-                live.add(r)
-                todo.append(r)
+    live = _reach(g.roots | (g.entries - stubbed), refs)
     named: set[str] = set()
     for e in g.mod.entities:
         if e.is_value and e.is_definition and e.name not in live:

@@ -290,8 +290,9 @@ def reduce_regions(
 ) -> tuple[str, RegionStats]:
     """Remove regions of the reference graph while `interesting` holds (see the module docstring).
 
-    The first candidate is the module without what no root reaches; then runs of the
-    frontier (`regions.Graph.frontier`: the top of the dominator tree, and below every
+    The first candidate is the module without what no root reaches (where that loses the
+    difference, what no root reaches becomes regions of its own: `regions.graph(keep_unreachable=True)`);
+    then runs of the frontier (`regions.Graph.frontier`: the top of the dominator tree, and below every
     function found needed alone), the run length doubling after an acceptance and halving
     after a rejection. Deterministic: with `jobs` > 1 the next candidates assuming rejections are
     judged at once and the first accepted in order wins. With `symbols`, regions holding no
@@ -314,6 +315,7 @@ def reduce_regions(
     def out_of_time() -> bool:
         return time_budget is not None and time.monotonic() - start > time_budget
 
+    keep_unreachable = False  # dropping what no root reaches lost the difference: regions of it instead
     try:
         first = regions.remove(g, set())
         if measure(first) < measure(text):
@@ -323,6 +325,10 @@ def reduce_regions(
                 stats.accepted += 1
                 stats.lines.append(measure(text))
                 on_success(text)
+            else:
+                keep_unreachable = True
+                g = regions.graph(text, keep_unreachable=True)
+                size = max(1, len(frontier(g)) // 2)
         while not out_of_time():
             undecided = frontier(g)
             if not undecided:
@@ -349,7 +355,7 @@ def reduce_regions(
             for (run, after, newly), cand, ok in zip(steps, candidates, verdicts, strict=True):
                 if ok:
                     text = cand
-                    g = regions.graph(text)
+                    g = regions.graph(text, keep_unreachable=keep_unreachable)
                     stats.accepted += 1
                     stats.lines.append(measure(text))
                     on_success(text)
