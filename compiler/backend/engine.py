@@ -150,6 +150,8 @@ def _load() -> ctypes.CDLL:
         ("LLVMSetLinkage", None, (vp, c_int)),
         ("LLVMSetComdat", None, (vp, vp)),
         ("LLVMWriteBitcodeToMemoryBuffer", vp, (vp,)),
+        ("LLVMIsAFunction", vp, (vp,)),
+        ("LLVMDeleteGlobal", None, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -437,16 +439,26 @@ class Module:
     def drop_definitions(self, names: set[str], target: Target) -> None:
         """Delete the named definitions: made `available_externally`, their bodies and
         initialisers go with LLVM's own `elim-avail-extern`, and what is left are
-        declarations nothing uses, which emit nothing. (No `globaldce` after it: a variable
-        kept internal while other pieces name it has no use here, and must stay.)"""
+        declarations nothing uses, which emit nothing. A variable left unused is erased, as
+        GlobalDCE erases it unsplit: a declaration keeps its `!dbg` attachment, and the
+        DWARF of its unit would give the variable a location naming the deleted symbol
+        (`Undefined temporary symbol .Lanon...` on Rust's vtables). (No `globaldce` after
+        it: a variable kept internal while other pieces name it has no use here, and must
+        stay.)"""
         lib = _lib()
         if not names:
             return
+        variables = []
         for value in self.definitions():
             if value.name in names:
                 lib.LLVMSetComdat(value.ref, None)
                 lib.LLVMSetLinkage(value.ref, AVAILABLE_EXTERNALLY)
+                if not lib.LLVMIsAFunction(value.ref):
+                    variables.append(value.ref)
         self.run_passes("elim-avail-extern", target)
+        for variable in variables:
+            if not lib.LLVMGetFirstUse(variable):
+                lib.LLVMDeleteGlobal(variable)
 
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""

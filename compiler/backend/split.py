@@ -69,8 +69,6 @@ class Optimised:
     #: compiled as one module (else cut in pieces, per function with `level2`)
     whole: bool = True
     level2: bool = False
-    #: which of `defined` are variables (`dead_definitions` keeps them when the module has debug info)
-    variables: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -175,8 +173,7 @@ def optimise_task(
         if two_phase:
             references = module.references()
             defined = [v.name for v in values]
-            variables = {v.name for v in values if not v.is_function}
-            optimised = Optimised(list(known), module.bitcode(), local, defined, references, cpu, whole, level2, variables)
+            optimised = Optimised(list(known), module.bitcode(), local, defined, references, cpu, whole, level2)
             cpu["optimise"] += time.process_time() - start
             return optimised
         return _codegen(module, known, local, k, config, target, cpu, start, whole=whole, level2=level2)
@@ -266,22 +263,21 @@ def codegen_optimised_task(optimised: Optimised, dead: list[str], k: int, config
 
 
 def dead_definitions(
-    results: list[TaskResult | Optimised], local_names: set[str], keep_variables: bool = False
+    results: list[TaskResult | Optimised], local_names: set[str]
 ) -> dict[int, list[str]]:
     """The definitions, per subgraph, that were local in the module and that nothing left
     uses after optimisation: what the serial pipeline's GlobalDCE deletes once a call to
     them folded away in another subgraph (a local exported while compiling stays alive in
     its owner, which cannot see that), functions and variables (a vtable only dead code
-    named, and the methods only it names). Everything not local is a root, and with
-    `keep_variables` (a module with debug info: other pieces' DWARF may name a variable, so
-    the MC link's join decides) every variable; none when a subgraph compiled in pieces
-    (its uses unknown)."""
+    named, and the methods only it names; `engine.Module.drop_definitions` erases such a
+    variable, so no DWARF names it). Everything not local is a root; none when a subgraph
+    compiled in pieces (its uses unknown)."""
     if not all(isinstance(r, Optimised) for r in results):
         return {}
     optimised = cast(list[Optimised], results)
     candidates = {
         n for r in optimised for n in r.defined
-        if (n in local_names or n in r.local) and not (keep_variables and n in r.variables)
+        if n in local_names or n in r.local
     }
     uses: dict[str, set[str]] = {}
     for r in optimised:
@@ -451,9 +447,7 @@ def compile_split(
         for sg in the_plan.subgraphs
     ]
     first, reused = _run_tasks(tasks, the_plan, jobs, config, worker_timeout, hooks.tasks)
-    # with debug info, a variable another piece's DWARF names must keep its definition
-    keep_variables = "!llvm.dbg.cu" in module_text
-    results = _second_phase(first, local_names, the_plan, jobs, config, worker_timeout, hooks.tasks, keep_variables)
+    results = _second_phase(first, local_names, the_plan, jobs, config, worker_timeout, hooks.tasks)
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
@@ -528,14 +522,13 @@ def _second_phase(
     config: BackendConfig,
     worker_timeout: float,
     cache: TaskCache | None,
-    keep_variables: bool = False,
 ) -> list[TaskResult]:
     """Every subgraph's finished result: the two-phase ones get their dead definitions
     deleted and their code generated on the pool (largest first), through `cache` too."""
     todo = [i for i, r in enumerate(first) if isinstance(r, Optimised)]
     if not todo:
         return cast(list[TaskResult], first)
-    dead = dead_definitions(first, local_names, keep_variables)
+    dead = dead_definitions(first, local_names)
     results: list[TaskResult | Optimised] = list(first)
     keys: dict[int, str] = {}
     if cache is not None:
