@@ -31,8 +31,10 @@ def module_for(because: str) -> str:
     return found[0]
 
 
-def undefined(path: Path, split: str, hook_names: frozenset[str] = frozenset()) -> set[str]:
-    options = driver.BuildOptions(opt_level=2, split=split, jobs=1, subgraph_cost=1, emit="obj", hooks=faults.hooks_for(hook_names))
+def undefined(path: Path, split: str, hook_names: frozenset[str] = frozenset(), *, debug_info: bool = False) -> set[str]:
+    options = driver.BuildOptions(
+        opt_level=2, split=split, jobs=1, subgraph_cost=1, emit="obj", hooks=faults.hooks_for(hook_names), debug_info=debug_info
+    )
     obj = driver.build(str(path), options).output
     assert isinstance(obj, bytes)
     return {s.name for s in symtab.read_symbols(obj) if not s.defined}
@@ -58,3 +60,58 @@ def test_a_flag_no_store_sets_kills_the_calls_in_the_split_build_too(tmp_path: P
     path = tmp_path / "dead_flag.ll"
     path.write_text(module_for("flag"))
     assert undefined(path, "subgraph") == undefined(path, "none")
+
+
+#: a private table of two local methods, described in the unit's debug info (a front end's
+#: `static` table with `-g`; Rust's vtables), that only the dead local loads from
+_TABLE = """
+@k0_table = private constant [2 x ptr] [ptr @k0_method, ptr @k0_other], !dbg !10
+
+declare i32 @getpgrp()
+
+define internal i32 @k0_method() noinline {
+  %e = call i32 @getppid()
+  ret i32 %e
+}
+
+define internal i32 @k0_other() noinline {
+  %e = call i32 @getpgrp()
+  ret i32 %e
+}
+"""
+
+_TABLE_DEBUG_INFO = """
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!20, !21}
+!0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, producer: "hand", isOptimized: true, \
+runtimeVersion: 0, emissionKind: FullDebug, globals: !2)
+!1 = !DIFile(filename: "dead.c", directory: "/tmp")
+!2 = !{!10}
+!10 = !DIGlobalVariableExpression(var: !11, expr: !DIExpression())
+!11 = distinct !DIGlobalVariable(name: "table", scope: !0, file: !1, line: 3, type: !12, isLocal: true, isDefinition: true)
+!12 = !DIBasicType(name: "long", size: 64, encoding: DW_ATE_signed)
+!20 = !{i32 7, !"Dwarf Version", i32 5}
+!21 = !{i32 2, !"Debug Info Version", i32 3}
+"""
+
+
+def test_a_table_only_dead_code_loads_dies_with_debug_info_too(tmp_path: Path) -> None:
+    """The dead local calls through a debug-described private table of two methods: the table
+    dies with it and so do the methods and their externals, as GlobalDCE has it serially. Kept
+    as a root when the module had debug info, the table kept `UND getppid` and `getpgrp`; left a
+    declaration with its `!dbg`, the unit's DWARF named it (`UND k0_table`, or on a temporary
+    `Undefined temporary symbol`: rust-markdown -g)."""
+    text = module_for("local")
+    text = text.replace("declare i32 @getppid()\n", "declare i32 @getppid()\n" + _TABLE)
+    call = "  %e = call i32 @getppid()\n  %w = sext i32 %e to i64\n"
+    assert text.count(call) == 1
+    text = text.replace(call, (
+        "  %i = and i64 %x, 1\n  %slot = getelementptr [2 x ptr], ptr @k0_table, i64 0, i64 %i\n"
+        "  %m = load ptr, ptr %slot\n  %e = call i32 %m()\n  %w = sext i32 %e to i64\n"
+    ))
+    path = tmp_path / "dead_table.ll"
+    path.write_text(text + _TABLE_DEBUG_INFO)
+    serial = undefined(path, "none", debug_info=True)
+    assert not serial & {"getppid", "getpgrp", "k0_table"}, serial
+    for mode in MODES:
+        assert undefined(path, mode, debug_info=True) == serial, mode
