@@ -11,19 +11,7 @@ from compiler.backend import planner
 from compiler.hooks import BuildHooks
 from fuzz import buildserver
 from fuzz.reduce import split_triage
-
-
-def _fn(name: str, body_lines: int, calls: tuple[str, ...] = (), linkage: str = "") -> str:
-    lines = [f"define {linkage}i64 @{name}(i64 %x) {{", "  %v0 = add i64 %x, 1"]
-    for i in range(1, body_lines):
-        lines.append(f"  %v{i} = mul i64 %v{i - 1}, {2 * i + 1}")
-    last = f"%v{body_lines - 1}"
-    for n, callee in enumerate(calls):
-        lines.append(f"  %c{n} = call i64 @{callee}(i64 {last})")
-        last = f"%c{n}"
-    lines += [f"  ret i64 {last}", "}"]
-    return "\n".join(lines)
-
+from tests.test_planner import _fn
 
 #: eight exported functions of about 300 instructions, one with a local callee, one with an alias
 FUNCTIONS = {

@@ -43,13 +43,18 @@ MODULE = "\n".join([
 ])
 
 
-def test_no_inline_across_subgraphs_changes_the_libcalls(tmp_path: Path) -> None:
+def _with_and_without(module: str, fault: str, tmp_path: Path) -> tuple[split_triage.Difference | None, split_triage.Difference | None]:
+    """The triage's difference with `fault` planted in the split build, and without it."""
     try:
-        diff = split_triage.establish(MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False,
-                                      faults=(faults.NO_INLINE_ACROSS_SUBGRAPHS,))
-        clean = split_triage.establish(MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False)
+        planted = split_triage.establish(module, "subgraph", 1, 2, 5, tmp_path, None, parallel=False, faults=(fault,))
+        clean = split_triage.establish(module, "subgraph", 1, 2, 5, tmp_path, None, parallel=False)
     finally:
         buildserver.stop_all()
+    return planted, clean
+
+
+def test_no_inline_across_subgraphs_changes_the_libcalls(tmp_path: Path) -> None:
+    diff, clean = _with_and_without(MODULE, faults.NO_INLINE_ACROSS_SUBGRAPHS, tmp_path)
     assert clean is None  # the split build without the fault agrees with the serial one
     assert diff is not None and diff.faults == (faults.NO_INLINE_ACROSS_SUBGRAPHS,)
     assert diff.symbols.get("printf") == (None, "GLOBAL NOTYPE DEFAULT UND"), diff.symbols
@@ -97,12 +102,7 @@ DEAD_MODULE = "\n".join([
 
 
 def test_keep_dead_across_subgraphs_keeps_what_only_dead_code_names(tmp_path: Path) -> None:
-    try:
-        diff = split_triage.establish(DEAD_MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False,
-                                      faults=(faults.KEEP_DEAD_ACROSS_SUBGRAPHS,))
-        clean = split_triage.establish(DEAD_MODULE, "subgraph", 1, 2, 5, tmp_path, None, parallel=False)
-    finally:
-        buildserver.stop_all()
+    diff, clean = _with_and_without(DEAD_MODULE, faults.KEEP_DEAD_ACROSS_SUBGRAPHS, tmp_path)
     assert clean is None
     assert diff is not None and diff.symbols == {"only_here": (None, "GLOBAL NOTYPE DEFAULT UND")}, diff
 

@@ -260,9 +260,6 @@ def link_piece(piece: AsmPiece, ident: str, names_: LinkNames) -> LinkedPiece:
         if rewriter is not None and (rewriter.pending is not None or (quick is _SLOW and not _plain_number(line))):
             for rewritten in rewriter.line(line):
                 take(rewritten, _quick(rewritten))
-        elif quick is _INERT and inert and dw_value is None:
-            out.append(line)
-            tags.append(None)
         else:
             take(line, quick)
     if rewriter is not None:
