@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import engine, guard, llvm_stage, names, policy, split_mode
+from compiler.backend import deadfields, engine, guard, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
@@ -298,6 +298,10 @@ def _build_module(
     if split_build:
         # names the link could mistake for registers or mnemonics, or must quote: plain
         # synthetic ones while split, spelled back in the link (compiler/backend/names.py)
+        if options.opt_level >= 1:
+            with times.stage("table fields"):
+                # what the serial GlobalOpt drops, no subgraph can see (compiler/backend/deadfields.py)
+                deadfields.clear_unread_fields(module, target)
         with times.stage("module to text"):
             spellings = names.canonicalise(module)
             text = module.text()

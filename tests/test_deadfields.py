@@ -1,5 +1,6 @@
-"""Unread fields of local pointer tables (compiler/backend/deadfields.py) and unreferenced local
-variables at the MC link: what the unsplit GlobalOpt and GlobalDCE drop, the split build drops too."""
+"""Unread fields of local pointer tables (compiler/backend/deadfields.py, in memory through LLVM's
+C API) and unreferenced local variables at the MC link: what the unsplit GlobalOpt and GlobalDCE
+drop, the split build drops too."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import deadfields, irmodel, mclink
+from compiler.backend import deadfields, engine, mclink
 from oracle import symtab
 
 TABLE = "@hooks = internal global { ptr, ptr, ptr } { ptr @malloc, ptr @free, ptr @realloc }, align 8"
@@ -49,10 +50,30 @@ KEEP_READS = (
 )
 
 
+def _after(text: str) -> dict[str, str]:
+    """The module's lines after the pass, by the global each starts (`@hooks = ...`) or the
+    function each belongs to (`define ... @a(...)` to `}`), joined."""
+    with engine.Module(text, "<tables>", verify=True) as module:
+        deadfields.clear_unread_fields(module, engine.Target(engine.default_triple()))
+        module.verify()
+        printed = module.text()
+    found: dict[str, str] = {}
+    current = None
+    for line in printed.splitlines():
+        if line.startswith("@"):
+            found[line.split(" = ", 1)[0][1:]] = line
+        elif line.startswith("define "):
+            current = line.split("@", 1)[1].split("(", 1)[0]
+            found[current] = line
+        elif current is not None:
+            found[current] += "\n" + line
+            if line == "}":
+                current = None
+    return found
+
+
 def _cleared(text: str) -> str:
-    mod = irmodel.parse_module(text)
-    deadfields.clear_unread_fields(mod)
-    return mod.values["hooks"].text
+    return _after(text)["hooks"]
 
 
 def test_an_unread_field_is_cleared_and_the_read_ones_kept() -> None:
@@ -103,17 +124,92 @@ def test_the_link_drops_only_unreferenced_local_variables() -> None:
 def test_loads_of_a_field_nothing_writes_become_its_constant() -> None:
     """Without `init`, fields 0 and 1 always hold malloc and free: their loads fold (as
     GlobalOpt folds them unsplit); field 1 is written by `init` when it is there."""
-    readers = READERS.split("define void @init")[0]
-    mod = irmodel.parse_module("\n".join([TABLE, readers, KEEP_IGNORES]))
-    deadfields.clear_unread_fields(mod)
-    a, b = mod.values["a"], mod.values["b"]
-    assert "%m = getelementptr i8, ptr @malloc, i64 0" in a.text and "%f = getelementptr i8, ptr @free, i64 0" in a.text
-    assert "%f = getelementptr i8, ptr @free, i64 0" in b.text and "load ptr" not in b.text
-    assert "malloc" in a.refs and "free" in b.refs
-    assert "{ ptr null, ptr null, ptr null }" in mod.values["hooks"].text  # nothing reads the table any more
-    written = irmodel.parse_module("\n".join([TABLE, READERS, KEEP_IGNORES]))
-    deadfields.clear_unread_fields(written)
-    assert "load ptr, ptr @hooks" in written.values["a"].text  # init writes field 0: a real load
+    before, _, after_init = READERS.partition("define void @init")
+    readers = before + after_init.split("}\n", 1)[1]
+    after = _after("\n".join([TABLE, readers, KEEP_IGNORES]))
+    assert "call ptr @malloc(i64 16)" in after["a"] and "call void @free(ptr %p)" in after["a"]
+    assert "call void @free(ptr null)" in after["b"] and "load ptr" not in after["b"]
+    assert "zeroinitializer" in after["hooks"]  # nothing reads the table any more
+    written = _after("\n".join([TABLE, READERS, KEEP_IGNORES]))
+    assert "load ptr, ptr @hooks" in written["a"]  # init writes field 0: a real load
+
+
+BYTE_READERS = """
+define ptr @a() {
+  %f = load ptr, ptr getelementptr inbounds nuw (i8, ptr @hooks, i64 8), align 8
+  ret ptr %f
+}
+
+define ptr @b() {
+  %p = getelementptr inbounds i8, ptr @hooks, i64 8
+  %q = getelementptr inbounds [2 x ptr], ptr %p, i64 0, i64 0
+  %f = load ptr, ptr %q, align 8
+  ret ptr %f
+}
+
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare ptr @realloc(ptr, i64)
+"""
+
+
+def test_byte_offsets_name_the_field_they_reach() -> None:
+    """An i8 `getelementptr` (InstCombine's form since LLVM 20) and a chain through an array
+    type reach field 1 by its byte offset: both loads fold to `free`, the other fields go."""
+    after = _after("\n".join([TABLE, BYTE_READERS]))
+    assert "ret ptr @free" in after["a"] and "ret ptr @free" in after["b"]
+    assert "zeroinitializer" in after["hooks"]
+    odd = BYTE_READERS.replace("i64 8), align 8", "i64 4), align 8")  # between two fields
+    assert _cleared("\n".join([TABLE, odd])) == TABLE
+
+
+CALLEE_READS = """
+define ptr @a(i64 %n) {
+  %p = call ptr @use(ptr @hooks, i64 %n)
+  ret ptr %p
+}
+
+define ptr @b(i64 %n) {
+  %p = call ptr @use(ptr @hooks, i64 %n)
+  ret ptr %p
+}
+
+define internal ptr @use(ptr %h, i64 %n) noinline {
+  %f = load ptr, ptr %h, align 8
+  %p = call ptr %f(i64 %n)
+  ret ptr %p
+}
+
+declare ptr @malloc(i64)
+declare void @free(ptr)
+declare ptr @realloc(ptr, i64)
+"""
+
+
+def test_a_parameter_every_call_passes_the_table_to_reads_the_table() -> None:
+    """IPSCCP's substitution: `@use` reads field 0 through `%h`, and every call passes `@hooks`:
+    the unread fields go. The load stays: folded before the pipeline, a direct call reaches
+    the optimiser earlier than it does serially (a cJSON slice's `malloc` + `memset` became
+    `calloc`, which the serial build does not call)."""
+    after = _after("\n".join([TABLE, CALLEE_READS]))
+    assert "{ ptr @malloc, ptr null, ptr null }" in after["hooks"]
+    assert "load ptr, ptr %h" in after["use"]
+
+
+def test_stores_to_a_field_nobody_reads_go() -> None:
+    """`init` stores to field 2, which nothing reads: GlobalOpt deletes such stores unsplit, and
+    with them the symbols they name; the stores to the fields `a` reads stay."""
+    after = _after("\n".join([TABLE, READERS, KEEP_IGNORES]).replace("store ptr null, ptr %unread", "store ptr @realloc, ptr %unread"))
+    assert "@realloc" not in after["init"] and "@realloc" not in after["hooks"]
+    assert "store ptr %m, ptr @hooks" in after["init"] and "store ptr %f" in after["init"]
+
+
+@pytest.mark.parametrize("other", [
+    "define ptr @c(ptr %t) {\n  %p = call ptr @use(ptr %t, i64 1)\n  ret ptr %p\n}\n",  # another pointer
+    "@escape = global ptr @use\n",  # the callee's address taken: unknown callers
+])
+def test_a_parameter_some_call_passes_something_else_is_unknown(other: str) -> None:
+    assert _cleared("\n".join([TABLE, CALLEE_READS, other])) == TABLE
 
 
 def test_the_link_drop_reads_aarch64_type_directives() -> None:

@@ -123,23 +123,6 @@ def test_extra_undefined_recogniser_covers_only_the_programs_own_symbols(monkeyp
     assert known_bug(_extra_undefined("realloc", module)) is None  # fixed: a finding again
 
 
-def test_table_field_recognisers_know_only_a_tables_fields() -> None:
-    """The open table bugs explain an extra `UND realloc` that a local pointer table's initialiser
-    names (passed to a call, or read as bytes), and not an extra `UND getppid` (dead code kept:
-    a different bug) in the same module."""
-    table = (
-        "@hooks = internal global { ptr, ptr } { ptr @malloc, ptr @realloc }\n"
-        "declare ptr @malloc(i64)\ndeclare ptr @realloc(ptr, i64)\ndeclare i32 @getppid()\n"
-    )
-    passed = table + "define void @f() {\n  call void @g(ptr noundef @hooks)\n  ret void\n}\n"
-    assert known_bug(_extra_undefined("realloc", passed)) == "table-passed-to-internal-callee"
-    assert known_bug(_extra_undefined("getppid", passed)) is None
-    as_bytes = table + "define ptr @f() {\n  %p = load ptr, ptr getelementptr inbounds nuw (i8, ptr @hooks, i64 8)\n  ret ptr %p\n}\n"
-    assert known_bug(_extra_undefined("realloc", as_bytes)) == "table-fields-read-as-bytes"
-    assert known_bug(_extra_undefined("realloc", table)) is None  # a table the facts do see
-
-
-
 def _symbol_change(line: str, module: str) -> properties.Report:
     failure = properties.Failure("symbol-difference", "--split none -O2", "--split subgraph -O2", "symbols differ", line)
     return properties.Report(FuzzCase(module), CheckPlan(), frozenset(), failures=[failure])

@@ -105,6 +105,22 @@ def test_the_simplified_size_ignores_slots_and_empty_blocks() -> None:
     assert facts.simplified <= 4  # ...two real instructions and the return
 
 
+@pytest.mark.parametrize("line", [
+    "  %q = getelementptr inbounds nuw i8, ptr %p, i64 8",
+    "  %q = getelementptr inbounds { i64, i64 }, ptr %p, i32 0, i32 1",
+    "  unreachable",
+])
+def test_debug_attachments_change_no_size(line: str) -> None:
+    """A `-g` module plans as the plain one: `, !dbg !N` after `unreachable` or a constant
+    `getelementptr` changes no function's size (it did: rust-regex's default build, line
+    tables kept, was planned differently from its `-g0` build and gained 5 undefined symbols)."""
+    body = ["define internal i64 @f(ptr %p) {", "  %v = load i64, ptr %p, align 8", line, "  ret i64 %v", "}", ""]
+    plain = "\n".join(body)
+    tagged = "\n".join([*body[:2], line + ", !dbg !7", *body[3:]])
+    sizes = [summary.function_facts(irmodel.parse_module(text).values["f"]).simplified for text in (plain, tagged)]
+    assert sizes[0] == sizes[1]
+
+
 def test_the_prediction_follows_size_attributes_and_single_calls() -> None:
     s = _summary(_module())
     assert {"noisy", "exported_small", "only_once"} <= s.inlined

@@ -152,6 +152,45 @@ def _load() -> ctypes.CDLL:
         ("LLVMWriteBitcodeToMemoryBuffer", vp, (vp,)),
         ("LLVMIsAFunction", vp, (vp,)),
         ("LLVMDeleteGlobal", None, (vp,)),
+        # walking values in memory (compiler/backend/deadfields.py)
+        ("LLVMGetModuleContext", vp, (vp,)),
+        ("LLVMGetInitializer", vp, (vp,)),
+        ("LLVMSetInitializer", None, (vp, vp)),
+        ("LLVMGetOperand", vp, (vp, ctypes.c_uint)),
+        ("LLVMGetNumOperands", c_int, (vp,)),
+        ("LLVMTypeOf", vp, (vp,)),
+        ("LLVMGetTypeKind", c_int, (vp,)),
+        ("LLVMCountStructElementTypes", ctypes.c_uint, (vp,)),
+        ("LLVMStructGetTypeAtIndex", vp, (vp, ctypes.c_uint)),
+        ("LLVMIsLiteralStruct", c_int, (vp,)),
+        ("LLVMIsPackedStruct", c_int, (vp,)),
+        ("LLVMGetElementType", vp, (vp,)),
+        ("LLVMOffsetOfElement", ctypes.c_ulonglong, (vp, vp, ctypes.c_uint)),
+        ("LLVMGetGEPSourceElementType", vp, (vp,)),
+        ("LLVMGetConstOpcode", c_int, (vp,)),
+        ("LLVMIsAConstantInt", vp, (vp,)),
+        ("LLVMConstIntGetSExtValue", ctypes.c_longlong, (vp,)),
+        ("LLVMIsAArgument", vp, (vp,)),
+        ("LLVMIsAGlobalVariable", vp, (vp,)),
+        ("LLVMIsNull", c_int, (vp,)),
+        ("LLVMIsThreadLocal", c_int, (vp,)),
+        ("LLVMIsGlobalConstant", c_int, (vp,)),
+        ("LLVMIsExternallyInitialized", c_int, (vp,)),
+        ("LLVMGetVolatile", c_int, (vp,)),
+        ("LLVMGetOrdering", c_int, (vp,)),
+        ("LLVMGetNumArgOperands", ctypes.c_uint, (vp,)),
+        ("LLVMGetCalledFunctionType", vp, (vp,)),
+        ("LLVMIsFunctionVarArg", c_int, (vp,)),
+        ("LLVMCountParams", ctypes.c_uint, (vp,)),
+        ("LLVMGetParam", vp, (vp, ctypes.c_uint)),
+        ("LLVMReplaceAllUsesWith", None, (vp, vp)),
+        ("LLVMInstructionEraseFromParent", None, (vp,)),
+        ("LLVMConstNamedStruct", vp, (vp, POINTER(vp), ctypes.c_uint)),
+        ("LLVMConstStructInContext", vp, (vp, POINTER(vp), ctypes.c_uint, c_int)),
+        ("LLVMConstPointerNull", vp, (vp,)),
+        ("LLVMGetPointerAddressSpace", ctypes.c_uint, (vp,)),
+        ("LLVMIsAAllocaInst", vp, (vp,)),
+        ("LLVMRunPassesOnFunction", vp, (vp, cp, vp, vp)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -160,6 +199,12 @@ def _load() -> ctypes.CDLL:
             if init is not None:
                 init()
     return lib
+
+
+def capi() -> ctypes.CDLL:
+    """The loaded C API with its calls declared, for the modules of this package that walk a
+    live module's values in memory (`Module.ref` is the `LLVMModuleRef`)."""
+    return _lib()
 
 
 def default_triple() -> str:
@@ -314,6 +359,19 @@ class Module:
             lib.LLVMDisposePassBuilderOptions(options)
         if error:
             raise EngineError(_message(lib, lib.LLVMGetErrorMessage(error), "LLVMDisposeErrorMessage"))
+
+    def run_function_passes(self, functions: list[int], pipeline: str, target: Target) -> None:
+        """Run a function pipeline (`simplifycfg`) on these functions of this module only."""
+        lib = _lib()
+        options = lib.LLVMCreatePassBuilderOptions()
+        try:
+            with _machine(target) as tm:
+                for function in functions:
+                    error = lib.LLVMRunPassesOnFunction(function, pipeline.encode(), tm, options)
+                    if error:
+                        raise EngineError(_message(lib, lib.LLVMGetErrorMessage(error), "LLVMDisposeErrorMessage"))
+        finally:
+            lib.LLVMDisposePassBuilderOptions(options)
 
     def emit(self, target: Target, kind: str) -> bytes:
         """Codegen to an ELF object (`obj`) or assembly text (`asm`), with a fresh target machine."""

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import deadfields, globalmerge, irdebug, irmodel, llvm_stage, summary, tokens
+from compiler.backend import globalmerge, irdebug, irmodel, llvm_stage, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -293,9 +293,6 @@ class PlanPolicy:
     #: import of every callee the unsplit build is predicted to inline into its functions,
     #: transitively (compiler/backend/summary.py); 0: copies and imports by raw size instead
     inline_level: int = 0
-    #: clear the unread fields of local pointer tables before splitting, as the unsplit
-    #: GlobalOpt drops them (-O1 and up; compiler/backend/deadfields.py)
-    clear_unread_fields: bool = False
     #: keep IPSCCP from specialising a local on a constant argument that only the subgraph's
     #: share of its call sites agrees on (-O1 and up; `serial_argument_callers`)
     serial_argument_facts: bool = False
@@ -398,8 +395,6 @@ def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
             if e.kind == "function":
                 e.text = irmodel.strip_debug(e.text)
         mod = IRModule(mod.header, [e for e in mod.entities if not (e.kind == "metadata" and e.name == "!llvm.dbg.cu")])
-    if policy.clear_unread_fields:
-        deadfields.clear_unread_fields(mod)
     atoms = atoms_of(mod)
     defs = [e for e in mod.entities if e.is_value and e.is_definition]
     return PlanState(

@@ -404,7 +404,6 @@ def compile_split(
         import_always_inline=mode != SplitMode.FUNCTION,
         # each subgraph gets the callees the unsplit inliner would inline (compiler/backend/summary.py)
         inline_level=config.opt_level if mode != SplitMode.FUNCTION else 0,
-        clear_unread_fields=config.opt_level >= 1,
         serial_argument_facts=config.opt_level >= 1,
         serial_alias_facts=config.opt_level >= 1,
     )

@@ -55,7 +55,11 @@ class KnownBug:
 #: build inlines stayed a call in other subgraphs; fixed by planning from the whole-module
 #: summary's predicted inlining, compiler/backend/summary.py), internal_dot_l_name.ll (an
 #: internal `@.Ltable` used from two pieces: the MC link took it for a piece-local label;
-#: fixed by giving such names synthetic spellings while split, compiler/backend/names.py).
+#: fixed by giving such names synthetic spellings while split, compiler/backend/names.py),
+#: table_field_byte_offset.ll and table_passed_to_internal_callee.ll (a local pointer table
+#: read through an i8 `getelementptr`, or by an internal callee through its parameter, kept
+#: its unread fields' symbols split; fixed by reading the table's uses through LLVM's C API,
+#: compiler/backend/deadfields.py).
 def _only_extra_undefined(report: properties.Report, failure: properties.Failure) -> bool:
     """Every symbol difference is an undefined symbol the split build has and the reference has
     not, and each is a symbol the program itself names (`@name`, or `@llvm.name.*` for the
@@ -85,37 +89,6 @@ def _only_extra_subprograms(report: properties.Report, failure: properties.Failu
     return bool(changes) and all(ln.startswith("+ ") for ln in changes)
 
 
-#: a local global's initialiser braces (after a literal struct type's own, if it has one)
-_TABLE_INITIALISER = re.compile(r"^@\S+ = (?:internal|private) (?:unnamed_addr )?global [^{]*(?:\{[^{}]*\} )?\{([^{}]*)\}", re.M)
-
-
-def _only_table_fields_undefined(report: properties.Report, failure: properties.Failure) -> bool:
-    """Extra undefined symbols only (`_only_extra_undefined`), each a field of a local table of
-    pointers in the module (`@hooks = internal global { ptr @malloc, ptr @free, ptr @realloc }`):
-    what the whole-module facts about unread fields do not see (deadfields.py)."""
-    if not _only_extra_undefined(report, failure):
-        return False
-    fields = {f.strip()[len("ptr @"):].strip('"') for m in _TABLE_INITIALISER.finditer(report.case.module)
-              for f in m.group(1).split(",") if f.strip().startswith("ptr @")}
-    names = [ln.split(" UND ", 1)[1].split()[0] for ln in failure.detail.splitlines() if ln.startswith("+ ")]
-    return bool(names) and all(n in fields for n in names)
-
-
-def _table_read_as_bytes(report: properties.Report, failure: properties.Failure) -> bool:
-    """`_only_table_fields_undefined` in a module reading a global through an i8 constant GEP."""
-    return _only_table_fields_undefined(report, failure) and re.search(
-        r"getelementptr (?:inbounds )?(?:nuw )?\(i8, ptr @", report.case.module) is not None
-
-
-def _table_passed_to_callee(report: properties.Report, failure: properties.Failure) -> bool:
-    """`_only_table_fields_undefined` in a module passing a table of pointers to a call."""
-    if not _only_table_fields_undefined(report, failure):
-        return False
-    tables = {m.group(1) for m in re.finditer(r"^(@\S+) = (?:internal|private) (?:unnamed_addr )?global [^{]*\{ ptr",
-                                              report.case.module, re.M)}
-    return any(re.search(rf"call [^\n]*\(.*ptr (?:noundef )?{re.escape(t)}[,)]", report.case.module) for t in tables)
-
-
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
         "split-keeps-serially-deleted-locals",
@@ -124,22 +97,6 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
         "only they call): locals are not compared at -O1+, so only -g plans show it, as extra subprograms",
         _only_extra_subprograms,
         levels=(),
-    ),
-    KnownBug(
-        "table-fields-read-as-bytes",
-        HERE / "table_field_byte_offset.ll",
-        "a local pointer table read through an i8 constant getelementptr keeps every field's symbol split "
-        "(deadfields.py matches only the struct form)",
-        _table_read_as_bytes,
-        levels=(1, 2),
-    ),
-    KnownBug(
-        "table-passed-to-internal-callee",
-        HERE / "table_passed_to_internal_callee.ll",
-        "a local pointer table an internal callee reads through its parameter keeps its unread fields' "
-        "symbols split (serially IPSCCP substitutes it, GlobalOpt drops them)",
-        _table_passed_to_callee,
-        levels=(1, 2),
     ),
 )
 #: Recognisers by class, for registering the next open bug of a class. `extra-undefined` was

@@ -1,11 +1,12 @@
-; Open bug: a local pointer table read through a byte-offset constant `getelementptr` (the i8
-; form LLVM's InstCombine writes since LLVM 20, and front ends that optimise, Rust's among
-; them) is not recognised by the whole-module facts about unread fields
-; (compiler/backend/deadfields.py matches only `getelementptr (%struct, ptr @t, i32 0, i32 k)`),
-; so the split build keeps every field's symbol: `+ UND malloc`, `+ UND realloc` where the
-; serial build (GlobalOpt splits the table per field) keeps only `free`. Found by the corpus
-; slices (cJSON's `global_hooks`, ember fuzz --strategy corpus --seed 2), reduced 453 -> 16 lines
-; by `ember reduce` in 56 s (its simplify-functions pass wrote the i8 form; `main` added).
+; Fixed (2026-11-27): a local pointer table read through a byte-offset constant `getelementptr`
+; (the i8 form LLVM's InstCombine writes since LLVM 20, and front ends that optimise, Rust's
+; among them) was not recognised by the whole-module facts about unread fields (the text
+; matcher of compiler/backend/deadfields.py matched only `getelementptr (%struct, ptr @t, i32 0,
+; i32 k)`), so the split build kept every field's symbol: `+ UND malloc`, `+ UND realloc` where
+; the serial build (GlobalOpt splits the table per field) keeps only `free`. deadfields.py now
+; walks the table's uses through LLVM's C API with byte offsets. Found by the corpus slices
+; (cJSON's `global_hooks`, ember fuzz --strategy corpus --seed 2), reduced 453 -> 16 lines by
+; `ember reduce` in 56 s (its simplify-functions pass wrote the i8 form; `main` added).
 ; Reproduce: ember build THIS -o s.o -O2 --split none; ember build THIS -o p.o -O2 --split subgraph
 ;   -j 1 --split-cost 1; nm s.o p.o | grep ' U '
 %struct.internal_hooks = type { ptr, ptr, ptr }
