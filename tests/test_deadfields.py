@@ -207,6 +207,7 @@ def test_stores_to_a_field_nobody_reads_go() -> None:
 @pytest.mark.parametrize("other", [
     "define ptr @c(ptr %t) {\n  %p = call ptr @use(ptr %t, i64 1)\n  ret ptr %p\n}\n",  # another pointer
     "@escape = global ptr @use\n",  # the callee's address taken: unknown callers
+    "define ptr @c() {\n  %p = call ptr @use(ptr byval({ ptr, ptr, ptr }) @hooks, i64 1)\n  ret ptr %p\n}\n",  # a copy
 ])
 def test_a_parameter_some_call_passes_something_else_is_unknown(other: str) -> None:
     assert _cleared("\n".join([TABLE, CALLEE_READS, other])) == TABLE

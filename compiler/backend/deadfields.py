@@ -188,6 +188,8 @@ class _Table:
         for position in range(arguments):
             if lib.LLVMGetOperand(call, position) != pointer:
                 continue
+            if _passes_a_copy(lib, call, callee, position):
+                raise _Escapes  # the callee gets a copy of the table (every field read)
             param = lib.LLVMGetParam(callee, position)
             if not lib.LLVMGetFirstUse(param):
                 continue  # dead-argument elimination removes it unsplit
@@ -241,6 +243,19 @@ class _Table:
                 return None
             value = lib.LLVMGetOperand(value, 0)
         return None
+
+
+#: parameter attributes that make a call pass a copy of the memory, not the pointer
+_COPYING_ATTRIBUTES = (b"byval", b"byref", b"inalloca", b"preallocated")
+
+
+def _passes_a_copy(lib: ctypes.CDLL, call: int, callee: int, position: int) -> bool:
+    """Whether the call site or the callee marks argument `position` as passed by copy."""
+    for name in _COPYING_ATTRIBUTES:
+        kind = lib.LLVMGetEnumAttributeKindForName(name, len(name))
+        if lib.LLVMGetCallSiteEnumAttribute(call, position + 1, kind) or lib.LLVMGetEnumAttributeAtIndex(callee, position + 1, kind):
+            return True
+    return False
 
 
 def _opcode(lib: ctypes.CDLL, value: int, kind: int) -> int | None:

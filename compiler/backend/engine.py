@@ -191,6 +191,9 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetPointerAddressSpace", ctypes.c_uint, (vp,)),
         ("LLVMIsAAllocaInst", vp, (vp,)),
         ("LLVMRunPassesOnFunction", vp, (vp, cp, vp, vp)),
+        ("LLVMGetEnumAttributeKindForName", ctypes.c_uint, (cp, c_size_t)),
+        ("LLVMGetEnumAttributeAtIndex", vp, (vp, ctypes.c_uint, ctypes.c_uint)),
+        ("LLVMGetCallSiteEnumAttribute", vp, (vp, ctypes.c_uint, ctypes.c_uint)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
