@@ -8,14 +8,19 @@ writes it to disk atomically, so Ctrl-C loses nothing).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from compiler import children
 from compiler.backend import llvm_stage
-from compiler.diagnostics import EmberError
+from compiler.diagnostics import EmberError, error_from_llvm
+
+if TYPE_CHECKING:
+    import llvmlite.binding as llvm
 
 
 @dataclass(frozen=True)
@@ -50,10 +55,58 @@ def size_key(text: str, measure: Callable[[str], int]) -> tuple[int, int, int]:
     return measure(text), text.count("%"), len(text)
 
 
+#: the module flag under which LLVM's IR parser verifies the module it has read and, finding
+#: it broken outside its debug info, ends the process (`UpgradeDebugInfo`: `LLVM ERROR: Broken
+#: module found, compilation aborted!`); LLVM looks for this exact key
+DEBUG_INFO_VERSION = '!"Debug Info Version"'
+#: what makes LLVM's `StripDebugInfo` say it stripped something, and so warn on standard
+#: error, once the version flag is gone: `!llvm.dbg.*`/`!llvm.gcov`, `!dbg` attachments,
+#: old-style `llvm.dbg.*` calls
+_DEBUG_NAMED = re.compile(r"^!llvm\.(?:dbg\.\S*|gcov) = .*$", re.M)
+_DEBUG_ATTACHMENT = re.compile(r",? !dbg !\d+\b")
+_DEBUG_CALL = re.compile(r"^[ \t]*(?:tail |notail |musttail )?call void @llvm\.dbg\.\w+\(.*$", re.M)
+
+
+def without_debug_info(text: str) -> str:
+    """The module without its debug-info version flag (LLVM's parser then leaves verifying to
+    us, and cannot end the process) and without the debug info (parsed without the flag,
+    LLVM would drop it with a warning)."""
+    text = _DEBUG_ATTACHMENT.sub("", text.replace(DEBUG_INFO_VERSION, '!"ember: no Debug Info Version"'))
+    if "!llvm.dbg." in text or "!llvm.gcov" in text:
+        text = _DEBUG_NAMED.sub("", text)
+    if "@llvm.dbg." in text:
+        text = _DEBUG_CALL.sub("", text)
+    return text
+
+
+def parse_candidate(text: str) -> llvm.ModuleRef:
+    """`llvm_stage.parse_ir` for a candidate, any text a delta made: an EmberError, never the
+    end of the process. A module with the debug-info version flag is verified first without
+    its debug info (`without_debug_info`), so that one LLVM's parser would verify and exit on
+    is rejected here, at the cost of a second parse; a module without the flag costs nothing
+    more (LLVM reports, not exits). Not a forked child: forked from the reducer's threads, a
+    child can wait forever on a lock another thread held."""
+    if DEBUG_INFO_VERSION in text:
+        import llvmlite.binding as llvm
+
+        try:
+            module = llvm.parse_assembly(without_debug_info(text))
+        except RuntimeError:
+            pass  # nor does the candidate parse (LLVM parses all before it verifies): said below
+        else:
+            try:
+                module.verify()
+            except RuntimeError as exc:
+                raise error_from_llvm(exc, "<candidate>") from None
+            finally:
+                module.close()
+    return llvm_stage.parse_ir(text, "<candidate>")
+
+
 def valid_ir(text: str) -> bool:
     """A candidate must parse and verify before the property runs."""
     try:
-        llvm_stage.parse_ir(text, "<candidate>")
+        parse_candidate(text)
     except EmberError:
         return False
     return True

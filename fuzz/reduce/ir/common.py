@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from compiler.backend import irmodel
-from fuzz.reduce.engine import DeltaPass
+from fuzz.reduce.engine import DeltaPass, parse_candidate
 
 
 @lru_cache(maxsize=8)
@@ -127,12 +127,13 @@ def defined_function_chunks(text: str) -> list[str]:
 
 
 def with_llvm_passes(text: str, add_passes: Callable[[object], None], functions: set[str] | None) -> str:
-    """Run a pass pipeline on the module (`functions` None) or on the named functions."""
+    """Run a pass pipeline on the module (`functions` None) or on the named functions; a
+    broken candidate is an EmberError, not the end of the process (`engine.parse_candidate`)."""
     import llvmlite.binding as llvm
 
     from compiler.backend import llvm_stage
 
-    module = llvm_stage.parse_ir(text, "<candidate>")
+    module = parse_candidate(text)
     tm = llvm_stage.target_machine(None, 0)
     pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=0))
     try:
@@ -198,9 +199,7 @@ def direct_call_only(text: str) -> dict[str, int]:
 # ------------------------------------------------------------------ the shapes of a delta
 
 
-def entity_pass(
-    name: str, select: Callable[[str], list[irmodel.Entity]], replacement: Callable[[irmodel.Entity], str | None]
-) -> DeltaPass:
+def entity_pass(name: str, select: Callable[[str], list[irmodel.Entity]], replacement: Callable[[irmodel.Entity], str | None]) -> DeltaPass:
     """A delta whose chunks are module entities: those not kept become `replacement(e)`
     (None drops the entity)."""
 
