@@ -471,6 +471,27 @@ def test_inlining_a_callee_noinline_through_its_attribute_group() -> None:
     assert engine.valid_ir(out) and "@helper" not in out and "add i64 %x, 1" in out
 
 
+PERSONALITY_HELPER = """define internal i64 @helper(i64 %x) personality ptr @eh {
+  %y = add i64 %x, 1
+  ret i64 %y
+}
+
+define i64 @user(i64 %x) personality ptr @eh {
+  %r = call i64 @helper(i64 %x)
+  ret i64 %r
+}
+
+declare i32 @eh(...)
+"""
+
+
+def test_inlining_a_callee_with_a_personality() -> None:
+    """`alwaysinline` goes before `personality` (after it, every Rust function's candidate was a
+    parse error, so the delta never worked on a Rust module)."""
+    out = _delta("inline-call-sites").apply(PERSONALITY_HELPER, {1})
+    assert engine.valid_ir(out) and "@helper(" not in out and "add i64 %x, 1" in out
+
+
 def test_intrinsics_keep_their_parameters() -> None:
     """`declare double @llvm.floor.f64(double)` without its parameter is a broken module that
     LLVM's verifier ended the reducer on."""

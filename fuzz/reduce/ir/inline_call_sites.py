@@ -25,12 +25,26 @@ def _inline_callees(text: str, keep: set[int]) -> str:
             # else the module is broken and LLVM ends the reducer
             head = _GROUP_REF.sub(lambda g: _without_noinline(g.group(0), groups), m.group(3))
             head = head.replace(" noinline", "").replace(" optnone", "")
-            lines[i] = f"define {m.group(1)}{m.group(2)}{head.rstrip()} alwaysinline {{"
+            lines[i] = f"define {m.group(1)}{m.group(2)}{_with_attribute(head.rstrip(), 'alwaysinline')} {{"
     def passes(pm: object) -> None:
         pm.add_always_inliner_pass()  # type: ignore[attr-defined]
         pm.add_global_dead_code_eliminate_pass()  # type: ignore[attr-defined]  # callees left without callers
 
     return with_llvm_passes("\n".join(lines), passes, None)
+
+
+#: what may follow a function's attributes on its `define` line (LLVM's grammar), or a metadata attachment
+_AFTER_ATTRIBUTES = re.compile(r" (?:(?:section|partition|comdat|align|gc|prefix|prologue|personality)\b|!)")
+
+
+def _with_attribute(head: str, word: str) -> str:
+    """A `define` line's text after the name, `(params) ...`, with a function attribute added
+    where the grammar takes it: after the parameters and before `section`, `comdat`,
+    `personality`... (after `personality ptr @p` it was a parse error)."""
+    close = len(irmodel.parenthesised(head, 0)) + 1
+    found = _AFTER_ATTRIBUTES.search(head, close + 1)
+    at = found.start() if found else len(head)
+    return f"{head[:at]} {word}{head[at:]}"
 
 
 #: `attributes #N = { words }`
