@@ -118,3 +118,30 @@ def test_the_library_is_found_when_another_llvm_package_shadows_the_name(tmp_pat
     built = subprocess.run([sys.executable, "-m", "compiler.cli", "build", str(src), "-o", str(tmp_path / "m.o")],
                            env=env, capture_output=True, text=True, cwd=tmp_path)
     assert built.returncode == 0, built.stderr
+
+
+DROPS_WEAK = """declare extern_weak i32 @w()
+declare extern_weak i32 @kept()
+define hidden i64 @g() {
+  %c = call i32 @w()
+  %k = call i32 @kept()
+  ret i64 ptrtoint (ptr @w to i64)
+}
+define i64 @h() {
+  %k = call i32 @kept()
+  ret i64 0
+}
+"""
+
+
+def test_dropped_code_takes_the_weak_declarations_only_it_named() -> None:
+    """The AsmPrinter writes `.weak` for an `extern_weak` declaration whether or not anything
+    uses it: one only the dropped `@g` named (through a call and a constant expression)
+    goes; `@kept`, still called by `@h`, stays."""
+    target = engine.Target(HOST, 2)
+    with engine.Module(DROPS_WEAK, "<weak>", verify=True) as module:
+        module.drop_definitions({"g"}, target)
+        module.verify()
+        asm = module.emit(target, "asm").decode()
+    assert ".weak\tkept" in asm
+    assert not re.search(r"\bw\b", asm.replace(".weak\tkept", "")), asm

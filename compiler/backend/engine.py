@@ -24,7 +24,9 @@ _ASSEMBLY, _OBJECT = 0, 1
 #: LLVMRelocMode / LLVMCodeModel / LLVMVerifierFailureAction
 _RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
 #: LLVMLinkage values the split back end asks about
-AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE = 1, 2, 3, 8, 9
+AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE, EXTERN_WEAK = 1, 2, 3, 8, 9, 12
+#: LLVMValueKind of a constant expression
+_CONSTANT_EXPR_KIND = 10
 #: LLVMValueKind of the values that are global values, and of instructions
 _GLOBAL_KINDS, _INSTRUCTION_KIND, _FUNCTION_KIND = frozenset({5, 6, 7, 8}), 24, 5
 #: LLVMValueKind of uses that are not constants: arguments, blocks, memory SSA, metadata, inline asm
@@ -503,9 +505,12 @@ class Module:
         declarations nothing uses, which emit nothing. A variable left unused is erased, as
         GlobalDCE erases it unsplit: a declaration keeps its `!dbg` attachment, and the
         DWARF of its unit would give the variable a location naming the deleted symbol
-        (`Undefined temporary symbol .Lanon...` on Rust's vtables). (No `globaldce` after
-        it: a variable kept internal while other pieces name it has no use here, and must
-        stay.)"""
+        (`Undefined temporary symbol .Lanon...` on Rust's vtables). An `extern_weak`
+        declaration only the deleted code named goes too: the AsmPrinter writes `.weak` for
+        every one, used or not (rust-regex's dead `Command::spawn` left weak `pidfd_spawnp`,
+        `posix_spawn_file_actions_addchdir`...), where GlobalDCE deletes it unsplit. (No
+        `globaldce` after it: a variable kept internal while other pieces name it has no use
+        here, and must stay.)"""
         lib = _lib()
         if not names:
             return
@@ -516,10 +521,19 @@ class Module:
                 lib.LLVMSetLinkage(value.ref, AVAILABLE_EXTERNALLY)
                 if not lib.LLVMIsAFunction(value.ref):
                     variables.append(value.ref)
+        weak = [v.ref for v in self.global_values() if v.linkage == EXTERN_WEAK and lib.LLVMGetFirstUse(v.ref)]
         self.run_passes("elim-avail-extern", target)
         for variable in variables:
             if not lib.LLVMGetFirstUse(variable):
                 lib.LLVMDeleteGlobal(variable)
+        for declaration in weak:
+            if _only_dead_constants_use(lib, declaration):
+                if lib.LLVMGetFirstUse(declaration):  # `ptrtoint (ptr @w to i64)` the deleted bodies left
+                    lib.LLVMReplaceAllUsesWith(declaration, lib.LLVMConstPointerNull(lib.LLVMTypeOf(declaration)))
+                if lib.LLVMIsAFunction(declaration):
+                    lib.LLVMDeleteFunction(declaration)
+                else:
+                    lib.LLVMDeleteGlobal(declaration)
 
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""
@@ -533,6 +547,18 @@ class Module:
                 if not lib.LLVMIsDeclaration(value):
                     yield Value(value)
                 value = step(value)
+
+
+def _only_dead_constants_use(lib: ctypes.CDLL, value: int, depth: int = 0) -> bool:
+    """Whether every user of `value` is a constant expression nothing uses in turn (what deleted
+    bodies leave behind); true for a value without uses."""
+    use = lib.LLVMGetFirstUse(value)
+    while use:
+        user = lib.LLVMGetUser(use)
+        if depth > 32 or lib.LLVMGetValueKind(user) != _CONSTANT_EXPR_KIND or not _only_dead_constants_use(lib, user, depth + 1):
+            return False
+        use = lib.LLVMGetNextUse(use)
+    return True
 
 
 @dataclass(frozen=True)
