@@ -67,10 +67,20 @@ class _Table:
         self.lib, self.layout, self.variable, self.struct = lib, layout, variable, struct
         count = lib.LLVMCountStructElementTypes(struct)
         self.offsets = {int(lib.LLVMOffsetOfElement(layout, struct, k)): k for k in range(count)}
+        self.field_types = [lib.LLVMStructGetTypeAtIndex(struct, k) for k in range(count)]
         self.uses = _Uses()
+        #: pointers still to follow (a worklist, not recursion: a table passed down hundreds of
+        #: functions, or a long chain of `getelementptr`s, is legal IR)
+        self.todo: list[tuple[int, int, bool]] = []
 
     def walk(self) -> _Uses:
         self._visit(self.variable, 0)
+        while self.todo:
+            pointer, offset, direct = self.todo.pop()
+            use = self.lib.LLVMGetFirstUse(pointer)
+            while use:
+                self._use(self.lib.LLVMGetUser(use), pointer, offset, direct)
+                use = self.lib.LLVMGetNextUse(use)
         # checked once every parameter and slot standing for the table is known: a recursive
         # callee passes its own parameter on
         for callee, position, offset in self.uses.calls:
@@ -80,11 +90,7 @@ class _Table:
     def _visit(self, pointer: int, offset: int, direct: bool = True) -> None:
         """Follow every use of `pointer`, which points `offset` bytes into the table (`direct`:
         the table itself or a constant `getelementptr` of it, not a parameter or a slot)."""
-        lib = self.lib
-        use = lib.LLVMGetFirstUse(pointer)
-        while use:
-            self._use(lib.LLVMGetUser(use), pointer, offset, direct)
-            use = lib.LLVMGetNextUse(use)
+        self.todo.append((pointer, offset, direct))
 
     def _use(self, user: int, pointer: int, offset: int, direct: bool) -> None:
         lib = self.lib
@@ -118,8 +124,8 @@ class _Table:
         is only loaded (lifetime markers aside), its loads are the pointer too (what SROA makes
         of an unoptimised function's parameter spill); anything else lets the address escape."""
         lib = self.lib
-        if not lib.LLVMIsAAllocaInst(slot):
-            raise _Escapes
+        if not lib.LLVMIsAAllocaInst(slot) or _optnone(lib, lib.LLVMGetBasicBlockParent(lib.LLVMGetInstructionParent(slot))):
+            raise _Escapes  # an `optnone` function's slot stays a slot serially
         if slot in self.uses.slots:
             if self.uses.slots[slot] != offset:
                 raise _Escapes
@@ -131,7 +137,7 @@ class _Table:
             user = lib.LLVMGetUser(use)
             opcode = _opcode(lib, user, lib.LLVMGetValueKind(user))
             if opcode == _LOAD:
-                if lib.LLVMGetVolatile(user) or lib.LLVMGetOrdering(user) or lib.LLVMGetTypeKind(lib.LLVMTypeOf(user)) != _POINTER:
+                if lib.LLVMGetVolatile(user) or lib.LLVMGetOrdering(user) or lib.LLVMTypeOf(user) != lib.LLVMTypeOf(pointer):
                     raise _Escapes
                 loads.append(user)
             elif opcode == _STORE:
@@ -149,9 +155,10 @@ class _Table:
         value = stored if stored is not None else access
         if lib.LLVMGetVolatile(access) or lib.LLVMGetOrdering(access) or offset not in self.offsets:
             raise _Escapes
-        if lib.LLVMGetTypeKind(lib.LLVMTypeOf(value)) != _POINTER:
-            raise _Escapes
-        return self.offsets[offset]
+        k = self.offsets[offset]
+        if lib.LLVMTypeOf(value) != self.field_types[k]:
+            raise _Escapes  # another type: an `i64`, a pointer of another address space
+        return k
 
     def _gep_offset(self, gep: int) -> int:
         """The constant byte offset a `getelementptr` adds (raises for a variable index)."""
@@ -193,6 +200,8 @@ class _Table:
             param = lib.LLVMGetParam(callee, position)
             if not lib.LLVMGetFirstUse(param):
                 continue  # dead-argument elimination removes it unsplit
+            if _optnone(lib, callee):
+                raise _Escapes  # IPSCCP leaves an `optnone` function's parameters alone
             if param in self.uses.params:
                 if self.uses.params[param] != offset:
                     raise _Escapes
@@ -214,6 +223,7 @@ class _Table:
                 lib.LLVMGetValueKind(call) != _INSTRUCTION
                 or lib.LLVMGetInstructionOpcode(call) != _CALL
                 or lib.LLVMGetCalledValue(call) != callee
+                or any(lib.LLVMGetOperand(call, i) == callee for i in range(lib.LLVMGetNumOperands(call) - 1))
                 or position >= lib.LLVMGetNumArgOperands(call)
                 or self._origin(lib.LLVMGetOperand(call, position)) != offset
             ):
@@ -245,6 +255,14 @@ class _Table:
         return None
 
 
+def _optnone(lib: ctypes.CDLL, function: int) -> bool:
+    """Whether `function` is `optnone` (the serial pipeline leaves its body as it is)."""
+    kind = lib.LLVMGetEnumAttributeKindForName(b"optnone", len(b"optnone"))
+    return bool(lib.LLVMGetEnumAttributeAtIndex(function, _FUNCTION_INDEX, kind))
+
+
+#: LLVMAttributeFunctionIndex
+_FUNCTION_INDEX = 0xFFFFFFFF
 #: parameter attributes that make a call pass a copy of the memory, not the pointer
 _COPYING_ATTRIBUTES = (b"byval", b"byref", b"inalloca", b"preallocated")
 
