@@ -48,8 +48,8 @@ RUST = tuple(p.name for p in corpus.PROGRAMS if p.front_end == "rustc")
 #: 41-45 extra `UND` symbols (fork, chdir, chroot, execvp, pipe2, _Unwind_GetCFA, ...) and
 #: 10-24% more .text. `--split function` optimises the module whole: clean. -O0 deletes
 #: nothing in either build: clean. rust-markdown's `-g` module (a cargo build of its own, with
-#: debug info) is symbol-clean in every mode since the split's dead-code step: its `-g` row
-#: expects no difference (CI 2026-11-27 passed it as a strict xfail, i.e. failed the run).
+#: debug info) was symbol-clean in every mode after the split's dead-code step, until its `-g`
+#: build was planned as its plain one (`OPEN_DEBUG_SYMBOLS` below).
 RUST_DEAD_CODE = ("dead std code survives the split (extra UND fork, chdir, execvp, pipe2, "
                   "_Unwind_GetCFA, ... that --split none deletes as unreachable)")
 OPEN: dict[tuple[str, int, str], str] = {(name, 2, mode): RUST_DEAD_CODE for name in RUST
@@ -69,6 +69,16 @@ RUST_DEBUG_MODES = MODES if ALL else ("subgraph",)
 #: IPSCCP folding a constant argument only the subgraph's call sites agree on (jq, libxml2)
 #: and GlobalsAA losing an exported variable's no-escape fact (SQLite); docs/backend.md, Debug info
 OPEN_DEBUG: dict[tuple[str, str], str] = {}
+#: rust-markdown's `-g` module is planned as its plain build since 2026-11-27 night (the inline-size
+#: estimate strips debug attachments: a `-g` build plans, and so optimises, as the plain one).
+#: That plan splits std's output-capture code and stderr's `writev` vtable across subgraphs,
+#: which only the serial build's whole-module IPSCCP deletes (issue 36; docs/bench/issue36/,
+#: fuzz/regressions/ipsccp_dead_branch_across_subgraphs.ll): extra `UND pthread_key_*`,
+#: `writev`, weak `__cxa_thread_atexit_impl`, `__dso_handle`. Its DWARF, lines and workload must
+#: still agree; only the symbol check (last) may fail, and only with extra undefined symbols.
+OPEN_DEBUG_SYMBOLS: dict[tuple[str, str], str] = {
+    (name, mode): "std code only whole-module IPSCCP deletes survives the split (issue 36)" for name in RUST for mode in MODES
+}
 #: the `-g` run (one per program and mode, -O2 -j2): every C program and rust-markdown with
 #: EMBER_CORPUS=full (rustc's DWARF once: a -g test of rust-regex costs 160-220 s; ci/corpus.sh)
 DEBUG_QUICK = ("cjson", "zlib")
@@ -195,6 +205,8 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, re
     object's (tests/test_debuginfo.py has the checks); the workload prints the same."""
     if (name, mode) in OPEN_DEBUG:
         request.node.add_marker(pytest.mark.xfail(strict=True, reason=OPEN_DEBUG[name, mode]))
+    elif (name, mode) in OPEN_DEBUG_SYMBOLS:
+        request.node.add_marker(pytest.mark.xfail(strict=True, raises=ExtraUndefined, reason=OPEN_DEBUG_SYMBOLS[name, mode]))
     src = _module(name, debug=True)
     program = corpus.BY_NAME[name]
     reference = _serial_debug(name)

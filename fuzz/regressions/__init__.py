@@ -89,16 +89,20 @@ def _only_extra_subprograms(report: properties.Report, failure: properties.Failu
     return bool(changes) and all(ln.startswith("+ ") for ln in changes)
 
 
-def _only_extra_undefined_or_tls(report: properties.Report, failure: properties.Failure) -> bool:
-    """`_only_extra_undefined`, allowing `__tls_get_addr` beside the program's own names (code a
-    subgraph keeps that reaches a thread-local variable)."""
-    if failure.classification != "symbol-difference":
+def _dead_branch_reaching_a_thread_local(report: properties.Report, failure: properties.Failure) -> bool:
+    """Only extra undefined symbols, `__tls_get_addr` among them (the dead branch reaches a
+    thread-local), the others named by the module, which reads a flag with `load atomic`: std's
+    output-capture shape. Narrow on purpose: a recogniser that took every extra undefined symbol
+    the program names would count the planted `keep-dead-exported-locals` (`+ UND sysconf`) as
+    this bug and hide it from the power test's campaign."""
+    if failure.classification != "symbol-difference" or "load atomic" not in report.case.module:
         return False
     changes = [ln for ln in failure.detail.splitlines() if ln.startswith(("+ ", "- ", "~ ", "! "))]
     if not changes or not all(ln.startswith("+ ") and " UND " in ln for ln in changes):
         return False
     names = [ln.split(" UND ", 1)[1].split()[0] for ln in changes]
-    return all(n == "__tls_get_addr" or re.search(rf"@{re.escape(n)}\b", report.case.module) for n in names)
+    others = [n for n in names if n != "__tls_get_addr"]
+    return len(others) < len(names) and all(re.search(rf"@{re.escape(n)}\b", report.case.module) for n in others)
 
 
 KNOWN_BUGS: tuple[KnownBug, ...] = (
@@ -115,7 +119,7 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
         HERE / "ipsccp_dead_branch_across_subgraphs.ll",
         "code IPSCCP's whole-module solve proves never runs (a flag whose only store is on a branch that needs "
         "the flag set) survives when the flag and its readers are in different subgraphs: std's output capture",
-        _only_extra_undefined_or_tls,
+        _dead_branch_reaching_a_thread_local,
         levels=(1, 2),
     ),
 )
