@@ -43,7 +43,6 @@ class _Uses:
     """How the module uses one table: the fields stored to, each load (instruction, field), and
     the parameters found to stand for the table (parameter -> byte offset)."""
 
-    written: set[int] = field(default_factory=set)
     #: (store, field)
     stores: list[tuple[int, int]] = field(default_factory=list)
     #: (load, field, whether it reads the table itself: through constant `getelementptr`s only)
@@ -112,7 +111,6 @@ class _Table:
                 self._slot(target, pointer, offset)  # the table's address kept on the stack
             else:
                 k = self._field(user, offset, value)
-                self.uses.written.add(k)
                 self.uses.stores.append((user, k))
         elif opcode == _CALL:
             self._call(user, pointer, offset)
@@ -371,7 +369,8 @@ def _settle_tables(lib: ctypes.CDLL, module: engine.Module) -> list[tuple[str, l
         except _Escapes:
             continue
         fields = [lib.LLVMGetOperand(initialiser, k) for k in range(lib.LLVMGetNumOperands(initialiser))]
-        constant = {k for k, f in enumerate(fields) if k not in uses.written and _foldable(lib, f)}
+        written = {k for _store, k in uses.stores}
+        constant = {k for k, f in enumerate(fields) if k not in written and _foldable(lib, f)}
         read, folded = set(), 0
         for load, k, direct in uses.loads:
             if direct and k in constant:

@@ -172,7 +172,6 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetConstOpcode", c_int, (vp,)),
         ("LLVMIsAConstantInt", vp, (vp,)),
         ("LLVMConstIntGetSExtValue", ctypes.c_longlong, (vp,)),
-        ("LLVMIsAArgument", vp, (vp,)),
         ("LLVMIsAGlobalVariable", vp, (vp,)),
         ("LLVMIsNull", c_int, (vp,)),
         ("LLVMIsThreadLocal", c_int, (vp,)),
@@ -183,7 +182,6 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetNumArgOperands", ctypes.c_uint, (vp,)),
         ("LLVMGetCalledFunctionType", vp, (vp,)),
         ("LLVMIsFunctionVarArg", c_int, (vp,)),
-        ("LLVMCountParams", ctypes.c_uint, (vp,)),
         ("LLVMGetParam", vp, (vp, ctypes.c_uint)),
         ("LLVMReplaceAllUsesWith", None, (vp, vp)),
         ("LLVMInstructionEraseFromParent", None, (vp,)),
@@ -284,6 +282,24 @@ def _machine(target: Target) -> Iterator[int]:
         lib.LLVMDisposeTargetMachine(tm)
 
 
+@contextmanager
+def _pass_builder(target: Target) -> Iterator[tuple[ctypes.CDLL, int, int]]:
+    """The library, a fresh target machine and pass-builder options for one pipeline run."""
+    lib = _lib()
+    options = lib.LLVMCreatePassBuilderOptions()
+    try:
+        with _machine(target) as tm:
+            yield lib, tm, options
+    finally:
+        lib.LLVMDisposePassBuilderOptions(options)
+
+
+def _check_passes(lib: ctypes.CDLL, error: int | None) -> None:
+    """Raise the error a pipeline run returned (an `LLVMErrorRef`), if any."""
+    if error:
+        raise EngineError(_message(lib, lib.LLVMGetErrorMessage(error), "LLVMDisposeErrorMessage"))
+
+
 class Module:
     """One LLVM module in its own context; `close` (or `with`) frees both."""
 
@@ -355,28 +371,14 @@ class Module:
 
     def run_passes(self, pipeline: str, target: Target) -> None:
         """Run a textual new-pass-manager pipeline (`opt -passes=...` syntax) in place."""
-        lib = _lib()
-        options = lib.LLVMCreatePassBuilderOptions()
-        try:
-            with _machine(target) as tm:
-                error = lib.LLVMRunPasses(self.ref, pipeline.encode(), tm, options)
-        finally:
-            lib.LLVMDisposePassBuilderOptions(options)
-        if error:
-            raise EngineError(_message(lib, lib.LLVMGetErrorMessage(error), "LLVMDisposeErrorMessage"))
+        with _pass_builder(target) as (lib, tm, options):
+            _check_passes(lib, lib.LLVMRunPasses(self.ref, pipeline.encode(), tm, options))
 
     def run_function_passes(self, functions: list[int], pipeline: str, target: Target) -> None:
         """Run a function pipeline (`simplifycfg`) on these functions of this module only."""
-        lib = _lib()
-        options = lib.LLVMCreatePassBuilderOptions()
-        try:
-            with _machine(target) as tm:
-                for function in functions:
-                    error = lib.LLVMRunPassesOnFunction(function, pipeline.encode(), tm, options)
-                    if error:
-                        raise EngineError(_message(lib, lib.LLVMGetErrorMessage(error), "LLVMDisposeErrorMessage"))
-        finally:
-            lib.LLVMDisposePassBuilderOptions(options)
+        with _pass_builder(target) as (lib, tm, options):
+            for function in functions:
+                _check_passes(lib, lib.LLVMRunPassesOnFunction(function, pipeline.encode(), tm, options))
 
     def emit(self, target: Target, kind: str) -> bytes:
         """Codegen to an ELF object (`obj`) or assembly text (`asm`), with a fresh target machine."""

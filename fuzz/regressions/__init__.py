@@ -60,18 +60,25 @@ class KnownBug:
 #: read through an i8 `getelementptr`, or by an internal callee through its parameter, kept
 #: its unread fields' symbols split; fixed by reading the table's uses through LLVM's C API,
 #: compiler/backend/deadfields.py).
+def _added_undefined(failure: properties.Failure) -> list[str] | None:
+    """The names of a symbol difference that only adds undefined symbols, else None."""
+    if failure.classification != "symbol-difference":
+        return None
+    changes = [ln for ln in failure.detail.splitlines() if ln.startswith(("+ ", "- ", "~ ", "! "))]
+    if not changes or not all(ln.startswith("+ ") and " UND " in ln for ln in changes):
+        return None
+    return [ln.split(" UND ", 1)[1].split()[0] for ln in changes]
+
+
 def _only_extra_undefined(report: properties.Report, failure: properties.Failure) -> bool:
     """Every symbol difference is an undefined symbol the split build has and the reference has
     not, and each is a symbol the program itself names (`@name`, or `@llvm.name.*` for the
     libcall an intrinsic lowers to): a runtime helper that code generation adds
     (`__tls_get_addr` for a thread-local that lost its access model) is a different bug,
     and once hid the TLS-model class from every campaign."""
-    if failure.classification != "symbol-difference":
+    names = _added_undefined(failure)
+    if names is None:
         return False
-    changes = [ln for ln in failure.detail.splitlines() if ln.startswith(("+ ", "- ", "~ ", "! "))]
-    if not changes or not all(ln.startswith("+ ") and " UND " in ln for ln in changes):
-        return False
-    names = [ln.split(" UND ", 1)[1].split()[0] for ln in changes]
     # `memcpy` counts for a module that calls `@llvm.memcpy.*` (the libcall it lowers to)
     return all(re.search(rf"@(llvm\.)?{re.escape(n)}\b", report.case.module) for n in names)
 
@@ -95,12 +102,9 @@ def _dead_branch_reaching_a_thread_local(report: properties.Report, failure: pro
     output-capture shape. Narrow on purpose: a recogniser that took every extra undefined symbol
     the program names would count the planted `keep-dead-exported-locals` (`+ UND sysconf`) as
     this bug and hide it from the power test's campaign."""
-    if failure.classification != "symbol-difference" or "load atomic" not in report.case.module:
+    names = _added_undefined(failure)
+    if names is None or "load atomic" not in report.case.module:
         return False
-    changes = [ln for ln in failure.detail.splitlines() if ln.startswith(("+ ", "- ", "~ ", "! "))]
-    if not changes or not all(ln.startswith("+ ") and " UND " in ln for ln in changes):
-        return False
-    names = [ln.split(" UND ", 1)[1].split()[0] for ln in changes]
     others = [n for n in names if n != "__tls_get_addr"]
     return len(others) < len(names) and all(re.search(rf"@{re.escape(n)}\b", report.case.module) for n in others)
 
