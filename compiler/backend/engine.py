@@ -26,7 +26,7 @@ _RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
 #: LLVMLinkage values the split back end asks about
 AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE, EXTERN_WEAK = 1, 2, 3, 8, 9, 12
 #: LLVMValueKind of a constant expression
-_CONSTANT_EXPR_KIND = 10
+CONSTANT_EXPR_KIND = 10
 #: LLVMValueKind of the values that are global values, and of instructions
 _GLOBAL_KINDS, _INSTRUCTION_KIND, _FUNCTION_KIND = frozenset({5, 6, 7, 8}), 24, 5
 #: LLVMValueKind of uses that are not constants: arguments, blocks, memory SSA, metadata, inline asm
@@ -154,6 +154,7 @@ def _load() -> ctypes.CDLL:
         ("LLVMWriteBitcodeToMemoryBuffer", vp, (vp,)),
         ("LLVMIsAFunction", vp, (vp,)),
         ("LLVMDeleteGlobal", None, (vp,)),
+        ("LLVMGetBitcodeModuleInContext", c_int, (vp, vp, POINTER(vp), POINTER(c_void_p))),
         # walking values in memory (compiler/backend/deadfields.py)
         ("LLVMGetModuleContext", vp, (vp,)),
         ("LLVMGetInitializer", vp, (vp,)),
@@ -315,6 +316,25 @@ class Module:
         self._ref: int | None = handle.value
         if verify:
             self.verify()
+
+    @classmethod
+    def lazy(cls, bitcode: bytes, name: str = "<module>") -> Module:
+        """A module read lazily from bitcode: globals now, each function's body only when
+        materialised (compiler/backend/cut.py deletes the bodies a piece does not keep first)."""
+        lib = _lib()
+        module = cls.__new__(cls)
+        module._ctx = lib.LLVMContextCreate()
+        buffer = lib.LLVMCreateMemoryBufferWithMemoryRangeCopy(bitcode, len(bitcode), name.encode())
+        handle, err = c_void_p(), c_void_p()
+        # (not the `2` variant: it reports a bad file through the context's diagnostic
+        # handler, which ends the process)
+        if lib.LLVMGetBitcodeModuleInContext(module._ctx, buffer, byref(handle), byref(err)):  # takes the buffer on success
+            lib.LLVMDisposeMemoryBuffer(buffer)
+            lib.LLVMContextDispose(module._ctx)
+            said = _message(lib, err.value).strip()
+            raise EngineError(f"{name}: not a readable bitcode module" + (f" ({said})" if said else ""))
+        module._ref = handle.value
+        return module
 
     def __enter__(self) -> Module:
         return self
@@ -557,7 +577,7 @@ def _only_dead_constants_use(lib: ctypes.CDLL, value: int, depth: int = 0) -> bo
     use = lib.LLVMGetFirstUse(value)
     while use:
         user = lib.LLVMGetUser(use)
-        if depth > 32 or lib.LLVMGetValueKind(user) != _CONSTANT_EXPR_KIND or not _only_dead_constants_use(lib, user, depth + 1):
+        if depth > 32 or lib.LLVMGetValueKind(user) != CONSTANT_EXPR_KIND or not _only_dead_constants_use(lib, user, depth + 1):
             return False
         use = lib.LLVMGetNextUse(use)
     return True

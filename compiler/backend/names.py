@@ -78,6 +78,26 @@ def canonicalise(module: engine.Module) -> dict[str, str]:
     return spellings
 
 
+def name_unnamed(module: engine.Module, prefix: str = "__ember_unnamed_") -> None:
+    """Name the numbered values (`@0`) `<prefix><N>` in memory, N as the IR printer numbers
+    them (variables, aliases, ifuncs, then functions), so the printed module and its bitcode
+    agree on names (what `planner.name_unnamed` does to the text)."""
+    lib = engine.capi()
+    number = 0
+    for first, step in (
+        (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
+        (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias),
+        (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc),
+        (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
+    ):
+        value = first(module.ref)
+        while value:
+            if not engine.Value(value).name:
+                engine.Value(value).rename(f"{prefix}{number}")
+                number += 1
+            value = step(value)
+
+
 def original(name: str, spellings: dict[str, str]) -> str:
     """The module's own name for a (possibly synthetic, possibly suffixed) name."""
     m = _IN_ASM.fullmatch(name)

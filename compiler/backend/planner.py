@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import globalmerge, irdebug, irmodel, llvm_stage, summary, tokens
+from compiler.backend import cut, globalmerge, irdebug, irmodel, llvm_stage, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -77,6 +77,8 @@ class Subgraph:
     cost: int
     local_names: set[str] = field(default_factory=set)  # must be local in the final object
     private_names: set[str] = field(default_factory=set)  # were private: `.L` in the object
+    #: the same piece as a cut of the whole module in memory (compiler/backend/cut.py)
+    cut: cut.CutSpec | None = None
 
 
 @dataclass(frozen=True)
@@ -916,12 +918,14 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     work = 0
     sites = call_sites(state.mod, local_dup) if state.policy.serial_argument_facts else {}
     unescaped: set[str] = set()
+    constants: frozenset[str] = frozenset()
     if state.policy.serial_alias_facts:
         unescaped, written = variable_uses(state.mod, exported)
         # GlobalOpt makes a never-written local constant unsplit and folds its loads (a flag
         # nothing sets: the calls it guards die, and the undefined symbols only they named);
         # marked constant here, every subgraph gets its initialiser to fold (`_declarations`)
-        for name in sorted(unescaped - written):
+        constants = frozenset(unescaped - written)
+        for name in sorted(constants):
             _mark_constant(state.by_name[name])
         unescaped &= written
     for k, members in enumerate(state.bucket_members):
@@ -929,15 +933,16 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         here = {n for n in exported if owner.get(n) == k}
         local_here = [n for n in ordered if n in sites and n not in here and n not in state.imported[k]]
         keep_local = [n for n in ordered if n in here and n in unescaped]
-        text_k = piece_text(
-            state.mod, ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
+        layout = PieceLayout(
+            ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
             prelude=variable_keepers(keep_local, k) + serial_argument_callers(state.mod, sites, local_here, members, renames[k], k),
         )
+        text_k = piece_text(state.mod, **vars(layout))
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
         shown = [renames[k].get(n, n) for n in ordered]
-        subgraphs.append(Subgraph(k, text_k, shown, cost))
+        subgraphs.append(Subgraph(k, text_k, shown, cost, cut=cut_spec(state.mod, layout, constants)))
     work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
     kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
     deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}
@@ -970,6 +975,69 @@ def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost:
     if current:
         chunks.append(current)
     return chunks
+
+
+@dataclass
+class PieceLayout:
+    """What one piece holds and how (`piece_text`'s arguments): rendered as text, or as a
+    cut of the whole module in memory (`cut_spec`)."""
+
+    members: list[str]
+    exported: set[str]
+    include_asm: bool
+    rename: dict[str, str] | None = None
+    constants_visible: bool = False
+    imported: set[str] | None = None
+    cold: set[str] | None = None
+    prelude: list[str] | None = None
+
+
+#: how the stand-in functions' module spells the values it declares (`cut_spec`)
+STAND_IN_REF = "__ember_stand_in_ref."
+
+
+def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = frozenset()) -> cut.CutSpec:
+    """The piece `piece_text` renders for `layout`, as a cut of the whole module in memory:
+    the same members, linkages, names, constant copies, `cold` and stand-ins."""
+    by_name = mod.values
+    rename = layout.rename or {}
+    imported = layout.imported or set()
+    member_set = set(layout.members)
+    keep: dict[str, tuple[str, str]] = {}
+    needed: dict[str, None] = {}
+    for name in layout.members:
+        how = cut.EXPORT if name in layout.exported else cut.IMPORT if name in imported else cut.AS_IS
+        keep[name] = (how, rename.get(name, ""))
+        for r in by_name[name].refs:
+            if r not in member_set:
+                needed[r] = None
+    for r in needed:
+        target = by_name.get(r)
+        if layout.constants_visible and target is not None and _foldable_constant(target):
+            keep[r] = (cut.FOLD, rename.get(r, ""))
+    declared = {rename.get(r, r) for e in mod.by_kind("metadata") for r in e.refs if r not in member_set and r not in needed}
+    cold = {rename.get(n, n) for n in (layout.cold or ()) if n in needed or n in imported}
+    prelude, refs = _stand_in_module(mod, layout.prelude or [], rename)
+    return cut.CutSpec(keep, frozenset(cold), constants, frozenset(declared), layout.include_asm, prelude, refs)
+
+
+def _stand_in_module(mod: IRModule, functions: list[str], rename: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The stand-in functions as a module of their own, each value they name declared under
+    a spelling of its own (`STAND_IN_REF`): the linker binds no local of the piece, the cut
+    points them at the piece's values. Returns the text and spelling -> name."""
+    if not functions:
+        return "", {}
+    original = {new: old for old, new in rename.items()}
+    own = {n for text in functions for n, _s, _e in irmodel.iter_refs(text.split("\n", 1)[0])}
+    named = dict.fromkeys(n for text in functions for n, _s, _e in irmodel.iter_refs(text) if n not in own)
+    spelled = {n: f"{STAND_IN_REF}{i}" for i, n in enumerate(named)}
+    parts = [e.text for e in mod.by_kind("type")]
+    parts += [irmodel.rename_refs(text, spelled) for text in functions]
+    for n in named:
+        for text in _declarations(mod, [original.get(n, n)], constants_visible=False):
+            parts.append(irmodel.rename_refs(text, {original.get(n, n): spelled[n]}))
+    parts += [e.text for e in mod.by_kind("attributes")]
+    return irmodel.module_text(mod.header, parts), {s: n for n, s in spelled.items()}
 
 
 def piece_text(

@@ -1,0 +1,314 @@
+"""A subgraph cut from the whole module in memory: what `planner.piece_text` writes as text.
+
+The driver writes the whole (canonicalised) module's bitcode once; a worker loads it lazily,
+deletes the bodies its subgraph does not keep before they are ever read, materialises the
+rest, and applies the plan's linkages, names and stand-ins (`CutSpec`, made by
+`planner.cut_spec` from the same decisions `piece_text` renders). Measured against the text
+path in docs/backend.md ("How the text path goes") and checked against it piece by piece
+(tests/test_cut.py).
+
+The C API cannot delete a function body, materialise a lazily loaded module or erase an
+alias; `libLLVM.so` exports the C++ methods that do, called here by their mangled names
+(`_CXX`). They are ABI, not API: `tests/test_cut.py` fails when the wheel's LLVM drops them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Iterator
+from ctypes import byref, c_int, c_size_t, c_void_p
+from dataclasses import dataclass, field
+
+from compiler.backend import engine
+
+#: LLVMLinkage / LLVMVisibility values the cut sets
+_EXTERNAL, _APPENDING, _HIDDEN = 0, 7, 1
+_LOCAL = frozenset({engine.INTERNAL, engine.PRIVATE})
+#: LLVMAttributeFunctionIndex
+_FUNCTION_INDEX = 0xFFFFFFFF
+
+#: how a kept definition appears in the piece (`planner.piece_text`'s cases)
+AS_IS = "as is"
+#: a local another subgraph uses: `external hidden` while compiling, local again in the link
+EXPORT = "export"
+#: a definition owned elsewhere, for the inliner: `available_externally` (hidden when local)
+IMPORT = "import"
+#: a constant owned elsewhere, for folding loads: `available_externally` (hidden when local)
+FOLD = "fold"
+
+
+@dataclass(frozen=True)
+class CutSpec:
+    """One piece of the whole module: the definitions it keeps and how, by name."""
+
+    #: kept definition -> (AS_IS | EXPORT | IMPORT | FOLD, its name in the piece or "")
+    keep: dict[str, tuple[str, str]]
+    #: functions the serial pipeline infers `cold` for, seen here as declarations or imports
+    cold: frozenset[str] = frozenset()
+    #: variables GlobalOpt makes constant unsplit (`planner._mark_constant`), wherever present
+    constants: frozenset[str] = frozenset()
+    #: declarations kept although nothing here uses them (metadata names them)
+    declared: frozenset[str] = frozenset()
+    #: the module's asm goes with this piece
+    asm: bool = False
+    #: stand-in functions (`planner.variable_keepers`, `serial_argument_callers`) as a module
+    #: text whose declarations are spelled `stand_in_refs`' keys
+    prelude: str = ""
+    stand_in_refs: dict[str, str] = field(default_factory=dict)
+
+
+class _CXX:
+    """The C++ methods of `libLLVM.so` the C API lacks (declared once)."""
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        vp = c_void_p
+        self.delete_body = lib._ZN4llvm8Function14deleteBodyImplEb  # Function::deleteBody() = (false)
+        self.delete_body.restype, self.delete_body.argtypes = None, [vp, ctypes.c_bool]
+        self.remove_dead_constant_users = lib._ZNK4llvm8Constant23removeDeadConstantUsersEv
+        self.remove_dead_constant_users.restype, self.remove_dead_constant_users.argtypes = None, [vp]
+        # llvm::Error Module::materializeAll(): the Error comes back through a hidden pointer
+        self.materialize_all = lib._ZN4llvm6Module14materializeAllEv
+        self.materialize_all.restype, self.materialize_all.argtypes = None, [vp, vp]
+        self.erase_alias = lib._ZN4llvm11GlobalAlias15eraseFromParentEv
+        self.erase_alias.restype, self.erase_alias.argtypes = None, [vp]
+
+
+_cxx: _CXX | None = None
+
+
+def _api() -> tuple[ctypes.CDLL, _CXX]:
+    global _cxx
+    lib = engine.capi()
+    if _cxx is None:
+        vp = c_void_p
+        for name, res, args in (
+            ("LLVMGetVisibility", c_int, (vp,)),
+            ("LLVMSetVisibility", None, (vp, c_int)),
+            ("LLVMSetGlobalConstant", None, (vp, c_int)),
+            ("LLVMSetModuleInlineAsm2", None, (vp, ctypes.c_char_p, c_size_t)),
+            ("LLVMGlobalClearMetadata", None, (vp,)),
+            ("LLVMLinkModules2", c_int, (vp, vp)),
+            ("LLVMGetNamedFunction", vp, (vp, ctypes.c_char_p)),
+            ("LLVMAddFunction", vp, (vp, ctypes.c_char_p, vp)),
+            ("LLVMAddGlobalInAddressSpace", vp, (vp, vp, ctypes.c_char_p, ctypes.c_uint)),
+            ("LLVMSetThreadLocalMode", None, (vp, c_int)),
+            ("LLVMGetThreadLocalMode", c_int, (vp,)),
+            ("LLVMEraseGlobalIFunc", None, (vp,)),
+            ("LLVMCreateEnumAttribute", vp, (vp, ctypes.c_uint, ctypes.c_uint64)),
+            ("LLVMAddAttributeAtIndex", None, (vp, ctypes.c_uint, vp)),
+            ("LLVMAliasGetAliasee", vp, (vp,)),
+            ("LLVMIsAGlobalAlias", vp, (vp,)),
+        ):
+            engine._declare(lib, name, res, *args)
+        _cxx = _CXX(lib)
+    return lib, _cxx
+
+
+def _walk(first: object, step: object, module: int) -> Iterator[int]:
+    value = first(module)  # type: ignore[operator]
+    while value:
+        following = step(value)  # type: ignore[operator]
+        yield value
+        value = following
+
+
+def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>") -> engine.Module:
+    """The piece `spec` describes, cut from the whole module's `bitcode` (read lazily: only
+    the kept bodies are parsed)."""
+    lib, cxx = _api()
+    module = engine.Module.lazy(bitcode, name)
+    m = module.ref
+    try:
+        _cut_definitions(lib, cxx, m, spec)
+        _declare_aliases(lib, cxx, m, spec)
+        if not spec.asm:
+            lib.LLVMSetModuleInlineAsm2(m, b"", 0)
+        error = ctypes.c_void_p()
+        cxx.materialize_all(byref(error), m)
+        if (error.value or 0) & ~1:  # the low bit is the "not checked yet" flag of an assertions build
+            raise engine.EngineError(f"{name}: cannot read the module's bodies")
+        _apply_flags(lib, m, spec)
+        if spec.prelude:
+            _link_prelude(lib, m, spec)
+        _prune(lib, cxx, m, spec)
+    except BaseException:
+        module.close()
+        raise
+    return module
+
+
+def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
+    """Bodies and initialisers the piece does not keep go (a local becomes a hidden
+    declaration, as the text's `declaration_of`); kept ones get the plan's linkage and name."""
+    kept: list[tuple[int, str, str]] = []
+    for f in list(_walk(lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction, m)):
+        if lib.LLVMIsDeclaration(f):  # a body not read yet is no declaration (isMaterializable)
+            continue
+        how = spec.keep.get(engine.Value(f).name)
+        if how is None:
+            local = lib.LLVMGetLinkage(f) in _LOCAL
+            lib.LLVMSetComdat(f, None)
+            cxx.delete_body(f, False)
+            lib.LLVMSetLinkage(f, _EXTERNAL)
+            if local:
+                lib.LLVMSetVisibility(f, _HIDDEN)
+        else:
+            kept.append((f, *how))
+    for g in list(_walk(lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal, m)):
+        if lib.LLVMIsDeclaration(g):
+            continue
+        how = spec.keep.get(engine.Value(g).name)
+        if how is not None:
+            kept.append((g, *how))
+            continue
+        linkage = lib.LLVMGetLinkage(g)
+        if linkage == _APPENDING:  # `llvm.used`, constructors: only their owner has them
+            lib.LLVMDeleteGlobal(g)
+            continue
+        lib.LLVMSetComdat(g, None)
+        lib.LLVMSetInitializer(g, None)
+        lib.LLVMSetLinkage(g, _EXTERNAL)
+        lib.LLVMGlobalClearMetadata(g)  # a declaration's `!dbg` names a location it does not have
+        if linkage in _LOCAL:
+            lib.LLVMSetVisibility(g, _HIDDEN)
+    for value, shown, new_name in kept:
+        local = lib.LLVMGetLinkage(value) in _LOCAL
+        if shown == EXPORT:
+            lib.LLVMSetLinkage(value, _EXTERNAL)
+            lib.LLVMSetVisibility(value, _HIDDEN)
+        elif shown in (IMPORT, FOLD):
+            lib.LLVMSetComdat(value, None)
+            lib.LLVMSetLinkage(value, engine.AVAILABLE_EXTERNALLY)
+            if local:
+                lib.LLVMSetVisibility(value, _HIDDEN)
+        if new_name:
+            engine.Value(value).rename(new_name)
+
+
+def _declare_aliases(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
+    """An alias or ifunc the piece does not keep becomes a declaration of its value type
+    (an alias of a body that is gone would not verify)."""
+    for first, step, is_alias in (
+        (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias, True),
+        (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc, False),
+    ):
+        for value in list(_walk(first, step, m)):
+            name = engine.Value(value).name
+            if name in spec.keep:
+                continue
+            local = lib.LLVMGetLinkage(value) in _LOCAL
+            visibility = _HIDDEN if local else lib.LLVMGetVisibility(value)
+            value_type = lib.LLVMGlobalGetValueType(value)
+            if lib.LLVMGetTypeKind(value_type) == _FUNCTION_TYPE_KIND:
+                declared = lib.LLVMAddFunction(m, b"", value_type)
+            else:
+                space = lib.LLVMGetPointerAddressSpace(lib.LLVMTypeOf(value))
+                declared = lib.LLVMAddGlobalInAddressSpace(m, value_type, b"", space)
+                base = _base_variable(lib, value) if is_alias else None
+                mode = lib.LLVMGetThreadLocalMode(base) if base else 0
+                if mode:  # an alias of a thread-local is thread-local itself
+                    lib.LLVMSetThreadLocalMode(declared, mode)
+            lib.LLVMReplaceAllUsesWith(value, declared)
+            if is_alias:
+                cxx.erase_alias(value)
+            else:
+                lib.LLVMEraseGlobalIFunc(value)
+            engine.Value(declared).rename(name)
+            lib.LLVMSetVisibility(declared, visibility)
+
+
+def _base_variable(lib: ctypes.CDLL, alias: int) -> int | None:
+    """The global variable an alias names at last (through aliases and constant
+    expressions), or None."""
+    value = lib.LLVMAliasGetAliasee(alias)
+    for _ in range(64):
+        if not value:
+            return None
+        if lib.LLVMIsAGlobalVariable(value):
+            return int(value)
+        if lib.LLVMIsAGlobalAlias(value):
+            value = lib.LLVMAliasGetAliasee(value)
+        elif lib.LLVMGetValueKind(value) == engine.CONSTANT_EXPR_KIND:
+            value = lib.LLVMGetOperand(value, 0)
+        else:
+            return None
+    return None
+
+
+#: LLVMTypeKind of a function type
+_FUNCTION_TYPE_KIND = 9
+
+
+def _apply_flags(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
+    """`constant` on the variables GlobalOpt makes constant unsplit; `cold` on the
+    declarations and imports the serial pipeline infers it for."""
+    for name in spec.constants:
+        g = lib.LLVMGetNamedGlobal(m, name.encode())
+        if g:
+            lib.LLVMSetGlobalConstant(g, 1)
+    if spec.cold:
+        ctx = lib.LLVMGetModuleContext(m)
+        kind = lib.LLVMGetEnumAttributeKindForName(b"cold", 4)
+        for name in spec.cold:
+            f = lib.LLVMGetNamedFunction(m, name.encode())
+            if f and (lib.LLVMIsDeclaration(f) or lib.LLVMGetLinkage(f) == engine.AVAILABLE_EXTERNALLY):
+                lib.LLVMAddAttributeAtIndex(f, _FUNCTION_INDEX, lib.LLVMCreateEnumAttribute(ctx, kind, 0))
+
+
+def _link_prelude(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
+    """Link the stand-in functions in, then point their declarations (spelled apart, so the
+    linker binds none of them to a local of the piece) at the piece's own values."""
+    ctx = lib.LLVMGetModuleContext(m)
+    raw = spec.prelude.encode()
+    buffer = lib.LLVMCreateMemoryBufferWithMemoryRangeCopy(raw, len(raw), b"<stand-ins>")
+    handle, err = c_void_p(), c_void_p()
+    if lib.LLVMParseIRInContext(ctx, buffer, byref(handle), byref(err)):
+        raise engine.EngineError("stand-ins: " + engine._message(lib, err.value).strip())
+    source = int(handle.value or 0)
+    # the linker takes a linkonce definition only where something uses it: nothing calls a stand-in
+    linkages = {}
+    for f in _walk(lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction, source):
+        if not lib.LLVMIsDeclaration(f):
+            linkages[engine.Value(f).name] = lib.LLVMGetLinkage(f)
+            lib.LLVMSetLinkage(f, _EXTERNAL)
+    if lib.LLVMLinkModules2(m, source):  # takes the source module
+        raise engine.EngineError("stand-ins: cannot link them into the piece")
+    for name, linkage in linkages.items():
+        lib.LLVMSetLinkage(lib.LLVMGetNamedFunction(m, name.encode()), linkage)
+    for spelled, name in spec.stand_in_refs.items():
+        stand_in = _named_value(lib, m, spelled)
+        target = _named_value(lib, m, name)
+        if stand_in is None:
+            continue
+        if target is None:
+            engine.Value(stand_in).rename(name)
+            continue
+        lib.LLVMReplaceAllUsesWith(stand_in, target)
+        _erase(lib, stand_in)
+
+
+def _named_value(lib: ctypes.CDLL, m: int, name: str) -> int | None:
+    encoded = name.encode()
+    return lib.LLVMGetNamedFunction(m, encoded) or lib.LLVMGetNamedGlobal(m, encoded) or None
+
+
+def _erase(lib: ctypes.CDLL, value: int) -> None:
+    if lib.LLVMIsAFunction(value):
+        lib.LLVMDeleteFunction(value)
+    else:
+        lib.LLVMDeleteGlobal(value)
+
+
+def _prune(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
+    """Erase the declarations nothing here uses (the constant expressions only deleted bodies
+    used are dropped first, as GlobalDCE does), except those metadata names."""
+    for first, step in (
+        (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
+        (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
+    ):
+        for value in list(_walk(first, step, m)):
+            if not lib.LLVMIsDeclaration(value):
+                continue
+            cxx.remove_dead_constant_users(value)
+            if not lib.LLVMGetFirstUse(value) and engine.Value(value).name not in spec.declared:
+                _erase(lib, value)

@@ -1,0 +1,165 @@
+"""The in-memory cut (compiler/backend/cut.py) against the text pieces the planner writes.
+
+Each subgraph of a plan is built both ways, from the same decisions (`planner.cut_spec`,
+`planner.piece_text`): the two modules must hold the same global values with the same
+linkage, visibility, constness and instruction counts, and optimise to the same assembly
+(up to two differences the text path causes: the order of `.hidden` lines, and `@PLT` on
+calls to an import the text path strips of `dso_local`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from compiler.backend import cut, engine, llvm_stage, names, planner
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = [
+    ROOT / "lit-tests/backend/Inputs/legal-names.ll",
+    ROOT / "lit-tests/backend/Inputs/shared-callee.ll",
+    ROOT / "tests/data/linkages.ll",
+    ROOT / "tests/data/split_semantics.ll",
+    ROOT / "tests/data/aarch64/globalmerge_aliases.ll",
+]
+LUA = sorted((ROOT / ".cache/corpus/bc").glob("lua-*.bc"))
+
+HOSTILE = """
+@tls = internal thread_local global i32 0
+@tls_alias = internal alias i32, ptr @tls
+@table = internal global [2 x ptr] [ptr @one, ptr @two]
+@0 = private constant [3 x i8] c"hi\\00"
+@1 = internal global i32 7
+
+define internal i32 @one() { ret i32 1 }
+define internal i32 @two() { ret i32 2 }
+define internal ptr @resolve() { ret ptr @one }
+@picked = ifunc i32 (), ptr @resolve
+
+define i32 @reads_tls() {
+  %v = load i32, ptr @tls_alias
+  %w = load i32, ptr @1
+  %s = add i32 %v, %w
+  ret i32 %s
+}
+
+define i32 @calls_table(i32 %i) {
+  %p = getelementptr [2 x ptr], ptr @table, i32 0, i32 %i
+  %f = load ptr, ptr %p
+  %r = call i32 %f()
+  %q = call i32 @picked()
+  %s = add i32 %r, %q
+  ret i32 %s
+}
+
+define ptr @greeting() { ret ptr @0 }
+"""
+
+
+def _prepared(data: bytes | str, level: int) -> tuple[str, bytes, str]:
+    """The module as the split driver has it before planning: its text and its bitcode."""
+    with engine.Module(data) as module:
+        target = llvm_stage.native_target(module.triple or None, level)
+        module.prepare(target, force_triple=False)
+        module.strip_debug_info()
+        names.canonicalise(module)
+        names.name_unnamed(module)
+        return module.text(), module.bitcode(), target.triple
+
+
+def _plan(text: str, level: int, cost: int) -> planner.SplitPlan:
+    policy = planner.PlanPolicy(
+        target_cost=cost, import_cost=planner.IMPORT_COST if level else 0, import_always_inline=True,
+        inline_level=level, serial_argument_facts=level >= 1, serial_alias_facts=level >= 1,
+    )
+    return planner.plan(text, policy=policy, strip_debug=False)
+
+
+def _census(module: engine.Module) -> dict[str, tuple[int, bool, int, int, bool | None, int]]:
+    """Every global value: kind, declaration, linkage, visibility, constness, instructions."""
+    lib = engine.capi()
+    cut._api()
+    out = {}
+    for value in module.global_values():
+        ref = value.ref
+        kind = lib.LLVMGetValueKind(ref)
+        declaration = bool(lib.LLVMIsDeclaration(ref)) if kind in (5, 8) else False
+        count = 0
+        block = lib.LLVMGetFirstBasicBlock(ref) if kind == 5 else None
+        while block:
+            inst = lib.LLVMGetFirstInstruction(block)
+            while inst:
+                count += 1
+                inst = lib.LLVMGetNextInstruction(inst)
+            block = lib.LLVMGetNextBasicBlock(block)
+        constant = bool(lib.LLVMIsGlobalConstant(ref)) if kind == 8 else None
+        out[value.name] = (kind, declaration, value.linkage, lib.LLVMGetVisibility(ref), constant, count)
+    return out
+
+
+def _assembly(module: engine.Module, triple: str, level: int) -> list[str]:
+    """What a worker makes of the piece (stand-ins deleted after optimisation), normalised."""
+    target = llvm_stage.native_target(triple, level)
+    module.prepare(target, force_triple=False)
+    llvm_stage.optimise(module, target, level)
+    for v in [v for v in module.definitions() if v.name.startswith((planner.KEEPER_PREFIX, planner.CALLER_PREFIX))]:
+        v.delete_function()
+    lines = [ln.replace("@PLT", "") for ln in llvm_stage.emit_assembly(module, target).splitlines()]
+    hidden = sorted(ln for ln in lines if ln.startswith("\t.hidden"))
+    return [ln for ln in lines if not ln.startswith("\t.hidden")] + hidden
+
+
+def _check_same(data: bytes | str, level: int, cost: int) -> int:
+    text, bitcode, triple = _prepared(data, level)
+    plan = _plan(text, level, cost)
+    for sg in plan.subgraphs:
+        assert sg.cut is not None
+        with engine.Module(sg.text, "text piece") as by_text, cut.cut(bitcode, sg.cut, "cut piece") as in_memory:
+            in_memory.verify()
+            expected, got = _census(by_text), _census(in_memory)
+            differs = {n: (expected.get(n), got.get(n)) for n in expected.keys() | got.keys() if expected.get(n) != got.get(n)}
+            assert not differs, f"subgraph {sg.index}: {differs}"
+            a, b = _assembly(by_text, triple, level), _assembly(in_memory, triple, level)
+            assert a == b, f"subgraph {sg.index}:\n" + "\n".join(list(difflib.unified_diff(a, b, lineterm="", n=1))[:40])
+    return len(plan.subgraphs)
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+@pytest.mark.parametrize("level,cost", [(2, 1), (2, planner.TARGET_SUBGRAPH_COST), (0, 1)])
+def test_cut_equals_text_piece(path: Path, level: int, cost: int) -> None:
+    _check_same(path.read_text(), level, cost)
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_cut_hostile_module(level: int) -> None:
+    """An alias of a thread-local, an ifunc, a table of local functions, unnamed values,
+    each used from another subgraph than its owner's."""
+    assert _check_same(HOSTILE, level, 1) >= 3
+
+
+@pytest.mark.skipif(not LUA, reason="the corpus is not built (ci/corpus.sh builds it)")
+def test_cut_equals_text_piece_on_lua() -> None:
+    assert _check_same(LUA[0].read_bytes(), 2, planner.TARGET_SUBGRAPH_COST) >= 4
+
+
+def test_name_unnamed_numbers_as_the_printer() -> None:
+    """Naming in memory gives the names the planner gives the printed text."""
+    with engine.Module(HOSTILE) as module:
+        printed = planner.name_unnamed(module.text())
+        names.name_unnamed(module)
+        assert module.text() == printed
+
+
+def test_cut_refuses_garbage() -> None:
+    with pytest.raises(engine.EngineError, match="not a readable bitcode module"):
+        cut.cut(b"BC\xc0\xdegarbage", cut.CutSpec({}), "garbage")
+
+
+def test_cxx_entry_points_exist() -> None:
+    """The C++ methods the cut calls by mangled name are in the wheel's libLLVM.so."""
+    lib, cxx = cut._api()
+    assert lib is engine.capi()
+    for fn in (cxx.delete_body, cxx.remove_dead_constant_users, cxx.materialize_all, cxx.erase_alias):
+        assert fn is not None
