@@ -1015,10 +1015,19 @@ def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = fro
         target = by_name.get(r)
         if layout.constants_visible and target is not None and _foldable_constant(target):
             keep[r] = (cut.FOLD, rename.get(r, ""))
-    declared = {rename.get(r, r) for e in mod.by_kind("metadata") for r in e.refs if r not in member_set and r not in needed}
+    declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r not in needed}
     cold = {rename.get(n, n) for n in (layout.cold or ()) if n in needed or n in imported}
     prelude, refs = _stand_in_module(mod, layout.prelude or [], rename)
     return cut.CutSpec(keep, frozenset(cold), constants, frozenset(declared), layout.include_asm, prelude, refs)
+
+
+def _metadata_refs(mod: IRModule) -> list[str]:
+    """The values metadata names (once per module: a `-g` module has much metadata)."""
+    cached = mod.derived.get("metadata refs")
+    if cached is None:
+        cached = mod.derived["metadata refs"] = list(dict.fromkeys(r for e in mod.by_kind("metadata") for r in e.refs))
+    assert isinstance(cached, list)
+    return cached
 
 
 def _stand_in_module(mod: IRModule, functions: list[str], rename: dict[str, str]) -> tuple[str, dict[str, str]]:
