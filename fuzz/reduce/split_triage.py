@@ -23,7 +23,10 @@ hundreds of thousands of lines (docs/reducer.md, "Whole-module differences"). In
   moves nothing between subgraphs. After the regions, **split cost 1** (`finest`: every
   function its own subgraph, each found in the task cache while unchanged) where it shows
   the same symbols, else the fixed plan (or the default plan where none was kept) goes on.
-- **The delta table** (`reduce_adaptive`, block-regions first) in the regions' adaptive runs.
+- **The delta table** (`reduce_adaptive`, block-regions first) in the regions' adaptive runs;
+  after each delta pass that accepted a candidate, the regions again (runs of two functions
+  or more, dead code kept as regions): what a pass left unreachable or made removable goes
+  in one candidate.
 
 With -j N the next N candidates assuming each is rejected (the common case) are judged at
 once and the first accepted in order wins, so the result does not depend on N.
@@ -275,6 +278,9 @@ class RegionStats:
     accepted: int = 0
     seconds: float = 0.0
     lines: list[int] = field(default_factory=list)
+    #: dropping what no root reaches lost the difference, so dead code was kept as regions
+    #: (`regions.graph(keep_unreachable=True)`): later phases must not drop it either
+    kept_unreachable: bool = False
 
 
 def reduce_regions(
@@ -287,6 +293,8 @@ def reduce_regions(
     on_progress: Callable[[int, int], None] = lambda _lines, _size: None,
     measure: Callable[[str], int] = lambda t: t.count("\n"),
     symbols: set[str] | None = None,
+    drop_unreachable: bool = True,
+    min_run: int = 1,
 ) -> tuple[str, RegionStats]:
     """Remove regions of the reference graph while `interesting` holds (see the module docstring).
 
@@ -296,7 +304,11 @@ def reduce_regions(
     function found needed alone), the run length doubling after an acceptance and halving
     after a rejection. Deterministic: with `jobs` > 1 the next candidates assuming rejections are
     judged at once and the first accepted in order wins. With `symbols`, regions holding no
-    function that names one of them come first (`regions.Graph.ranked_frontier`)."""
+    function that names one of them come first (`regions.Graph.ranked_frontier`). Without
+    `drop_unreachable` (an earlier run found that dropping it loses the difference) dead code
+    is regions from the start. With `min_run` > 1 no run shorter than that is tried: the phase
+    ends where the run would get shorter (a cheap pass: about log2 of the frontier's length
+    candidates, no function tried alone)."""
     start = time.monotonic()
     wanted = sorted(f"@{irmodel.quote(n)}" for n in symbols or ())
 
@@ -317,8 +329,12 @@ def reduce_regions(
 
     keep_unreachable = False  # dropping what no root reaches lost the difference: regions of it instead
     try:
-        first = regions.remove(g, set())
-        if measure(first) < measure(text):
+        first = regions.remove(g, set()) if drop_unreachable else text
+        if not drop_unreachable:
+            keep_unreachable = True
+            g = regions.graph(text, keep_unreachable=True)
+            size = max(1, len(frontier(g)) // 2)
+        elif measure(first) < measure(text):
             stats.candidates += 1
             if interesting(first):
                 text, g = first, regions.graph(first)
@@ -331,7 +347,7 @@ def reduce_regions(
                 size = max(1, len(frontier(g)) // 2)
         while not out_of_time():
             undecided = frontier(g)
-            if not undecided:
+            if not undecided or min(size, len(undecided)) < min_run:
                 break
             on_progress(measure(text), size)
             # the next `jobs` steps if each is rejected: (run, size after, newly decided); a
@@ -344,6 +360,8 @@ def reduce_regions(
                 if s > 1:
                     steps.append((run, max(1, s // 2), None))
                     s = max(1, s // 2)
+                    if s < min_run:
+                        break
                 else:
                     steps.append((run, 1, run[0]))
                     break
@@ -367,6 +385,7 @@ def reduce_regions(
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     stats.seconds = time.monotonic() - start
+    stats.kept_unreachable = keep_unreachable
     return text, stats
 
 
@@ -405,13 +424,16 @@ def reduce_adaptive(
     on_progress: Callable[[str, int], None] = lambda _p, _n: None,
     validate: Callable[[str], bool] | None = None,
     measure: Callable[[str], int] = lambda t: t.count("\n"),
+    after_pass: Callable[[str], str] | None = None,
 ) -> tuple[str, ReduceStats]:
     """The delta table with the regions' adaptive runs instead of ddmin's rounds: in each pass,
     runs of chunks not yet found needed are removed, the run doubling after an acceptance
     and halving after a rejection; a chunk needed alone (by its label) is not tried again in
     the pass. ddmin tries every group at every size, about twice as many candidates as
     chunks where few go, each a build of thousands of lines here. Passes repeat until none
-    makes progress. Deterministic for any `jobs` (speculation on rejections, as the regions)."""
+    makes progress. Deterministic for any `jobs` (speculation on rejections, as the regions).
+    `after_pass` runs after each delta pass that accepted a candidate and returns the text to go on from (the
+    triage re-runs the regions there: functions needed before may go once their bodies shrank)."""
     from fuzz.reduce import engine
 
     start = time.monotonic()
@@ -430,6 +452,9 @@ def reduce_adaptive(
         while progress and not out_of_time():
             progress = False
             for delta in deltas:
+                if out_of_time():
+                    break
+                accepted_before = stats.accepted
                 decided: set[str] = set()
                 chunks = delta.chunks(text)
                 size = restart = max(1, len(chunks) // 2)
@@ -478,6 +503,12 @@ def reduce_adaptive(
                         size, restart = after, restart_after
                         if newly is not None:
                             decided.add(newly)
+                if after_pass is not None and stats.accepted > accepted_before and not out_of_time():
+                    again = after_pass(text)
+                    if again != text:
+                        text = again
+                        progress = True
+                        on_success(text)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     stats.final_lines = measure(text)
@@ -664,8 +695,27 @@ def triage(
                 seen[pass_name] = lines
                 say(f"{pass_name}: {lines} lines ({time.monotonic() - start:.0f}s)")
 
+        # the reducer's own passes to a fixpoint: after each delta pass that shrank bodies the
+        # regions run again (a function needed before may go now), runs of two functions or more
+        # only (trying each of ~60 frontier functions alone again took 86 s of a 300 s polish on
+        # rust-regex), dead code kept as regions (this difference needs dead code: docs/reducer.md)
+        wanted = set(diff.symbols)
+
+        def regions_again(current: str) -> str:
+            again, more = reduce_regions(
+                current, judge, jobs=jobs, time_budget=left(), on_success=on_success, symbols=wanted,
+                measure=engine.lines_of, drop_unreachable=False, min_run=2)
+            rstats.candidates += more.candidates
+            rstats.accepted += more.accepted
+            rstats.seconds += more.seconds
+            rstats.lines += more.lines[1:]
+            if more.accepted:
+                say(f"regions again: {engine.lines_of(again)} lines ({time.monotonic() - start:.0f}s)")
+            return again
+
         reduced, pstats = reduce_adaptive(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
-                                          on_success=on_success, on_progress=progress, measure=engine.lines_of)
+                                          on_success=on_success, on_progress=progress, measure=engine.lines_of,
+                                          after_pass=regions_again)
         needs_plan = False
         if diff.assignment is not None:
             plain = without_plan(reduced, diff, work, task_cache, parallel=jobs > 1)
