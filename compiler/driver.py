@@ -304,10 +304,21 @@ def _build_module(
                 deadfields.clear_unread_fields(module, target)
         with times.stage("module to text"):
             spellings = names.canonicalise(module)
+            names.name_unnamed(module)  # the text and the bitcode name them alike
             text = module.text()
+        # the workers cut their subgraphs from it in memory (compiler/backend/cut.py); with
+        # debug info they still parse piece texts (the text cuts each unit's variable list)
+        bitcode, module_asm = None, ""
+        if not module.has_debug_info():
+            with times.stage("module to bitcode"):
+                # without its asm: the bitcode writer parses it for a symbol table, and a bad
+                # line would end ember before the split's asm check names it
+                module_asm = module.module_asm()
+                module.set_module_asm("")
+                bitcode = module.bitcode()
         triple = module.triple
-        module.close()  # the workers parse their own pieces: free the whole module first
-        return _build_split(triple, options, times, text, spellings, path)
+        module.close()  # the workers make their own pieces: free the whole module first
+        return _build_split(triple, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
     # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
     # line ends the guarded child below instead (`explain_asm`), with no second parse
@@ -406,7 +417,8 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 
 
 def _build_split(
-    triple: str, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str
+    triple: str, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str,
+    bitcode: tuple[bytes, str] | None = None,
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad
     asm line would end a worker: the plan's asm (only the functions holding it) is generated
@@ -434,6 +446,7 @@ def _build_split(
         hooks=hooks,
         spellings=spellings,
         check_asm=lambda probe: _codegen_isolated(probe, triple, path, options, opt_level=0),
+        bitcode=bitcode,
     )
     for stage, secs in result.stage_seconds.items():
         times.add(stage, secs, result.stage_cpu.get(stage, 0.0))

@@ -27,6 +27,8 @@ SMALL = [
 LUA = sorted((ROOT / ".cache/corpus/bc").glob("lua-*.bc"))
 
 HOSTILE = """
+module asm ".globl from_module_asm"
+module asm "from_module_asm: ret"
 @tls = internal thread_local global i32 0
 @tls_alias = internal alias i32, ptr @tls
 @table = internal global [2 x ptr] [ptr @one, ptr @two]
@@ -58,15 +60,18 @@ define ptr @greeting() { ret ptr @0 }
 """
 
 
-def _prepared(data: bytes | str, level: int) -> tuple[str, bytes, str]:
-    """The module as the split driver has it before planning: its text and its bitcode."""
+def _prepared(data: bytes | str, level: int) -> tuple[str, bytes, str, str]:
+    """The module as the split driver has it before planning: its text, its bitcode (without
+    the module asm, which travels apart) and that asm."""
     with engine.Module(data) as module:
         target = llvm_stage.native_target(module.triple or None, level)
         module.prepare(target, force_triple=False)
         module.strip_debug_info()
         names.canonicalise(module)
         names.name_unnamed(module)
-        return module.text(), module.bitcode(), target.triple
+        text, asm = module.text(), module.module_asm()
+        module.set_module_asm("")
+        return text, module.bitcode(), asm, target.triple
 
 
 def _plan(text: str, level: int, cost: int) -> planner.SplitPlan:
@@ -112,11 +117,11 @@ def _assembly(module: engine.Module, triple: str, level: int) -> list[str]:
 
 
 def _check_same(data: bytes | str, level: int, cost: int) -> int:
-    text, bitcode, triple = _prepared(data, level)
+    text, bitcode, asm, triple = _prepared(data, level)
     plan = _plan(text, level, cost)
     for sg in plan.subgraphs:
         assert sg.cut is not None
-        with engine.Module(sg.text, "text piece") as by_text, cut.cut(bitcode, sg.cut, "cut piece") as in_memory:
+        with engine.Module(sg.text, "text piece") as by_text, cut.cut(bitcode, sg.cut, "cut piece", asm) as in_memory:
             in_memory.verify()
             expected, got = _census(by_text), _census(in_memory)
             differs = {n: (expected.get(n), got.get(n)) for n in expected.keys() | got.keys() if expected.get(n) != got.get(n)}
@@ -150,6 +155,18 @@ def test_name_unnamed_numbers_as_the_printer() -> None:
         printed = planner.name_unnamed(module.text())
         names.name_unnamed(module)
         assert module.text() == printed
+
+
+def test_module_asm_goes_with_subgraph_zero_only() -> None:
+    """The module's asm, kept out of the bitcode, is in the first piece and in no other."""
+    text, bitcode, asm, _triple = _prepared(HOSTILE, 2)
+    assert "from_module_asm" in asm
+    plan = _plan(text, 2, 1)
+    assert len(plan.subgraphs) >= 2
+    for sg in plan.subgraphs:
+        assert sg.cut is not None
+        with cut.cut(bitcode, sg.cut, "piece", asm) as piece:
+            assert (piece.module_asm() == asm) == (sg.index == 0)
 
 
 def test_cut_refuses_garbage() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Iterator
-from ctypes import byref, c_int, c_size_t, c_void_p
+from ctypes import byref, c_void_p
 from dataclasses import dataclass, field
 
 from compiler.backend import engine
@@ -80,26 +80,6 @@ def _api() -> tuple[ctypes.CDLL, _CXX]:
     global _cxx
     lib = engine.capi()
     if _cxx is None:
-        vp = c_void_p
-        for name, res, args in (
-            ("LLVMGetVisibility", c_int, (vp,)),
-            ("LLVMSetVisibility", None, (vp, c_int)),
-            ("LLVMSetGlobalConstant", None, (vp, c_int)),
-            ("LLVMSetModuleInlineAsm2", None, (vp, ctypes.c_char_p, c_size_t)),
-            ("LLVMGlobalClearMetadata", None, (vp,)),
-            ("LLVMLinkModules2", c_int, (vp, vp)),
-            ("LLVMGetNamedFunction", vp, (vp, ctypes.c_char_p)),
-            ("LLVMAddFunction", vp, (vp, ctypes.c_char_p, vp)),
-            ("LLVMAddGlobalInAddressSpace", vp, (vp, vp, ctypes.c_char_p, ctypes.c_uint)),
-            ("LLVMSetThreadLocalMode", None, (vp, c_int)),
-            ("LLVMGetThreadLocalMode", c_int, (vp,)),
-            ("LLVMEraseGlobalIFunc", None, (vp,)),
-            ("LLVMCreateEnumAttribute", vp, (vp, ctypes.c_uint, ctypes.c_uint64)),
-            ("LLVMAddAttributeAtIndex", None, (vp, ctypes.c_uint, vp)),
-            ("LLVMAliasGetAliasee", vp, (vp,)),
-            ("LLVMIsAGlobalAlias", vp, (vp,)),
-        ):
-            engine._declare(lib, name, res, *args)
         _cxx = _CXX(lib)
     return lib, _cxx
 
@@ -112,17 +92,18 @@ def _walk(first: object, step: object, module: int) -> Iterator[int]:
         value = following
 
 
-def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>") -> engine.Module:
+def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>", module_asm: str = "") -> engine.Module:
     """The piece `spec` describes, cut from the whole module's `bitcode` (read lazily: only
-    the kept bodies are parsed)."""
+    the kept bodies are parsed). The module's asm travels apart (`module_asm`): writing
+    bitcode parses it for the symbol table, and a bad line there would end the driver before
+    the split's asm check could name it."""
     lib, cxx = _api()
     module = engine.Module.lazy(bitcode, name)
     m = module.ref
     try:
         _cut_definitions(lib, cxx, m, spec)
         _declare_aliases(lib, cxx, m, spec)
-        if not spec.asm:
-            lib.LLVMSetModuleInlineAsm2(m, b"", 0)
+        module.set_module_asm(module_asm if spec.asm else "")
         error = ctypes.c_void_p()
         cxx.materialize_all(byref(error), m)
         if (error.value or 0) & ~1:  # the low bit is the "not checked yet" flag of an assertions build
@@ -263,7 +244,7 @@ def _link_prelude(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
     buffer = lib.LLVMCreateMemoryBufferWithMemoryRangeCopy(raw, len(raw), b"<stand-ins>")
     handle, err = c_void_p(), c_void_p()
     if lib.LLVMParseIRInContext(ctx, buffer, byref(handle), byref(err)):
-        raise engine.EngineError("stand-ins: " + engine._message(lib, err.value).strip())
+        raise engine.EngineError("stand-ins: " + engine.message(err.value).strip())
     source = int(handle.value or 0)
     # the linker takes a linkonce definition only where something uses it: nothing calls a stand-in
     linkages = {}

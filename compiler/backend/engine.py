@@ -134,6 +134,7 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetValueName2", c_void_p, (vp, POINTER(c_size_t))),
         ("LLVMSetValueName2", None, (vp, cp, c_size_t)),
         ("LLVMStripModuleDebugInfo", c_int, (vp,)),
+        ("LLVMGetNamedMetadataNumOperands", ctypes.c_uint, (vp, cp)),
         ("LLVMGetNamedGlobal", vp, (vp, cp)),
         ("LLVMGlobalGetValueType", vp, (vp,)),
         ("LLVMGetModuleDataLayout", vp, (vp,)),
@@ -155,6 +156,23 @@ def _load() -> ctypes.CDLL:
         ("LLVMIsAFunction", vp, (vp,)),
         ("LLVMDeleteGlobal", None, (vp,)),
         ("LLVMGetBitcodeModuleInContext", c_int, (vp, vp, POINTER(vp), POINTER(c_void_p))),
+        # cutting a piece from the whole module (compiler/backend/cut.py)
+        ("LLVMGetVisibility", c_int, (vp,)),
+        ("LLVMSetVisibility", None, (vp, c_int)),
+        ("LLVMSetGlobalConstant", None, (vp, c_int)),
+        ("LLVMSetModuleInlineAsm2", None, (vp, cp, c_size_t)),
+        ("LLVMGlobalClearMetadata", None, (vp,)),
+        ("LLVMLinkModules2", c_int, (vp, vp)),
+        ("LLVMGetNamedFunction", vp, (vp, cp)),
+        ("LLVMAddFunction", vp, (vp, cp, vp)),
+        ("LLVMAddGlobalInAddressSpace", vp, (vp, vp, cp, ctypes.c_uint)),
+        ("LLVMSetThreadLocalMode", None, (vp, c_int)),
+        ("LLVMGetThreadLocalMode", c_int, (vp,)),
+        ("LLVMEraseGlobalIFunc", None, (vp,)),
+        ("LLVMCreateEnumAttribute", vp, (vp, ctypes.c_uint, ctypes.c_uint64)),
+        ("LLVMAddAttributeAtIndex", None, (vp, ctypes.c_uint, vp)),
+        ("LLVMAliasGetAliasee", vp, (vp,)),
+        ("LLVMIsAGlobalAlias", vp, (vp,)),
         # walking values in memory (compiler/backend/deadfields.py)
         ("LLVMGetModuleContext", vp, (vp,)),
         ("LLVMGetInitializer", vp, (vp,)),
@@ -224,6 +242,11 @@ def target_name(triple: str) -> str | None:
         _message(lib, err.value)
         return None
     return (lib.LLVMGetTargetName(handle) or b"").decode()
+
+
+def message(raw: int | None) -> str:
+    """An LLVM-allocated message (`char *` an out-parameter got) as text, freed."""
+    return _message(_lib(), raw)
 
 
 def _message(lib: ctypes.CDLL, raw: int | None, dispose: str = "LLVMDisposeMessage") -> str:
@@ -382,6 +405,21 @@ class Module:
     def strip_debug_info(self) -> bool:
         """Drop all debug info (`!dbg`, debug records, `llvm.dbg.cu`); whether there was any."""
         return bool(_lib().LLVMStripModuleDebugInfo(self.ref))
+
+    def module_asm(self) -> str:
+        """The module-level asm (`module asm "..."` lines), '' when there is none."""
+        lib, size = _lib(), c_size_t()
+        raw = lib.LLVMGetModuleInlineAsm(self.ref, byref(size))
+        return ctypes.string_at(raw, size.value).decode("utf-8", "surrogateescape") if raw and size.value else ""
+
+    def set_module_asm(self, asm: str) -> None:
+        """Replace the module-level asm ('' removes it)."""
+        data = asm.encode("utf-8", "surrogateescape")
+        _lib().LLVMSetModuleInlineAsm2(self.ref, data, len(data))
+
+    def has_debug_info(self) -> bool:
+        """Whether a compile unit is listed (`llvm.dbg.cu`): DWARF would be emitted."""
+        return bool(_lib().LLVMGetNamedMetadataNumOperands(self.ref, b"llvm.dbg.cu"))
 
     def optimise(self, target: Target, level: int) -> None:
         """Run LLVM's `default<O<level>>` module pipeline in place (what `opt -O<level>` runs)."""

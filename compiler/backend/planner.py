@@ -22,6 +22,7 @@ for every job count.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import json
 import re
@@ -67,18 +68,32 @@ MIN_SUBGRAPHS = 4
 COPY_SUFFIX = ".ember."
 
 
-@dataclass
 class Subgraph:
-    """One level-1 unit of work: a module text plus what the MC link must know."""
+    """One level-1 unit of work: its members, and its module as a cut of the whole module in
+    memory (`cut`, compiler/backend/cut.py) and as text (`text`, rendered when first asked
+    for: a harness's rewrite, a saved piece, `--save-pieces`, a printed plan)."""
 
-    index: int
-    text: str
-    members: list[str]
-    cost: int
-    local_names: set[str] = field(default_factory=set)  # must be local in the final object
-    private_names: set[str] = field(default_factory=set)  # were private: `.L` in the object
-    #: the same piece as a cut of the whole module in memory (compiler/backend/cut.py)
-    cut: cut.CutSpec | None = None
+    def __init__(
+        self, index: int, text: str | Callable[[], str], members: list[str], cost: int, cut: cut.CutSpec | None = None
+    ) -> None:
+        self.index = index
+        self.members = members
+        self.cost = cost
+        self._text = text if isinstance(text, str) else None
+        self._render = text if not isinstance(text, str) else None
+        #: None once the text was rewritten (a harness's planted fault): it then travels as text
+        self.cut = cut
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self._render is not None
+            self._text, self._render = self._render(), None
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text, self._render, self.cut = value, None, None
 
 
 @dataclass(frozen=True)
@@ -938,11 +953,11 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
             prelude=variable_keepers(keep_local, k) + serial_argument_callers(state.mod, sites, local_here, members, renames[k], k),
         )
-        text_k = piece_text(state.mod, **vars(layout))
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
         shown = [renames[k].get(n, n) for n in ordered]
-        subgraphs.append(Subgraph(k, text_k, shown, cost, cut=cut_spec(state.mod, layout, constants)))
+        render = functools.partial(piece_text, state.mod, **vars(layout))
+        subgraphs.append(Subgraph(k, render, shown, cost, cut=cut_spec(state.mod, layout, constants)))
     work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
     kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
     deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}

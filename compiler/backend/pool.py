@@ -228,7 +228,7 @@ def worker_pids(jobs: int) -> list[int]:
     return [proc.pid for proc in (getattr(pool, "_processes", None) or {}).values()] if pool else []
 
 
-def _submit_all(jobs: int, fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[object, ...]]]) -> list[Future[object]]:
+def _submit_all(jobs: int, fn: Callable[..., object], tasks: Sequence[tuple[PieceText, tuple[object, ...]]]) -> list[Future[object]]:
     """Submit every task to the cached pool; a pool found broken at submit is replaced once."""
     for attempt in range(2):
         pool = _pool(jobs)
@@ -243,8 +243,13 @@ def _submit_all(jobs: int, fn: Callable[..., object], tasks: Sequence[tuple[str,
     raise AssertionError("unreachable")
 
 
-def save_piece(text: str, what: str, name: str = "piece.ll") -> Path:
+#: a task's piece as `run` keeps it for saving: its text, or what renders it (only on failure)
+PieceText = str | Callable[[], str]
+
+
+def save_piece(piece: PieceText, what: str, name: str = "piece.ll") -> Path:
     """Keep a piece that crashed, hung or failed, with what happened, under $EMBER_CRASH_DIR."""
+    text = piece if isinstance(piece, str) else piece()
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     directory = Path(os.environ.get("EMBER_CRASH_DIR", tempfile.gettempdir())) / f"ember-crash-{digest}"
     directory.mkdir(parents=True, exist_ok=True)
@@ -259,7 +264,7 @@ def save_piece(text: str, what: str, name: str = "piece.ll") -> Path:
 def run(
     jobs: int,
     fn: Callable[..., object],
-    tasks: Sequence[tuple[str, tuple[object, ...]]],
+    tasks: Sequence[tuple[PieceText, tuple[object, ...]]],
     timeout: float,
     doing: str = "compiling a piece",
     saved_name: str = "piece.ll",
@@ -312,13 +317,13 @@ def run(
 class _PieceTimedOut(Exception):
     """A worker took longer than the timeout on the piece `text`."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: PieceText) -> None:
         super().__init__("piece timed out")
         self.text = text
 
 
 def _collect(
-    tasks: Sequence[tuple[str, tuple[object, ...]]], futures: list[Future[object]], timeout: float, saved_name: str
+    tasks: Sequence[tuple[PieceText, tuple[object, ...]]], futures: list[Future[object]], timeout: float, saved_name: str
 ) -> list[object]:
     """The results in task order; a piece's own error is saved with it and re-raised, located there."""
     results: list[object] = []
@@ -333,7 +338,9 @@ def _collect(
     return results
 
 
-def _find_crasher(fn: Callable[..., object], tasks: Sequence[tuple[str, tuple[object, ...]]], timeout: float) -> str:
+def _find_crasher(
+    fn: Callable[..., object], tasks: Sequence[tuple[PieceText, tuple[object, ...]]], timeout: float
+) -> PieceText:
     """Re-run tasks one at a time in a fresh single worker to find the one that kills it."""
     for text, args in tasks:
         probe = _new_pool(1)

@@ -2,7 +2,8 @@
 
 The modes (`subgraph`, `function`, `two-level`) are described with their names in
 compiler/backend/split_mode.py. Workers come from a `spawn` pool (LLVM is not fork-safe after
-use); a subgraph travels to its worker as text, and at -O1 and up back to the driver as
+use); a subgraph travels to its worker as its cut of the whole module's bitcode
+(compiler/backend/cut.py; as text with debug info or a harness's rewrite), and at -O1 and up back to the driver as
 bitcode with its reference graph, so that definitions no subgraph uses any more are deleted
 before codegen (`dead_definitions`).
 """
@@ -10,6 +11,7 @@ before codegen (`dead_definitions`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import assembler, engine, globalmerge, guard, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend import assembler, cut, engine, globalmerge, guard, llvm_stage, mclink, planner, pool, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
 from compiler.hooks import BuildHooks, TaskCache
@@ -136,8 +138,48 @@ def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2:
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class WholeModule:
+    """The module every subgraph is cut from: its bitcode (one file every worker reads) and
+    its module asm (kept apart: `cut.cut`)."""
+
+    bitcode_path: str
+    module_asm: str = ""
+
+
+@dataclass(frozen=True)
+class CutPiece:
+    """A subgraph as its worker gets it: the whole module and the plan's cut of it
+    (compiler/backend/cut.py)."""
+
+    whole: WholeModule
+    spec: cut.CutSpec
+
+
+@functools.lru_cache(maxsize=1)
+def _whole_bitcode(path: str) -> bytes:
+    """The whole module's bitcode, read once per worker and build (a file per build)."""
+    return Path(path).read_bytes()
+
+
+def _subgraph_module(source: str | CutPiece, k: int, config: BackendConfig) -> engine.Module:
+    """The subgraph's module: cut from the whole module in memory, or parsed from its text;
+    a harness's worker hooks see its text either way."""
+    if isinstance(source, str):
+        _run_worker_hooks(source, config)
+        return llvm_stage.native(source, f"<subgraph {k}>")
+    module = cut.cut(_whole_bitcode(source.whole.bitcode_path), source.spec, f"<subgraph {k}>", source.whole.module_asm)
+    if config.worker_hooks:
+        try:
+            _run_worker_hooks(module.text(), config)
+        except BaseException:
+            module.close()
+            raise
+    return module
+
+
 def optimise_task(
-    text: str, known: list[str], k: int, config: BackendConfig, level2: bool, two_phase: bool = False
+    text: str | CutPiece, known: list[str], k: int, config: BackendConfig, level2: bool, two_phase: bool = False
 ) -> TaskResult | Optimised:
     """One subgraph in a worker: optimise (level 1), then codegen right here (no round trip),
     or, with `two_phase`, stop before codegen and return the optimised subgraph as bitcode
@@ -153,11 +195,10 @@ def optimise_task(
     """
     import time
 
-    _run_worker_hooks(text, config)
     cpu: dict[str, float] = {}
     start = time.process_time()
     target = _worker_target(config)
-    with llvm_stage.native(text, f"<subgraph {k}>") as module:
+    with _subgraph_module(text, k, config) as module:
         module.prepare(target, force_triple=config.force_triple)
         llvm_stage.optimise(module, target, config.opt_level)
         # the stand-ins for other subgraphs' accesses to a variable kept local, and any
@@ -379,12 +420,41 @@ def compile_split(
     hooks: BuildHooks | None = None,
     spellings: dict[str, str] | None = None,
     check_asm: Callable[[str], object] | None = None,
+    bitcode: tuple[bytes, str] | None = None,
 ) -> SplitResult:
     """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
     harness's changes to the plan, the pieces and the link (compiler/hooks.py); `spellings`:
     the synthetic names `names.canonicalise` gave the module, spelled back in the link;
     `check_asm`: generates code for the plan's `asm_probe` (a bad asm line raises there, as
-    one line, before it can end a worker)."""
+    one line, before it can end a worker); `bitcode`: the same module as bitcode without its
+    module asm, and that asm (`engine.Module.module_asm`), from which
+    the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
+    piece texts, except where a harness rewrote a piece's text or caches tasks by text."""
+    with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
+        whole = None
+        if bitcode is not None and (hooks is None or hooks.tasks is None):
+            whole = WholeModule(os.path.join(scratch, "module.bc"), bitcode[1])
+            Path(whole.bitcode_path).write_bytes(bitcode[0])
+        return _compile_split(module_text, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
+                              subgraph_cost=subgraph_cost, hooks=hooks, spellings=spellings, check_asm=check_asm,
+                              whole=whole)
+
+
+def _compile_split(
+    module_text: str,
+    mode: str,
+    jobs: int,
+    config: BackendConfig,
+    *,
+    save_pieces: str | None,
+    worker_timeout: float,
+    subgraph_cost: int | None,
+    hooks: BuildHooks | None,
+    spellings: dict[str, str] | None,
+    check_asm: Callable[[str], object] | None,
+    whole: WholeModule | None,
+) -> SplitResult:
+    """`compile_split`, the whole module's bitcode (if any) in a file (`whole`)."""
     import time
 
     if mode not in split_mode.SPLITTING:
@@ -442,7 +512,7 @@ def compile_split(
     # GlobalDCE unsplit; like GlobalDCE, names inside asm strings keep nothing alive)
     two_phase = config.opt_level >= 1
     tasks = [
-        (sg.text, (sg.text, sg.members, sg.index, config, mode != SplitMode.SUBGRAPH, two_phase))
+        (_label(sg), (_source(sg, whole), sg.members, sg.index, config, mode != SplitMode.SUBGRAPH, two_phase))
         for sg in the_plan.subgraphs
     ]
     first, reused = _run_tasks(tasks, the_plan, jobs, config, worker_timeout, hooks.tasks)
@@ -541,7 +611,7 @@ def _second_phase(
                 results[i] = (hit[0], hit[1], hit[2], {stage: 0.0 for stage in hit[3]})
     run = sorted((i for i in todo if isinstance(results[i], Optimised)), key=lambda i: -the_plan.subgraphs[i].cost)
     if run:
-        args = [(the_plan.subgraphs[i].text, (first[i], dead.get(i, []), i, config)) for i in run]
+        args = [(_label(the_plan.subgraphs[i]), (first[i], dead.get(i, []), i, config)) for i in run]
         done = pool.run(jobs, codegen_optimised_task, args, worker_timeout, in_process=config.in_process)
         for i, result in zip(run, done, strict=True):
             results[i] = cast(TaskResult, result)
@@ -551,7 +621,7 @@ def _second_phase(
 
 
 def _run_tasks(
-    tasks: list[tuple[str, tuple[str, list[str], int, BackendConfig, bool, bool]]],
+    tasks: list[tuple[Callable[[], str], tuple[str | CutPiece, list[str], int, BackendConfig, bool, bool]]],
     the_plan: planner.SplitPlan,
     jobs: int,
     config: BackendConfig,
@@ -563,7 +633,10 @@ def _run_tasks(
     results: list[TaskResult | Optimised | None] = [None] * len(tasks)
     keys: list[str] = []
     if cache is not None:
-        keys = [task_key(*args) for _text, args in tasks]
+        keys = []
+        for _text, (source, *rest) in tasks:
+            assert isinstance(source, str)  # a harness's cache keys tasks by their text (compile_split)
+            keys.append(task_key(source, *rest))  # type: ignore[arg-type]
         for i, key in enumerate(keys):
             hit = cache.get(key)
             if isinstance(hit, Optimised):  # compiled before: no CPU spent on it in this build
@@ -580,6 +653,17 @@ def _run_tasks(
                 cache.put(keys[i], finished)
     assert all(r is not None for r in results)
     return cast(list[TaskResult | Optimised], results), len(tasks) - len(schedule)
+
+
+def _source(sg: planner.Subgraph, whole: WholeModule | None) -> str | CutPiece:
+    """What a subgraph's worker gets: its cut of the whole module's bitcode file, or its text
+    (no bitcode file, or a harness rewrote the text)."""
+    return CutPiece(whole, sg.cut) if whole is not None and sg.cut is not None else sg.text
+
+
+def _label(sg: planner.Subgraph) -> Callable[[], str]:
+    """A subgraph's text, rendered only when a worker fails on it and it is saved (`pool.run`)."""
+    return lambda: sg.text
 
 
 def _key(members: list[str], order: dict[str, int], k: int, j: int) -> tuple[int, int, int]:
