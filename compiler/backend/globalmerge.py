@@ -72,8 +72,7 @@ def module_facts(mod: irmodel.IRModule, kept: set[str]) -> ModuleFacts | None:
     if not aliases:
         return None
     candidates = {e.name for e in mod.by_kind("global") if _candidate(e, kept)}
-    groups = {e.name.split()[-1]: e.text for e in mod.by_kind("attributes")}  # "attributes #1" -> "#1"
-    minsize = {e.name for e in mod.by_kind("function") if _has_minsize(e.text, groups)}
+    minsize = {e.name for e in mod.by_kind("function") if "minsize" in mod.function_attributes(e)}
     type_defs = [e.text for e in mod.by_kind("type")]
     return ModuleFacts(aliases, candidates, minsize, type_defs)
 
@@ -94,24 +93,13 @@ def _base_object(e: irmodel.Entity, values: dict[str, irmodel.Entity]) -> irmode
 def _candidate(e: irmodel.Entity, kept: set[str]) -> bool:
     if not e.is_definition or e.name in kept or e.name.startswith(("llvm.", ".llvm.")):
         return False
-    words = irmodel.words_until_type(e.text.split("=", 1)[1])
-    if any(w.startswith("thread_local") for w in words):
+    head = e.variable
+    if head.thread_local:
         return False
     if e.linkage in irmodel.LOCAL_LINKAGES:
         return True
     # MergeExternal: on for ELF; `shouldAssumeDSOLocal` under PIC: hidden, protected, dso_local
-    return e.linkage == "external" and (e.visibility != "default" or "dso_local" in words)
-
-
-def _has_minsize(text: str, groups: dict[str, str]) -> bool:
-    header = text.split("\n", 1)[0]  # the `define` line (a `{ i32, i64 }` return type has braces too)
-    if re.search(r"\bminsize\b", header):
-        return True
-    for ref in re.findall(r"#(\d+)", header):
-        group = groups.get(f"#{ref}")
-        if group is not None and re.search(r"\bminsize\b", group):
-            return True
-    return False
+    return e.linkage == "external" and (e.visibility != "default" or head.dso_local)
 
 
 def active(triple: str | None, opt_level: int) -> bool:

@@ -94,6 +94,30 @@ class Entity:
     address_refs: set[str] = field(default_factory=set)  # refs that are not a direct call's callee
     comdat: str | None = None
     blockaddress_of: set[str] = field(default_factory=set)
+    #: facts a reader may fill in directly (a reader of the live module does); read from the
+    #: text on first use otherwise (`variable`, `inline_asm`, `IRModule.function_attributes`)
+    known_variable: VariableHead | None = field(default=None, repr=False, compare=False)
+    known_attributes: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    known_inline_asm: bool | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def header(self) -> str:
+        """The first line: a function's `define ... {`, a declaration, a variable's definition."""
+        return self.text.split("\n", 1)[0]
+
+    @property
+    def variable(self) -> VariableHead:
+        """What a global variable's (or alias's) definition says besides its value."""
+        if self.known_variable is None:
+            self.known_variable = variable_head(self.text) if self.kind in ("global", "alias", "ifunc") else _NOT_A_VARIABLE
+        return self.known_variable
+
+    @property
+    def inline_asm(self) -> bool:
+        """Whether a function body calls inline asm (LLVM exits on a bad one)."""
+        if self.known_inline_asm is None:
+            self.known_inline_asm = self.kind == "function" and " asm " in self.text and _INLINE_ASM_CALL.search(self.text) is not None
+        return self.known_inline_asm
 
     @property
     def is_value(self) -> bool:
@@ -121,6 +145,40 @@ class Entity:
         return lines - self.text.count("#dbg_") if "#dbg_" in self.text else lines
 
 
+@dataclass(frozen=True)
+class VariableHead:
+    """The qualifiers of a global variable's definition the plan decides by."""
+
+    thread_local: bool = False
+    constant: bool = False
+    #: an explicit `section "..."`
+    section: bool = False
+    #: the value type is a scalar or a pointer (`ptr`, `iN`, `half`, `float`, `double`, `x86_fp80`, `fp128`)
+    scalar: bool = False
+    dso_local: bool = False
+
+
+_NOT_A_VARIABLE = VariableHead()
+#: a scalar or pointer value type at the start of what follows `global`/`constant`
+_SCALAR = re.compile(r"^(?:ptr|i\d+|half|float|double|x86_fp80|fp128) ")
+#: an inline asm call in a body (module asm is its own entity)
+_INLINE_ASM_CALL = re.compile(r'\basm (?:sideeffect |alignstack |inteldialect |unwind )*"')
+
+
+def variable_head(text: str) -> VariableHead:
+    """Read a `@g = [qualifiers] global|constant T ...` (or alias) line."""
+    head = text.split("=", 1)[1] if "=" in text else text
+    words = _words_until_type(head)
+    rest = head.split(" " + words[-1] + " ", 1)[-1] if words else ""
+    return VariableHead(
+        thread_local=any(w.startswith("thread_local") for w in words),
+        constant=bool(words) and words[-1] == "constant",
+        section=", section " in rest,
+        scalar=bool(words) and words[-1] in ("global", "constant") and _SCALAR.match(rest) is not None,
+        dso_local="dso_local" in words,
+    )
+
+
 @dataclass
 class IRModule:
     """A module as an ordered list of entities plus its header lines."""
@@ -132,6 +190,20 @@ class IRModule:
 
     def __post_init__(self) -> None:
         self.values: dict[str, Entity] = {e.name: e for e in self.entities if e.is_value}
+
+    def function_attributes(self, e: Entity) -> frozenset[str]:
+        """The words of a function's (or declaration's) header with its attribute groups
+        (`#N`) spelled out: its attributes, and words that name none (`define`, types)."""
+        if e.known_attributes is None:
+            groups = self.derived.get("attribute_groups")
+            if not isinstance(groups, dict):
+                groups = {g.name.split()[-1]: g.text.split("{", 1)[-1].split() for g in self.by_kind("attributes")}
+                self.derived["attribute_groups"] = groups
+            words = set(e.header.split())
+            for word in list(words):
+                words.update(groups.get(word, ()))
+            e.known_attributes = frozenset(words)
+        return e.known_attributes
 
     def by_kind(self, *kinds: str) -> list[Entity]:
         """The entities of these kinds, in module order (computed once per kinds: the planner
@@ -377,11 +449,6 @@ def _global_declaration(entity: Entity, vis: str, dso_local: bool) -> str:
 def read_type(text: str, start: int) -> str:
     """Read one LLVM type starting at `text[start]` (leading blanks skipped)."""
     return _read_type(text, start)
-
-
-def words_until_type(head: str) -> list[str]:
-    """The words of a global's definition after `=`, up to its `global`/`constant`/`alias`/`ifunc` keyword."""
-    return _words_until_type(head)
 
 
 def _read_type(text: str, start: int) -> str:

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import cut, globalmerge, irdebug, irmodel, llvm_stage, summary, tokens
+from compiler.backend import cut, globalmerge, irdebug, irmodel, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -427,8 +427,6 @@ def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
     )
 
 
-#: a scalar or pointer variable's value type (`ptr`, `i32`, `double`, ...)
-_SCALAR = re.compile(r"^(?:ptr|i\d+|half|float|double|x86_fp80|fp128) ")
 
 
 def opaque_variables(mod: IRModule) -> set[str]:
@@ -442,9 +440,8 @@ def opaque_variables(mod: IRModule) -> set[str]:
     for e in mod.by_kind("global"):
         if not e.is_local or e.comdat is not None or not e.is_definition:
             continue
-        head = e.text.split(" = ", 1)[-1]
-        before, sep, rest = head.partition(" global ")
-        if sep and "thread_local" not in before and ", section " not in rest and _SCALAR.match(rest):
+        head = e.variable
+        if not head.constant and not head.thread_local and not head.section and head.scalar:
             candidates.add(e.name)
     loaded: set[str] = set()
     run_time_stored: set[str] = set()
@@ -733,13 +730,7 @@ def copy_small_locals(state: PlanState) -> None:
 
 def always_inline_functions(mod: IRModule) -> set[str]:
     """Functions marked `alwaysinline`, in their header or through an attribute group."""
-    groups = {e.name.split()[-1] for e in mod.by_kind("attributes") if "alwaysinline" in e.text}  # `attributes #2`
-    out = set()
-    for e in mod.by_kind("function"):
-        words = e.text.split("{", 1)[0].split()
-        if "alwaysinline" in words or any(g in words for g in groups):
-            out.add(e.name)
-    return out
+    return {e.name for e in mod.by_kind("function") if "alwaysinline" in mod.function_attributes(e)}
 
 
 def _importable(state: PlanState, any_size: bool = False) -> set[str]:
@@ -783,8 +774,7 @@ def _touches_local_tls(state: PlanState, e: Entity) -> bool:
     """A body touching an owned thread-local would change its TLS access model (and the
     runtime symbols it needs) once the owner has to export it: never imported."""
     return any(
-        r in state.by_name and state.by_name[r].is_local and " thread_local" in state.by_name[r].text.split("=", 1)[-1][:80]
-        for r in e.refs
+        r in state.by_name and state.by_name[r].is_local and state.by_name[r].variable.thread_local for r in e.refs
     )
 
 
@@ -969,7 +959,7 @@ def asm_probe(mod: IRModule) -> str | None:
     """A module of the asm in `mod` (module asm, and the functions whose bodies hold inline
     asm, everything else declared), or None when there is none: what the driver generates
     code for before any worker starts, at the cost of those few functions, not the module's."""
-    members = [e.name for e in mod.by_kind("function") if llvm_stage.has_inline_asm(e.text)]
+    members = [e.name for e in mod.by_kind("function") if e.inline_asm]
     if not members and not mod.by_kind("asm"):
         return None
     return piece_text(mod, members, set(), include_asm=True)
@@ -1327,8 +1317,8 @@ def variable_uses(mod: IRModule, candidates: set[str]) -> tuple[set[str], set[st
         e = mod.values.get(name)
         if e is None or e.kind != "global" or e.linkage != "internal" or e.comdat is not None or not e.is_definition:
             continue
-        head = e.text.split(" = ", 1)[-1].split(" global ", 1)
-        if len(head) != 2 or "thread_local" in head[0] or ", section " in head[1]:
+        head = e.variable
+        if head.constant or head.thread_local or head.section:
             continue
         wanted.add(name)
     if not wanted:
@@ -1431,8 +1421,8 @@ def _foldable_constant(e: Entity) -> bool:
         return False
     if e.linkage not in ("private", "internal", "external"):
         return False
-    head = e.text.split("=", 1)[1]
-    return " constant " in head and ", section " not in head and " thread_local" not in head
+    head = e.variable
+    return head.constant and not head.section and not head.thread_local
 
 
 def _declare_alias(alias: Entity, mod: IRModule) -> str:

@@ -80,7 +80,7 @@ class FunctionFacts:
     constant_calls: frozenset[str] = frozenset()
 
 
-def function_facts(e: Entity, groups: dict[str, set[str]] | None = None) -> FunctionFacts:
+def function_facts(e: Entity, attributes: frozenset[str] = frozenset()) -> FunctionFacts:
     """Scan one printed function body: substring counts and a few regular-expression passes over
     the bodies small enough to be inlined at all (a large one keeps its line count). Debug
     attachments go first: `unreachable, !dbg !7` is not the free `unreachable`, and `, !dbg`
@@ -110,17 +110,9 @@ def function_facts(e: Entity, groups: dict[str, set[str]] | None = None) -> Func
         size -= sum(1 for pointer in _ACCESSED.findall(body) if pointer in slots)
         size -= sum(1 for dst, src in _MEM_INTRINSIC.findall(body) if dst in slots or src in slots)
     size += CALL_WEIGHT * sum(calls.values())
-    words = function_attributes(header, groups or {})
+    words = attributes or frozenset(header.split())
     hint = "cold" if words & {"noreturn", "cold"} else "hot" if "inlinehint" in words else ""
     return FunctionFacts(e.name, size, calls, "alwaysinline" in words, "noinline" in words, hint, frozenset(constant_calls))
-
-
-def function_attributes(header: str, groups: dict[str, set[str]]) -> set[str]:
-    """The words of a `define`/`declare` line with its attribute groups (`#N`) spelled out."""
-    words = set(header.split())
-    for word in list(words):
-        words |= groups.get(word, set())
-    return words
 
 
 def _stack_slots(body: str) -> set[str]:
@@ -131,14 +123,6 @@ def _stack_slots(body: str) -> set[str]:
         slots.add(body[body.rfind("\n", 0, at) + 1 : at].strip())
         at = body.find(" = alloca ", at + 10)
     return slots
-
-
-def attribute_groups(mod: IRModule) -> dict[str, set[str]]:
-    """`#N` -> the words of `attributes #N = { ... }` (function attributes live there in printed IR)."""
-    out: dict[str, set[str]] = {}
-    for e in mod.by_kind("attributes"):
-        out[e.name.split()[-1]] = set(e.text.split("{", 1)[-1].split())
-    return out
 
 
 @dataclass
@@ -182,8 +166,7 @@ class ModuleSummary:
 def summarise(mod: IRModule, *, opt_level: int = 2) -> ModuleSummary:
     """Facts for every defined function and the inlining the unsplit -O`opt_level` build would do."""
     taken = {r for e in mod.entities for r in e.address_refs}
-    groups = attribute_groups(mod)
-    functions = {e.name: function_facts(e, groups) for e in mod.by_kind("function")}
+    functions = {e.name: function_facts(e, mod.function_attributes(e)) for e in mod.by_kind("function")}
     linkage = {e.name: e.linkage for e in mod.by_kind("function")}
     call_sites: dict[str, int] = {}
     for facts in functions.values():
@@ -219,7 +202,7 @@ def summarise(mod: IRModule, *, opt_level: int = 2) -> ModuleSummary:
                     borderline.add(name)
                 elif effective[name] <= limit * CONSTANT_BORDER // 100 and all(c in inlined or c not in functions for c in facts.calls):
                     constant_border.add(name)
-    return ModuleSummary(functions, effective, inlined, cold_functions(mod, groups, functions), borderline, constant_border)
+    return ModuleSummary(functions, effective, inlined, cold_functions(mod, functions), borderline, constant_border)
 
 
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
@@ -230,9 +213,7 @@ _SUCCESSOR = re.compile("label %(" + tokens.IR_NAME + r"|\"[^\"]+\")")
 _STDERR_LOAD = re.compile("^  (" + tokens.IR_LOCAL + ") = load ptr, ptr @stderr,", re.M)
 
 
-def cold_functions(
-    mod: IRModule, groups: dict[str, set[str]] | None = None, facts: dict[str, FunctionFacts] | None = None
-) -> set[str]:
+def cold_functions(mod: IRModule, facts: dict[str, FunctionFacts] | None = None) -> set[str]:
     """Functions the serial pipeline marks `cold`: FunctionAttrs infers it when every path from
     the entry reaches a cold call before it ends, and the libcall simplifier makes calls that
     print to `stderr` cold. A subgraph that imports such a function (available_externally)
@@ -240,13 +221,12 @@ def cold_functions(
     warm there and the caller's other call sites turn cold (bc's `yyerror` in `yyparse`:
     all 66 `generate()` sites fell under the cold-site threshold). Bottom-up over the call
     graph, like the pass."""
-    groups = groups if groups is not None else attribute_groups(mod)
     defined = {e.name: e for e in mod.by_kind("function")}
     cold: set[str] = set()
     for e in list(mod.by_kind("function")) + list(mod.by_kind("declaration")):
-        if "cold" in function_attributes(e.text.split("\n", 1)[0], groups):
+        if "cold" in mod.function_attributes(e):
             cold.add(e.name)
-    facts = facts if facts is not None else {name: function_facts(e, groups) for name, e in defined.items()}
+    facts = facts if facts is not None else {name: function_facts(e, mod.function_attributes(e)) for name, e in defined.items()}
     for scc in _sccs_bottom_up(facts):
         for name in scc:
             calls = facts[name].calls
