@@ -10,6 +10,7 @@ diagnostics for a module the engine refuses, the reducer's pass pipelines).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import threading
@@ -213,6 +214,19 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetEnumAttributeKindForName", ctypes.c_uint, (cp, c_size_t)),
         ("LLVMGetEnumAttributeAtIndex", vp, (vp, ctypes.c_uint, ctypes.c_uint)),
         ("LLVMGetCallSiteEnumAttribute", vp, (vp, ctypes.c_uint, ctypes.c_uint)),
+        # the planner's facts in memory (compiler/backend/facts.py)
+        ("LLVMGetComdat", vp, (vp,)),
+        ("LLVMGetBlockAddressFunction", vp, (vp,)),
+        ("LLVMGetGlobalIFuncResolver", vp, (vp,)),
+        ("LLVMHasPersonalityFn", c_int, (vp,)),
+        ("LLVMGetPersonalityFn", vp, (vp,)),
+        ("LLVMGetBasicBlockName", cp, (vp,)),
+        ("LLVMGetBasicBlockTerminator", vp, (vp,)),
+        ("LLVMGetNumSuccessors", ctypes.c_uint, (vp,)),
+        ("LLVMGetNumClauses", ctypes.c_uint, (vp,)),
+        ("LLVMIsCleanup", c_int, (vp,)),
+        ("LLVMGetOperandUse", vp, (vp, ctypes.c_uint)),
+        ("LLVMGetSection", cp, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -284,6 +298,12 @@ class Target:
         if triple.startswith("nvptx"):
             return Target(triple, opt_level, cpu or "sm_80", reloc=0, code_model=0)
         return Target(triple, opt_level, cpu or "")
+
+
+def target_machine(target: Target) -> contextlib.AbstractContextManager[int]:
+    """A fresh `LLVMTargetMachineRef` for `target`, disposed on leaving (for reading what the
+    machine decides about a module's values, e.g. compiler/backend/facts.py)."""
+    return _machine(target)
 
 
 @contextmanager

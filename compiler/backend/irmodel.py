@@ -99,6 +99,8 @@ class Entity:
     known_variable: VariableHead | None = field(default=None, repr=False, compare=False)
     known_attributes: frozenset[str] | None = field(default=None, repr=False, compare=False)
     known_inline_asm: bool | None = field(default=None, repr=False, compare=False)
+    known_definition: bool | None = field(default=None, repr=False, compare=False)
+    known_cost: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def header(self) -> str:
@@ -125,6 +127,8 @@ class Entity:
 
     @property
     def is_definition(self) -> bool:
+        if self.known_definition is not None:
+            return self.known_definition
         return self.kind in ("function", "global", "alias", "ifunc") and not (
             self.kind == "global" and self.linkage in ("external", "extern_weak") and _is_global_decl(self.text)
         )
@@ -139,6 +143,8 @@ class Entity:
         to them; counting only instruction lines moved mujs' split code from +4.7% to +8%
         executed instructions), 1 otherwise. Debug records (`#dbg_value`, one a line) do not
         count: a `-g` build must plan, and so optimise, exactly as the plain one."""
+        if self.known_cost is not None:
+            return self.known_cost
         if self.kind != "function":
             return 1
         lines = self.text.count("\n")

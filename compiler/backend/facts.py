@@ -1,0 +1,369 @@
+"""The planner's entity facts read from the live module through LLVM's C API, not its text.
+
+`read(module)` gives the global values as `irmodel.Entity`s: kind, linkage, visibility,
+comdat, the global values each one names (`refs`, `address_refs`, `blockaddress_of`), its
+cost, a variable's qualifiers, a function's attributes and inline asm. References come from
+the use lists of the global values (seen through constant expressions), not from a walk
+over every operand: one ctypes call costs about 0.4 us, and a module has far more operands
+than uses of globals (docs/bench/plan-facts/DESIGN.md, measured on Lua). The facts equal
+`irmodel.parse_module`'s on the printed module (tests/test_facts.py); the entities carry no
+text, so this is the planner's input once nothing of it reads a body's text any more
+(DESIGN.md, steps 2-4).
+
+Refs are in module order (variables, aliases, ifuncs, functions), not in the order the text
+names them: the plans are the same either way on the whole corpus (DESIGN.md, step 0's probe).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from ctypes import byref, c_size_t, c_void_p
+from dataclasses import dataclass
+from typing import Any
+
+from compiler.backend import engine
+from compiler.backend.irmodel import Entity, IRModule, VariableHead
+
+#: LLVMLinkage -> the word the IR printer writes
+LINKAGE = {
+    0: "external", 1: "available_externally", 2: "linkonce", 3: "linkonce_odr", 5: "weak", 6: "weak_odr",
+    7: "appending", 8: "internal", 9: "private", 12: "extern_weak", 14: "common",
+}
+VISIBILITY = ("default", "hidden", "protected")
+#: the function attributes the plan asks about (summary, always-inline imports, GlobalMerge)
+PLAN_ATTRIBUTES = ("alwaysinline", "noinline", "inlinehint", "cold", "noreturn", "minsize")
+#: LLVMValueKind
+_FUNCTION, _ALIAS, _IFUNC, _VARIABLE, _BLOCK_ADDRESS, _INSTRUCTION = 5, 6, 7, 8, 9, 24
+_GLOBALS = frozenset({_FUNCTION, _ALIAS, _IFUNC, _VARIABLE})
+#: kinds below which no global value can hide: arguments, blocks, memory SSA, undef, zero,
+#: data arrays and vectors, integers, floats, null, none, metadata, inline asm, instructions,
+#: poison, target none (left: expressions, arrays, structs, vectors, pointer auth)
+_LEAVES = frozenset({0, 1, 2, 3, 4, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26})
+#: LLVMOpcode
+_SWITCH, _INVOKE, _PHI, _CALL, _CALLBR, _LANDINGPAD = 3, 5, 44, 45, 67, 59
+_CALLS = frozenset({_INVOKE, _CALL, _CALLBR})
+#: LLVMTypeKind of the value types `opaque_variables` treats as scalars (half, float, double,
+#: x86_fp80, fp128, integer, pointer: the printed `_SCALAR` set)
+_SCALAR_TYPES = frozenset({1, 2, 3, 4, 5, 8, 12})
+_FUNCTION_INDEX = 0xFFFFFFFF
+
+
+class _StringRef(ctypes.Structure):
+    _fields_ = [("data", c_void_p), ("size", c_size_t)]
+
+
+@dataclass(frozen=True)
+class _CXX:
+    """C++ methods the C API lacks, by their mangled names (tests/test_facts.py pins them)."""
+
+    comdat_name: Any
+    instruction_count: Any
+    assumes_dso_local: Any
+    block_address: Any
+
+    @staticmethod
+    def load(lib: ctypes.CDLL) -> _CXX:
+        name = lib._ZNK4llvm6Comdat7getNameEv  # StringRef Comdat::getName() const
+        name.restype, name.argtypes = _StringRef, [c_void_p]
+        count = lib._ZNK4llvm8Function19getInstructionCountEv  # unsigned Function::getInstructionCount() const
+        count.restype, count.argtypes = ctypes.c_uint, [c_void_p]
+        # bool TargetMachine::shouldAssumeDSOLocal(const GlobalValue *) const: for an external,
+        # default-visibility value under ELF PIC, the `dso_local` the printer writes
+        dso = lib._ZNK4llvm13TargetMachine20shouldAssumeDSOLocalEPKNS_11GlobalValueE
+        dso.restype, dso.argtypes = ctypes.c_bool, [c_void_p, c_void_p]
+        # static BlockAddress *BlockAddress::lookup(const BasicBlock *): the block's address
+        # constant if something took it, without making one (LLVMBlockAddress would)
+        lookup = lib._ZN4llvm12BlockAddress6lookupEPKNS_10BasicBlockE
+        lookup.restype, lookup.argtypes = c_void_p, [c_void_p]
+        return _CXX(name, count, dso, lookup)
+
+
+MANGLED = (
+    "_ZNK4llvm6Comdat7getNameEv",
+    "_ZNK4llvm8Function19getInstructionCountEv",
+    "_ZNK4llvm13TargetMachine20shouldAssumeDSOLocalEPKNS_11GlobalValueE",
+    "_ZN4llvm12BlockAddress6lookupEPKNS_10BasicBlockE",
+)
+
+
+def read(module: engine.Module, triple: str | None = None) -> IRModule:
+    """The module's global values as entities with the planner's facts (no text)."""
+    return _Reader(module, triple).module()
+
+
+class _Reader:
+    def __init__(self, module: engine.Module, triple: str | None) -> None:
+        self.lib = engine.capi()
+        self.cxx = _CXX.load(self.lib)
+        self.module_ref = module.ref
+        self.triple = triple or module.triple or "x86_64-unknown-linux-gnu"
+        self.names: dict[int, str] = {}
+        self.entities: list[Entity] = []
+        self.by_ref: dict[int, Entity] = {}
+        self.constant_globals: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
+        self.constant_owners: dict[int, list[int]] = {}
+        #: the block addresses taken of each function's blocks (a block address is a use of
+        #: the block, not of the function: the function's use list does not show it)
+        self.block_addresses: dict[int, list[int]] = {}
+        self.attribute_kinds = {
+            word: self.lib.LLVMGetEnumAttributeKindForName(word.encode(), len(word)) for word in PLAN_ATTRIBUTES
+        }
+
+    def name_of(self, ref: int) -> str:
+        found = self.names.get(ref)
+        if found is None:
+            size = c_size_t()
+            raw = self.lib.LLVMGetValueName2(ref, byref(size))
+            found = self.names[ref] = ctypes.string_at(raw, size.value).decode("utf-8", "surrogateescape") if raw else ""
+        return found
+
+    def module(self) -> IRModule:
+        lib = self.lib
+        comdats: dict[int, str] = {}
+        with engine.target_machine(engine.Target(self.triple)) as machine:
+            for first, step, kind in (
+                (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal, "global"),
+                (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias, "alias"),
+                (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc, "ifunc"),
+                (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction, "function"),
+            ):
+                ref = first(self.module_ref)
+                while ref:
+                    self._entity(ref, kind, comdats, machine)
+                    ref = step(ref)
+        self._references()
+        self._inline_asm()
+        return IRModule([], self.entities)
+
+    def _inline_asm(self) -> None:
+        """Which function bodies call inline asm: a walk over every instruction (no use list
+        leads to an asm value), opcodes only except at calls."""
+        lib = self.lib
+        next_instruction, opcode_of, called, is_asm = (
+            lib.LLVMGetNextInstruction, lib.LLVMGetInstructionOpcode, lib.LLVMGetCalledValue, lib.LLVMIsAInlineAsm)
+        for ref, e in self.by_ref.items():
+            if e.kind != "function":
+                continue
+            found = False
+            block = lib.LLVMGetFirstBasicBlock(ref)
+            while block and not found:
+                instruction = lib.LLVMGetFirstInstruction(block)
+                while instruction:
+                    if opcode_of(instruction) in _CALLS and is_asm(called(instruction)):
+                        found = True
+                        break
+                    instruction = next_instruction(instruction)
+                block = lib.LLVMGetNextBasicBlock(block)
+            e.known_inline_asm = found
+
+    def _entity(self, ref: int, kind: str, comdats: dict[int, str], machine: int) -> None:
+        lib = self.lib
+        declaration = kind in ("global", "function") and bool(lib.LLVMIsDeclaration(ref))
+        e = Entity(
+            "declaration" if kind == "function" and declaration else kind,
+            self.name_of(ref),
+            "",
+            len(self.entities),
+            LINKAGE.get(lib.LLVMGetLinkage(ref), "external"),
+            VISIBILITY[lib.LLVMGetVisibility(ref)],
+        )
+        e.known_definition = not declaration
+        if kind in ("global", "function") and not (kind == "function" and declaration):
+            comdat = lib.LLVMGetComdat(ref)
+            if comdat:
+                if comdat not in comdats:
+                    name = self.cxx.comdat_name(comdat)
+                    comdats[comdat] = ctypes.string_at(name.data, name.size).decode("utf-8", "surrogateescape")
+                e.comdat = comdats[comdat]
+        if kind in ("global", "alias", "ifunc"):
+            e.known_variable = self._variable(ref, kind, e, machine)
+        if kind == "function":
+            e.known_attributes = frozenset(
+                word for word, k in self.attribute_kinds.items() if lib.LLVMGetEnumAttributeAtIndex(ref, _FUNCTION_INDEX, k)
+            )
+            e.known_cost = self._cost(ref) if not declaration else 1
+        else:
+            e.known_cost = 1
+        self.entities.append(e)
+        self.by_ref[ref] = e
+
+    def _variable(self, ref: int, kind: str, e: Entity, machine: int) -> VariableHead:
+        lib = self.lib
+        if kind != "global":
+            # (the C API reads a thread-local mode on variables only: an alias of a
+            # thread-local variable is one, as the verifier requires)
+            base = self._aliased_variable(ref) if kind == "alias" else None
+            return VariableHead(
+                thread_local=bool(base and lib.LLVMGetThreadLocalMode(base)), dso_local=self._dso_local(machine, ref, e)
+            )
+        section = lib.LLVMGetSection(ref)
+        return VariableHead(
+            thread_local=bool(lib.LLVMGetThreadLocalMode(ref)),
+            constant=bool(lib.LLVMIsGlobalConstant(ref)),
+            section=bool(section),
+            # (the text read it from what follows the type: a declaration has nothing there)
+            scalar=bool(e.known_definition) and lib.LLVMGetTypeKind(lib.LLVMGlobalGetValueType(ref)) in _SCALAR_TYPES,
+            dso_local=self._dso_local(machine, ref, e),
+        )
+
+    def _aliased_variable(self, ref: int) -> int | None:
+        """The variable an alias names, through aliases and constant expressions (None: a function)."""
+        lib = self.lib
+        for _ in range(64):
+            kind = lib.LLVMGetValueKind(ref)
+            if kind == _VARIABLE:
+                return ref
+            if kind == _ALIAS:
+                ref = lib.LLVMAliasGetAliasee(ref)
+            elif kind == engine.CONSTANT_EXPR_KIND and lib.LLVMGetNumOperands(ref):
+                ref = lib.LLVMGetOperand(ref, 0)
+            else:
+                return None
+        return None
+
+    def _dso_local(self, machine: int, ref: int, e: Entity) -> bool:
+        """The printed `dso_local`: only written where not implied (a local, or a hidden or
+        protected value that is not extern_weak)."""
+        if e.linkage in ("internal", "private") or (e.visibility != "default" and e.linkage != "extern_weak"):
+            return False
+        return bool(self.cxx.assumes_dso_local(machine, ref))
+
+    def _cost(self, ref: int) -> int:
+        """The printed body's line count (what the plan's thresholds are tuned to): a line per
+        instruction, two per block after the first (blank and label), the entry's label when
+        named, a switch's case lines, a landing pad's clauses; debug records do not count."""
+        lib = self.lib
+        blocks = lib.LLVMCountBasicBlocks(ref)
+        lines = 1 + self.cxx.instruction_count(ref) + 2 * (blocks - 1)
+        block = lib.LLVMGetFirstBasicBlock(ref)
+        if block and lib.LLVMGetBasicBlockName(block):
+            lines += 1
+        while block:
+            terminator = lib.LLVMGetBasicBlockTerminator(block)
+            opcode = lib.LLVMGetInstructionOpcode(terminator) if terminator else 0
+            if opcode == _SWITCH:
+                lines += lib.LLVMGetNumSuccessors(terminator)
+            elif opcode == _INVOKE:  # `to label %a unwind label %b` on a line of its own
+                lines += 1
+            taken = self.cxx.block_address(block)
+            if taken:
+                self.block_addresses.setdefault(ref, []).append(taken)
+            first = lib.LLVMGetFirstInstruction(block)
+            while first and lib.LLVMGetInstructionOpcode(first) == _PHI:
+                first = lib.LLVMGetNextInstruction(first)
+            if first and lib.LLVMGetInstructionOpcode(first) == _LANDINGPAD:
+                lines += lib.LLVMGetNumClauses(first) + (1 if lib.LLVMIsCleanup(first) else 0)
+            block = lib.LLVMGetNextBasicBlock(block)
+        return lines
+
+    def _constant(self, ref: int, depth: int = 0) -> tuple[tuple[int, ...], frozenset[int]]:
+        """(global values, functions whose block addresses) a constant names, depth first."""
+        found = self.constant_globals.get(ref)
+        if found is not None:
+            return found
+        lib = self.lib
+        kind = lib.LLVMGetValueKind(ref)
+        if kind in _GLOBALS:
+            found = ((ref,), frozenset())
+        elif kind == _BLOCK_ADDRESS:
+            function = lib.LLVMGetBlockAddressFunction(ref)
+            found = ((function,), frozenset({function}))
+        elif kind in _LEAVES or depth > 64:
+            found = ((), frozenset())
+        else:
+            named: list[int] = []
+            blocks: set[int] = set()
+            for i in range(lib.LLVMGetNumOperands(ref)):
+                operand = lib.LLVMGetOperand(ref, i)
+                if operand:
+                    inner, inner_blocks = self._constant(operand, depth + 1)
+                    named.extend(inner)
+                    blocks |= inner_blocks
+            found = (tuple(named), frozenset(blocks))
+        self.constant_globals[ref] = found
+        return found
+
+    def _instruction_users(self, ref: int, depth: int = 0) -> list[int]:
+        """The instructions using a constant (expression, aggregate, block address), through
+        constants using it in turn."""
+        found = self.constant_owners.get(ref)
+        if found is None:
+            lib = self.lib
+            found = []
+            use = lib.LLVMGetFirstUse(ref)
+            while use:
+                user = lib.LLVMGetUser(use)
+                kind = lib.LLVMGetValueKind(user)
+                if kind == _INSTRUCTION:
+                    found.append(user)
+                elif kind not in _GLOBALS and kind not in _LEAVES and depth < 64:
+                    found.extend(self._instruction_users(user, depth + 1))
+                use = lib.LLVMGetNextUse(use)
+            self.constant_owners[ref] = found
+        return found
+
+    def _references(self) -> None:
+        """Every entity's refs, address refs and block-address functions, from the uses of the
+        global values (functions) and from initializers, aliasees, resolvers and personalities."""
+        lib = self.lib
+        named: dict[int, set[int]] = {ref: set() for ref in self.by_ref}
+        address: dict[int, set[int]] = {ref: set() for ref in self.by_ref}
+        blocks: dict[int, set[int]] = {ref: set() for ref in self.by_ref}
+        owner_of_block: dict[int, int] = {}
+
+        def owner(instruction: int) -> int:
+            block = lib.LLVMGetInstructionParent(instruction)
+            found = owner_of_block.get(block)
+            if found is None:
+                found = owner_of_block[block] = lib.LLVMGetBasicBlockParent(block)
+            return found
+
+        for ref, e in self.by_ref.items():
+            if e.kind in ("global", "alias", "ifunc"):
+                root = (
+                    lib.LLVMGetInitializer(ref) if e.kind == "global" else
+                    lib.LLVMAliasGetAliasee(ref) if e.kind == "alias" else lib.LLVMGetGlobalIFuncResolver(ref)
+                )
+                if root:
+                    inner, inner_blocks = self._constant(root)
+                    named[ref].update(inner)
+                    address[ref].update(inner)
+                    blocks[ref].update(inner_blocks)
+            elif e.kind == "function" and lib.LLVMHasPersonalityFn(ref):
+                inner, inner_blocks = self._constant(lib.LLVMGetPersonalityFn(ref))
+                named[ref].update(inner)
+                address[ref].update(r for r in inner if r != ref)  # (its header names it: not a use)
+                blocks[ref].update(inner_blocks)
+            use = lib.LLVMGetFirstUse(ref)
+            while use:
+                user = lib.LLVMGetUser(use)
+                kind = lib.LLVMGetValueKind(user)
+                if kind == _INSTRUCTION:
+                    function = owner(user)
+                    named[function].add(ref)
+                    called = lib.LLVMGetInstructionOpcode(user) in _CALLS and lib.LLVMGetOperandUse(
+                        user, lib.LLVMGetNumOperands(user) - 1) == use
+                    if not called:
+                        address[function].add(ref)
+                elif kind not in _GLOBALS and kind not in _LEAVES:
+                    for instruction in self._instruction_users(user):
+                        function = owner(instruction)
+                        named[function].add(ref)
+                        address[function].add(ref)
+                        if kind == _BLOCK_ADDRESS:
+                            blocks[function].add(ref)
+                use = lib.LLVMGetNextUse(use)
+        for ref, taken in self.block_addresses.items():
+            for block_address in taken:
+                for instruction in self._instruction_users(block_address):
+                    function = owner(instruction)
+                    named[function].add(ref)
+                    address[function].add(ref)
+                    blocks[function].add(ref)
+        index = {ref: e.index for ref, e in self.by_ref.items()}
+        for ref, e in self.by_ref.items():
+            own = e.kind in ("function", "declaration")
+            e.refs = [self.name_of(r) for r in sorted(named[ref], key=index.__getitem__) if not (own and r == ref)]
+            # (a function naming its own address keeps it here, as the text does)
+            e.address_refs = {self.name_of(r) for r in address[ref]} if e.kind == "function" else set(e.refs)
+            e.blockaddress_of = {self.name_of(r) for r in blocks[ref]}

@@ -1,0 +1,196 @@
+"""The planner's entity facts read from the live module (`facts.read`) equal the ones
+`irmodel.parse_module` reads from its text, value by value: kind, linkage, visibility,
+comdat, definition, cost, refs, address refs, block-address functions, a variable's
+qualifiers, the function attributes the plan asks about, inline asm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.backend import engine, facts, irmodel, names, planner
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = [
+    ROOT / "lit-tests/backend/Inputs/legal-names.ll",
+    ROOT / "lit-tests/backend/Inputs/shared-callee.ll",
+    ROOT / "tests/data/linkages.ll",
+    ROOT / "tests/data/split_semantics.ll",
+    ROOT / "tests/data/aarch64/globalmerge_aliases.ll",
+]
+CORPUS = sorted((ROOT / ".cache/corpus/bc").glob("lua-*.bc")) + sorted((ROOT / ".cache/corpus/bc").glob("zlib-*.bc"))
+
+#: the shapes whose printed line counts, refs and qualifiers are easy to get wrong
+SHAPES = """
+target triple = "x86_64-unknown-linux-gnu"
+$grouped = comdat any
+@tls = internal thread_local global i32 0
+@tls_alias = internal thread_local alias i32, ptr @tls
+@in_section = internal global i32 1, section ".data.mine"
+@constant = private unnamed_addr constant [3 x i8] c"hi\\00"
+@scalar = internal global ptr null
+@grouped = linkonce_odr global i32 3, comdat
+@local_here = dso_local global i64 5
+@hidden_one = hidden global i64 6
+@elsewhere = external global ptr
+@weak_one = extern_weak global i32
+@dispatch = internal constant [2 x ptr] [ptr blockaddress(@jumps, %a), ptr blockaddress(@jumps, %b)]
+@fn_alias = alias i32 (i32, i32), ptr @add
+@picked = ifunc i32 (i32, i32), ptr @resolve
+
+declare i32 @__gxx_personality_v0(...)
+declare void @may_throw()
+declare void @report() cold noreturn
+
+define internal ptr @resolve() { ret ptr @add }
+
+define i32 @add(i32 %x, i32 %y) {
+start:
+  %s = add i32 %x, %y
+  ret i32 %s
+}
+
+define internal { i32, i64 } @pair() #0 {
+  ret { i32, i64 } { i32 1, i64 2 }
+}
+
+define i32 @jumps(i32 %i) {
+  %p = getelementptr [2 x ptr], ptr @dispatch, i32 0, i32 %i
+  %t = load ptr, ptr %p
+  indirectbr ptr %t, [label %a, label %b]
+a:
+  ret i32 1
+b:
+  ret i32 2
+}
+
+define i32 @switches(i32 %i) {
+  switch i32 %i, label %d [
+    i32 0, label %z
+    i32 1, label %o
+  ]
+z:
+  ret i32 0
+o:
+  ret i32 1
+d:
+  %self = ptrtoint ptr @switches to i32
+  ret i32 %self
+}
+
+define void @unwinds(i1 %c) personality ptr @__gxx_personality_v0 {
+  br i1 %c, label %l, label %r
+l:
+  invoke void @may_throw() to label %done unwind label %pad
+r:
+  invoke void @may_throw() to label %done unwind label %pad
+pad:
+  %which = phi i32 [ 1, %l ], [ 2, %r ]
+  %lp = landingpad { ptr, i32 } cleanup catch ptr null filter [0 x ptr] zeroinitializer
+  call void @report()
+  unreachable
+done:
+  ret void
+}
+
+define i32 @asm_user() {
+  %v = call i32 asm sideeffect "movl $$1, $0", "=r"()
+  %w = load i32, ptr @tls_alias
+  %g = load i32, ptr @grouped
+  %x = load i32, ptr @in_section
+  %q = call i32 @picked(i32 %v, i32 %w)
+  %r = call i32 @fn_alias(i32 %q, i32 %x)
+  %e = load ptr, ptr @elsewhere
+  %c = load ptr, ptr @constant
+  %n = load i64, ptr @local_here
+  %h = load i64, ptr @hidden_one
+  %k = load i32, ptr @weak_one
+  store ptr @scalar, ptr @scalar
+  %p = call { i32, i64 } @pair()
+  ret i32 %r
+}
+
+attributes #0 = { alwaysinline nounwind }
+"""
+
+
+def _both(data: bytes | str) -> tuple[irmodel.IRModule, irmodel.IRModule]:
+    """The text's entities and memory's, of the module as the driver plans it."""
+    with engine.Module(data) as module:
+        names.canonicalise(module)
+        names.name_unnamed(module)
+        return irmodel.parse_module(module.text()), facts.read(module)
+
+
+def _differences(data: bytes | str) -> list[tuple[str, str, object, object]]:
+    text, memory = _both(data)
+    values = [e for e in text.entities if e.is_value]
+    assert [e.name for e in values] == [e.name for e in memory.entities]
+    found: list[tuple[str, str, object, object]] = []
+    for t, m in zip(values, memory.entities, strict=True):
+        for fact in ("kind", "linkage", "visibility", "comdat", "is_definition", "cost", "address_refs", "blockaddress_of"):
+            if getattr(t, fact) != getattr(m, fact):
+                found.append((t.name, fact, getattr(t, fact), getattr(m, fact)))
+        if set(t.refs) != set(m.refs) or len(t.refs) != len(m.refs):
+            found.append((t.name, "refs", t.refs, m.refs))
+        if t.kind in ("global", "alias", "ifunc") and t.variable != m.variable:
+            found.append((t.name, "variable", t.variable, m.variable))
+        if t.kind in ("function", "declaration"):
+            wanted = text.function_attributes(t) & set(facts.PLAN_ATTRIBUTES)
+            if wanted != memory.function_attributes(m):
+                found.append((t.name, "attributes", wanted, memory.function_attributes(m)))
+        if t.kind == "function" and t.inline_asm != m.inline_asm:
+            found.append((t.name, "inline asm", t.inline_asm, m.inline_asm))
+    return found
+
+
+def test_shapes_read_alike() -> None:
+    assert _differences(SHAPES) == []
+
+
+def test_shapes_facts_are_what_the_module_says() -> None:
+    """Not only equal to the text: the facts the shapes were written for (so a reader and a
+    text model that agree on a wrong answer fail here)."""
+    _, memory = _both(SHAPES)
+    by_name = {e.name: e for e in memory.entities}
+    assert by_name["tls_alias"].variable.thread_local and by_name["tls"].variable.thread_local
+    assert by_name["in_section"].variable.section and by_name["__ember_n0"].variable.constant  # private: renamed
+    assert by_name["scalar"].variable.scalar and not by_name["elsewhere"].variable.scalar  # a declaration
+    assert by_name["local_here"].variable.dso_local and not by_name["hidden_one"].variable.dso_local
+    assert by_name["grouped"].comdat == "grouped" and not by_name["elsewhere"].is_definition
+    assert by_name["dispatch"].blockaddress_of == {"jumps"}
+    assert by_name["switches"].cost == 1 + 5 + 3 + 2 * 3  # 5 instructions, 3 case lines, 3 more blocks
+    assert by_name["switches"].address_refs == {"switches"} and "switches" not in by_name["switches"].refs
+    assert by_name["add"].cost == 1 + 2 + 1  # named entry block
+    # 2 invokes, each with its own `to label` line; a landing pad after a phi, 2 clauses + cleanup
+    assert by_name["unwinds"].cost == 1 + 8 + 2 * 4 + 2 + 3
+    assert by_name["asm_user"].inline_asm and not by_name["add"].inline_asm
+    assert memory.function_attributes(by_name["pair"]) == {"alwaysinline"}
+    assert memory.function_attributes(by_name["report"]) == {"cold", "noreturn"}
+    assert by_name["asm_user"].refs[:3] == ["in_section", "__ember_n0", "scalar"]  # module order
+    assert "pair" not in by_name["asm_user"].address_refs and "scalar" in by_name["asm_user"].address_refs
+
+
+def test_always_inline_behind_a_struct_return() -> None:
+    """The attribute group after a `{ i32, i64 }` return type counts (it did not when the
+    header was cut at its first brace)."""
+    assert "pair" in planner.always_inline_functions(irmodel.parse_module(SHAPES))
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+def test_small_modules_read_alike(path: Path) -> None:
+    assert _differences(path.read_text()) == []
+
+
+@pytest.mark.skipif(not CORPUS, reason="no corpus bitcode (bash ci/fetch_lua.sh, ci/fetch_corpus.sh)")
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name.split("-")[0])
+def test_corpus_reads_alike(path: Path) -> None:
+    assert _differences(path.read_bytes()) == []
+
+
+def test_cxx_entry_points_exist() -> None:
+    """The C++ methods `facts` calls by mangled name are in the wheel's libLLVM.so."""
+    lib = engine.capi()
+    for symbol in facts.MANGLED:
+        assert getattr(lib, symbol) is not None
