@@ -15,7 +15,6 @@ alias; `libLLVM.so` exports the C++ methods that do, called here by their mangle
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Iterator
 from ctypes import byref, c_void_p
 from dataclasses import dataclass, field
 
@@ -84,14 +83,6 @@ def _api() -> tuple[ctypes.CDLL, _CXX]:
     return lib, _cxx
 
 
-def _walk(first: object, step: object, module: int) -> Iterator[int]:
-    value = first(module)  # type: ignore[operator]
-    while value:
-        following = step(value)  # type: ignore[operator]
-        yield value
-        value = following
-
-
 def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>", module_asm: str = "") -> engine.Module:
     """The piece `spec` describes, cut from the whole module's `bitcode` (read lazily: only
     the kept bodies are parsed). The module's asm travels apart (`module_asm`): writing
@@ -122,7 +113,7 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
     """Bodies and initialisers the piece does not keep go (a local becomes a hidden
     declaration, as the text's `declaration_of`); kept ones get the plan's linkage and name."""
     kept: list[tuple[int, str, str]] = []
-    for f in list(_walk(lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction, m)):
+    for f in [f for _kind, f in engine.global_value_refs(m, "function")]:
         if lib.LLVMIsDeclaration(f):  # a body not read yet is no declaration (isMaterializable)
             continue
         how = spec.keep.get(engine.Value(f).name)
@@ -135,7 +126,7 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
                 lib.LLVMSetVisibility(f, _HIDDEN)
         else:
             kept.append((f, *how))
-    for g in list(_walk(lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal, m)):
+    for g in [g for _kind, g in engine.global_value_refs(m, "variable")]:
         if lib.LLVMIsDeclaration(g):
             continue
         how = spec.keep.get(engine.Value(g).name)
@@ -169,51 +160,30 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
 def _declare_aliases(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
     """An alias or ifunc the piece does not keep becomes a declaration of its value type
     (an alias of a body that is gone would not verify)."""
-    for first, step, is_alias in (
-        (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias, True),
-        (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc, False),
-    ):
-        for value in list(_walk(first, step, m)):
-            name = engine.Value(value).name
-            if name in spec.keep:
-                continue
-            local = lib.LLVMGetLinkage(value) in _LOCAL
-            visibility = _HIDDEN if local else lib.LLVMGetVisibility(value)
-            value_type = lib.LLVMGlobalGetValueType(value)
-            if lib.LLVMGetTypeKind(value_type) == _FUNCTION_TYPE_KIND:
-                declared = lib.LLVMAddFunction(m, b"", value_type)
-            else:
-                space = lib.LLVMGetPointerAddressSpace(lib.LLVMTypeOf(value))
-                declared = lib.LLVMAddGlobalInAddressSpace(m, value_type, b"", space)
-                base = _base_variable(lib, value) if is_alias else None
-                mode = lib.LLVMGetThreadLocalMode(base) if base else 0
-                if mode:  # an alias of a thread-local is thread-local itself
-                    lib.LLVMSetThreadLocalMode(declared, mode)
-            lib.LLVMReplaceAllUsesWith(value, declared)
-            if is_alias:
-                cxx.erase_alias(value)
-            else:
-                lib.LLVMEraseGlobalIFunc(value)
-            engine.Value(declared).rename(name)
-            lib.LLVMSetVisibility(declared, visibility)
-
-
-def _base_variable(lib: ctypes.CDLL, alias: int) -> int | None:
-    """The global variable an alias names at last (through aliases and constant
-    expressions), or None."""
-    value = lib.LLVMAliasGetAliasee(alias)
-    for _ in range(64):
-        if not value:
-            return None
-        if lib.LLVMIsAGlobalVariable(value):
-            return int(value)
-        if lib.LLVMIsAGlobalAlias(value):
-            value = lib.LLVMAliasGetAliasee(value)
-        elif lib.LLVMGetValueKind(value) == engine.CONSTANT_EXPR_KIND:
-            value = lib.LLVMGetOperand(value, 0)
+    for kind, value in list(engine.global_value_refs(m, "alias", "ifunc")):
+        is_alias = kind == "alias"
+        name = engine.Value(value).name
+        if name in spec.keep:
+            continue
+        local = lib.LLVMGetLinkage(value) in _LOCAL
+        visibility = _HIDDEN if local else lib.LLVMGetVisibility(value)
+        value_type = lib.LLVMGlobalGetValueType(value)
+        if lib.LLVMGetTypeKind(value_type) == _FUNCTION_TYPE_KIND:
+            declared = lib.LLVMAddFunction(m, b"", value_type)
         else:
-            return None
-    return None
+            space = lib.LLVMGetPointerAddressSpace(lib.LLVMTypeOf(value))
+            declared = lib.LLVMAddGlobalInAddressSpace(m, value_type, b"", space)
+            base = engine.aliased_variable(value) if is_alias else None
+            mode = lib.LLVMGetThreadLocalMode(base) if base else 0
+            if mode:  # an alias of a thread-local is thread-local itself
+                lib.LLVMSetThreadLocalMode(declared, mode)
+        lib.LLVMReplaceAllUsesWith(value, declared)
+        if is_alias:
+            cxx.erase_alias(value)
+        else:
+            lib.LLVMEraseGlobalIFunc(value)
+        engine.Value(declared).rename(name)
+        lib.LLVMSetVisibility(declared, visibility)
 
 
 #: LLVMTypeKind of a function type
@@ -248,7 +218,7 @@ def _link_prelude(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
     source = int(handle.value or 0)
     # the linker takes a linkonce definition only where something uses it: nothing calls a stand-in
     linkages = {}
-    for f in _walk(lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction, source):
+    for f in (f for _kind, f in engine.global_value_refs(source, "function")):
         if not lib.LLVMIsDeclaration(f):
             linkages[engine.Value(f).name] = lib.LLVMGetLinkage(f)
             lib.LLVMSetLinkage(f, _EXTERNAL)
@@ -283,11 +253,7 @@ def _erase(lib: ctypes.CDLL, value: int) -> None:
 def _prune(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
     """Erase the declarations nothing here uses (the constant expressions only deleted bodies
     used are dropped first, as GlobalDCE does), except those metadata names."""
-    for first, step in (
-        (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
-        (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
-    ):
-        for value in list(_walk(first, step, m)):
+    for _kind, value in list(engine.global_value_refs(m, "function", "variable")):
             if not lib.LLVMIsDeclaration(value):
                 continue
             cxx.remove_dead_constant_users(value)

@@ -518,17 +518,8 @@ class Module:
 
     def global_values(self) -> Iterator[Value]:
         """Every function, global variable, alias and ifunc, declarations included."""
-        lib = _lib()
-        for first, step in (
-            (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
-            (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
-            (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias),
-            (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc),
-        ):
-            value = first(self.ref)
-            while value:
-                yield Value(value)
-                value = step(value)
+        for _kind, ref in global_value_refs(self.ref, "function", "variable", "alias", "ifunc"):
+            yield Value(ref)
 
     def references(self) -> dict[str, set[str]]:
         """For each global value that uses another (an instruction of a function, an
@@ -627,6 +618,49 @@ class Module:
                 if not lib.LLVMIsDeclaration(value):
                     yield Value(value)
                 value = step(value)
+
+
+def aliased_variable(alias: int) -> int | None:
+    """The global variable an alias names at last (through aliases and constant
+    expressions), or None (a function, an ifunc)."""
+    lib = _lib()
+    value = lib.LLVMAliasGetAliasee(alias)
+    for _ in range(64):
+        if not value:
+            return None
+        if lib.LLVMIsAGlobalVariable(value):
+            return int(value)
+        if lib.LLVMIsAGlobalAlias(value):
+            value = lib.LLVMAliasGetAliasee(value)
+        elif lib.LLVMGetValueKind(value) == CONSTANT_EXPR_KIND:
+            value = lib.LLVMGetOperand(value, 0)
+        else:
+            return None
+    return None
+
+
+#: the kinds of global values, in the order the IR printer writes them
+PRINTER_ORDER = ("variable", "alias", "ifunc", "function")
+
+
+def global_value_refs(module: int, *kinds: str) -> Iterator[tuple[str, int]]:
+    """(kind, LLVMValueRef) of the module's global values of `kinds`, kind by kind in the order
+    given (the printer's when none is); each value's successor is read before it is yielded,
+    so the caller may delete it."""
+    lib = _lib()
+    steps = {
+        "variable": (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
+        "alias": (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias),
+        "ifunc": (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc),
+        "function": (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
+    }
+    for kind in kinds or PRINTER_ORDER:
+        first, step = steps[kind]
+        value = first(module)
+        while value:
+            following = step(value)
+            yield kind, value
+            value = following
 
 
 def _only_dead_constants_use(lib: ctypes.CDLL, value: int, depth: int = 0) -> bool:

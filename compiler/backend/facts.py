@@ -118,19 +118,10 @@ class _Reader:
         return found
 
     def module(self) -> IRModule:
-        lib = self.lib
         comdats: dict[int, str] = {}
         with engine.target_machine(engine.Target(self.triple)) as machine:
-            for first, step, kind in (
-                (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal, "global"),
-                (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias, "alias"),
-                (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc, "ifunc"),
-                (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction, "function"),
-            ):
-                ref = first(self.module_ref)
-                while ref:
-                    self._entity(ref, kind, comdats, machine)
-                    ref = step(ref)
+            for kind, ref in engine.global_value_refs(self.module_ref):
+                self._entity(ref, "global" if kind == "variable" else kind, comdats, machine)
         self._references()
         self._inline_asm()
         return IRModule([], self.entities)
@@ -192,7 +183,7 @@ class _Reader:
         if kind != "global":
             # (the C API reads a thread-local mode on variables only: an alias of a
             # thread-local variable is one, as the verifier requires)
-            base = self._aliased_variable(ref) if kind == "alias" else None
+            base = engine.aliased_variable(ref) if kind == "alias" else None
             return VariableHead(
                 thread_local=bool(base and lib.LLVMGetThreadLocalMode(base)), dso_local=self._dso_local(machine, ref, e)
             )
@@ -205,21 +196,6 @@ class _Reader:
             scalar=bool(e.known_definition) and lib.LLVMGetTypeKind(lib.LLVMGlobalGetValueType(ref)) in _SCALAR_TYPES,
             dso_local=self._dso_local(machine, ref, e),
         )
-
-    def _aliased_variable(self, ref: int) -> int | None:
-        """The variable an alias names, through aliases and constant expressions (None: a function)."""
-        lib = self.lib
-        for _ in range(64):
-            kind = lib.LLVMGetValueKind(ref)
-            if kind == _VARIABLE:
-                return ref
-            if kind == _ALIAS:
-                ref = lib.LLVMAliasGetAliasee(ref)
-            elif kind == engine.CONSTANT_EXPR_KIND and lib.LLVMGetNumOperands(ref):
-                ref = lib.LLVMGetOperand(ref, 0)
-            else:
-                return None
-        return None
 
     def _dso_local(self, machine: int, ref: int, e: Entity) -> bool:
         """The printed `dso_local`: only written where not implied (a local, or a hidden or

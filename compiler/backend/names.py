@@ -82,20 +82,11 @@ def name_unnamed(module: engine.Module, prefix: str = "__ember_unnamed_") -> Non
     """Name the numbered values (`@0`) `<prefix><N>` in memory, N as the IR printer numbers
     them (variables, aliases, ifuncs, then functions), so the printed module and its bitcode
     agree on names (what `planner.name_unnamed` does to the text)."""
-    lib = engine.capi()
     number = 0
-    for first, step in (
-        (lib.LLVMGetFirstGlobal, lib.LLVMGetNextGlobal),
-        (lib.LLVMGetFirstGlobalAlias, lib.LLVMGetNextGlobalAlias),
-        (lib.LLVMGetFirstGlobalIFunc, lib.LLVMGetNextGlobalIFunc),
-        (lib.LLVMGetFirstFunction, lib.LLVMGetNextFunction),
-    ):
-        value = first(module.ref)
-        while value:
-            if not engine.Value(value).name:
-                engine.Value(value).rename(f"{prefix}{number}")
-                number += 1
-            value = step(value)
+    for _kind, ref in engine.global_value_refs(module.ref):
+        if not engine.Value(ref).name:
+            engine.Value(ref).rename(f"{prefix}{number}")
+            number += 1
 
 
 def original(name: str, spellings: dict[str, str]) -> str:
