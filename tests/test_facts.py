@@ -194,3 +194,62 @@ def test_cxx_entry_points_exist() -> None:
     lib = engine.capi()
     for symbol in facts.MANGLED:
         assert getattr(lib, symbol) is not None
+
+
+def _caller(name: str, args: str, size: int = 400) -> str:
+    """An exported function of `size` instructions ending in a call of `pick` with `args`."""
+    body = ["  %v0 = add i64 %x, 1"] + [f"  %v{i} = mul i64 %v{i - 1}, 3" for i in range(1, size)]
+    return "\n".join([f"define i64 @{name}(i64 %x) {{", *body, f"  %p = call i64 @pick(i64 %v{size - 1}, {args})", "  ret i64 %p", "}"])
+
+
+#: `pick` is called with `op` 0, 1 and 1 and `k` 5 everywhere, but once with `noundef`: only
+#: `op` differs across the subgraphs' shares of the sites, and `k` is the same constant only
+#: where its attributes are the same too
+PICK = "\n".join([
+    "define internal i64 @pick(i64 %x, i32 %op, i32 %k) {",
+    "  %is1 = icmp eq i32 %op, 1",
+    "  %a = add i64 %x, 7",
+    "  %b = mul i64 %x, 3",
+    "  %r = select i1 %is1, i64 %a, i64 %b",
+    "  %w = zext i32 %k to i64",
+    "  %s = add i64 %r, %w",
+    "  ret i64 %s",
+    "}",
+    _caller("a", "i32 0, i32 5"),
+    _caller("b", "i32 1, i32 5"),
+    _caller("c", "i32 1, i32 noundef 5"),
+])
+
+
+@pytest.mark.parametrize("attributes_differ", [False, True])
+def test_call_sites_from_memory_give_the_same_stand_ins(attributes_differ: bool) -> None:
+    """The IPSCCP stand-ins a plan adds (`planner.serial_argument_callers`) are the same
+    whether the call sites come from the text or from the live module."""
+    text = PICK if attributes_differ else PICK.replace("noundef 5", "5")
+    policy = planner.PlanPolicy(target_cost=400, serial_argument_facts=True)
+    with engine.Module(text) as module:
+        names.canonicalise(module)
+        names.name_unnamed(module)
+        printed = module.text()
+        from_text = planner.plan(printed, policy=policy)
+        from_memory = planner.plan(printed, policy=policy, module=module)
+    preludes = [sg.cut.prelude for sg in from_text.subgraphs if sg.cut is not None]
+    assert preludes == [sg.cut.prelude for sg in from_memory.subgraphs if sg.cut is not None]
+    stand_ins = [line for p in preludes for line in p.splitlines() if line.startswith("  call ")]
+    assert stand_ins, "no stand-in: the module no longer shows the case"
+    # `k` is passed as the agreed constant only where every site passes the same one
+    assert all(line.endswith("i32 %op, i32 %k)") if attributes_differ else line.endswith("i32 %op, i32 5)") for line in stand_ins)
+
+
+@pytest.mark.skipif(not CORPUS, reason="no corpus bitcode (bash ci/fetch_lua.sh, ci/fetch_corpus.sh)")
+def test_call_sites_from_memory_plan_alike_on_lua() -> None:
+    policy = planner.PlanPolicy(
+        import_cost=planner.IMPORT_COST, import_always_inline=True, inline_level=2, serial_argument_facts=True, serial_alias_facts=True
+    )
+    with engine.Module(CORPUS[0].read_bytes()) as module:
+        names.canonicalise(module)
+        names.name_unnamed(module)
+        printed = module.text()
+        plans = [planner.plan(printed, policy=policy, strip_debug=False, module=m) for m in (None, module)]
+    texts = [[(sg.members, sg.cut.prelude if sg.cut else sg.text) for sg in p.subgraphs] for p in plans]
+    assert texts[0] == texts[1]

@@ -227,6 +227,8 @@ def _load() -> ctypes.CDLL:
         ("LLVMIsCleanup", c_int, (vp,)),
         ("LLVMGetOperandUse", vp, (vp, ctypes.c_uint)),
         ("LLVMGetSection", cp, (vp,)),
+        ("LLVMGetCallSiteAttributeCount", ctypes.c_uint, (vp, ctypes.c_uint)),
+        ("LLVMGetCallSiteAttributes", None, (vp, ctypes.c_uint, POINTER(vp))),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:

@@ -343,3 +343,84 @@ class _Reader:
             # (a function naming its own address keeps it here, as the text does)
             e.address_refs = {self.name_of(r) for r in address[ref]} if e.kind == "function" else set(e.refs)
             e.blockaddress_of = {self.name_of(r) for r in blocks[ref]}
+
+
+#: the key of an argument that is not a constant (an instruction, a parameter, a block
+#: address, metadata): never "the same constant" as another site's
+NOT_CONSTANT = ("not a constant",)
+#: LLVMValueKind of values that are no constant: arguments, blocks, memory SSA, metadata,
+#: inline asm, instructions
+_NOT_CONSTANT_KINDS = frozenset({0, 1, 2, 3, 4, 22, 23, 24})
+
+
+@dataclass
+class FunctionCalls:
+    """The direct call sites of one function: per calling function (module order), per
+    site, a key per argument: `(constant, its call-site attributes)` or `NOT_CONSTANT`.
+    LLVM uniques constants and attributes per context, so two sites pass the same
+    constant with the same attributes exactly when their keys are equal (what the printed
+    argument texts `i32 noundef 1` compared)."""
+
+    by_caller: dict[str, list[list[object]]]
+
+
+def call_sites(module: engine.Module, names: set[str]) -> dict[str, FunctionCalls]:
+    """The direct calls of each function in `names` from the module's other functions (a
+    function's calls of itself are left out, as the planner's text model leaves them),
+    read from the functions' use lists."""
+    lib = engine.capi()
+    position = {ref: i for i, (_kind, ref) in enumerate(engine.global_value_refs(module.ref, "function"))}
+    constant_ok: dict[int, bool] = {}
+    buffer = (c_void_p * 64)()
+    found: dict[str, FunctionCalls] = {}
+    for name in sorted(names):
+        function = lib.LLVMGetNamedFunction(module.ref, name.encode())
+        if not function:
+            continue
+        sites: list[tuple[int, int, list[object]]] = []
+        use = lib.LLVMGetFirstUse(function)
+        while use:
+            user = lib.LLVMGetUser(use)
+            use_here, use = use, lib.LLVMGetNextUse(use)
+            if lib.LLVMGetValueKind(user) != _INSTRUCTION:
+                continue
+            caller = lib.LLVMGetBasicBlockParent(lib.LLVMGetInstructionParent(user))
+            if caller == function:
+                continue
+            operands = lib.LLVMGetNumOperands(user)
+            if lib.LLVMGetInstructionOpcode(user) not in _CALLS or lib.LLVMGetOperandUse(user, operands - 1) != use_here:
+                continue  # its address, not a call of it
+            keys: list[object] = []
+            for i in range(lib.LLVMGetNumArgOperands(user)):
+                value = lib.LLVMGetOperand(user, i)
+                if not _plain_constant(lib, value, constant_ok):
+                    keys.append(NOT_CONSTANT)
+                    continue
+                count = min(lib.LLVMGetCallSiteAttributeCount(user, i + 1), len(buffer))
+                if count:
+                    lib.LLVMGetCallSiteAttributes(user, i + 1, buffer)
+                keys.append((value, tuple(sorted(buffer[j] or 0 for j in range(count)))))
+            sites.append((position[caller], caller, keys))
+        if not sites:
+            continue
+        calls = found[name] = FunctionCalls({})
+        for _position, caller, keys in sorted(sites, key=lambda site: site[0]):
+            calls.by_caller.setdefault(engine.Value(caller).name, []).append(keys)
+    return found
+
+
+def _plain_constant(lib: ctypes.CDLL, value: int, known: dict[int, bool], depth: int = 0) -> bool:
+    """A constant whose printed form names no `%` value (a block address names its block)."""
+    found = known.get(value)
+    if found is None:
+        kind = lib.LLVMGetValueKind(value)
+        if kind in _NOT_CONSTANT_KINDS or kind == _BLOCK_ADDRESS or depth > 64:
+            found = False
+        elif kind in _GLOBALS or kind in _LEAVES:
+            found = True
+        else:
+            found = all(
+                _plain_constant(lib, lib.LLVMGetOperand(value, i), known, depth + 1) for i in range(lib.LLVMGetNumOperands(value))
+            )
+        known[value] = found
+    return found

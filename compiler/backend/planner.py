@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import cut, globalmerge, irdebug, irmodel, summary, tokens
+from compiler.backend import cut, engine, facts, globalmerge, irdebug, irmodel, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -351,6 +351,8 @@ class PlanState:
     copied_cost: int = 0
     imported_cost: int = 0
     inline: summary.ModuleSummary | None = None
+    #: the live module the text was printed from, where the caller has it (facts read from memory)
+    module: engine.Module | None = None
 
 
 def plan(
@@ -360,10 +362,14 @@ def plan(
     strip_debug: bool = True,
     import_cost: int = 0,
     policy: PlanPolicy | None = None,
+    module: engine.Module | None = None,
 ) -> SplitPlan:
-    """Cut printed LLVM IR into level-1 subgraphs (the steps below, in order)."""
+    """Cut printed LLVM IR into level-1 subgraphs (the steps below, in order). `module`: the
+    live module `text` was printed from (names canonical, numbered values named), from which
+    the facts already read in memory come (`compiler/backend/facts.py`: call sites)."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
     loaded = load_state(text, policy, strip_debug)
+    loaded.module = module
     state = _plan_level1(loaded, None)
     # every subgraph copies the callees the serial inliner takes; where that closure is large
     # (an interpreter's hundred helpers called from everywhere) fewer, bigger subgraphs do
@@ -383,6 +389,7 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     state = PlanState(
         mod=loaded.mod, policy=loaded.policy, atoms=loaded.atoms, defs=loaded.defs, by_name=loaded.by_name,
         order=loaded.order, local_dup=loaded.local_dup, shared=loaded.shared, inline=loaded.inline, opaque=loaded.opaque,
+        module=loaded.module,
     )
     form_atoms(state)
     if count is not None:
@@ -921,7 +928,7 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     private_names = {n for n in exported if by_name[n].linkage == "private"}
     subgraphs = []
     work = 0
-    sites = call_sites(state.mod, local_dup) if state.policy.serial_argument_facts else {}
+    sites = call_sites(state.mod, local_dup, state.module) if state.policy.serial_argument_facts else {}
     unescaped: set[str] = set()
     constants: frozenset[str] = frozenset()
     if state.policy.serial_alias_facts:
@@ -1130,23 +1137,27 @@ CALLER_PREFIX = "__ember_ipsccp."
 class CallSites:
     """The direct call sites of one local function in the whole module."""
 
-    #: each calling function's sites: their argument texts (type, attributes and value)
-    by_caller: dict[str, list[list[str]]] = field(default_factory=dict)
+    #: each calling function's sites: their argument texts (type, attributes and value), or
+    #: with `keyed` the keys `facts.call_sites` read from the live module
+    by_caller: dict[str, list[list[object]]] = field(default_factory=dict)
     #: what a call needs between `call` and the callee (calling convention, return type)
     prefix: str = ""
+    keyed: bool = False
+    #: keyed: the argument texts of the module's first site (what a stand-in passes)
+    first_texts: list[str] = field(default_factory=list)
     #: `arguments` over every caller, once computed (asked by each subgraph holding the function)
-    _everywhere: list[tuple[int, list[set[str]]] | None] = field(default_factory=list, repr=False)
+    _everywhere: list[tuple[int, list[set[object]]] | None] = field(default_factory=list, repr=False)
 
-    def everywhere(self) -> tuple[int, list[set[str]]] | None:
+    def everywhere(self) -> tuple[int, list[set[object]]] | None:
         """`arguments` of all the module's sites (computed once)."""
         if not self._everywhere:
             self._everywhere.append(self.arguments(self.by_caller))
         return self._everywhere[0]
 
-    def arguments(self, callers: Iterable[str]) -> tuple[int, list[set[str]]] | None:
+    def arguments(self, callers: Iterable[str]) -> tuple[int, list[set[object]]] | None:
         """How many sites `callers` hold and each argument position's texts over them; None
         when two sites pass different argument counts (varargs: left alone)."""
-        count, seen = 0, list[set[str]]()
+        count, seen = 0, list[set[object]]()
         for caller in callers:
             for args in self.by_caller.get(caller, ()):
                 if count == 0:
@@ -1171,15 +1182,18 @@ def _sites_in(text: str, name: str) -> Iterator[tuple[str, list[str]]]:
         at = text.find(callee, at + len(callee))
 
 
-def call_sites(mod: IRModule, names: set[str]) -> dict[str, CallSites]:
-    """The call sites of each function in `names` over every definition of the module."""
+def call_sites(mod: IRModule, names: set[str], module: engine.Module | None = None) -> dict[str, CallSites]:
+    """The call sites of each function in `names` over every definition of the module: from
+    the live `module`'s use lists when there is one, else from the bodies' text."""
+    if module is not None:
+        return {name: CallSites(calls.by_caller, keyed=True) for name, calls in facts.call_sites(module, names).items()}
     found: dict[str, CallSites] = {}
     for e in mod.by_kind("function"):
         for r in sorted(names.intersection(e.refs)):
             cs = found.setdefault(r, CallSites())
             for prefix, args in _sites_in(e.text, r):
                 cs.prefix = cs.prefix or prefix
-                cs.by_caller.setdefault(e.name, []).append(args)
+                cs.by_caller.setdefault(e.name, []).append(list(args))
     return found
 
 
@@ -1204,14 +1218,21 @@ def serial_argument_callers(
     member_set = set(members)
     types = {e.name for e in mod.by_kind("type")}
 
-    def constant(texts: set[str]) -> bool:  # one argument text, naming no SSA value (`%struct.s` is a type)
-        return len(texts) == 1 and all(tok in types for tok in _SSA.findall(next(iter(texts))))
+    def constant(cs: CallSites, values: set[object]) -> bool:
+        if cs.keyed:  # one constant (with one set of attributes) at every site
+            return len(values) == 1 and next(iter(values)) is not facts.NOT_CONSTANT
+        # one argument text, naming no SSA value (`%struct.s` is a type)
+        return len(values) == 1 and all(tok in types for tok in _SSA.findall(str(next(iter(values)))))
 
     for name in local_here:
         cs = sites[name]
         everywhere = cs.everywhere()
         here = cs.arguments([m for m in cs.by_caller if m in member_set])
-        if everywhere is None or here is None or not cs.prefix or not here[0] or here[0] >= everywhere[0]:
+        if everywhere is None or here is None or not here[0] or here[0] >= everywhere[0]:
+            continue
+        if cs.keyed and not cs.prefix:  # the texts a stand-in passes: the first site's
+            cs.prefix, cs.first_texts = next(_sites_in(by_name[next(iter(cs.by_caller))].text, name), ("", []))
+        if not cs.prefix:
             continue
         header = by_name[name].text.split("\n", 1)[0]
         callee = "@" + quote(name) + "("
@@ -1222,9 +1243,10 @@ def serial_argument_callers(
             continue
         params = [re.sub(r" returned\b", "", p) for p in params]  # only valid where a value is returned
 
-        if not any(not constant(s) and constant(h) for s, h in zip(everywhere[1], here[1], strict=False)):
+        if not any(not constant(cs, s) and constant(cs, h) for s, h in zip(everywhere[1], here[1], strict=False)):
             continue
-        args = [next(iter(s)) if constant(s) else p for s, p in zip(everywhere[1], params, strict=True)]
+        texts = cs.first_texts if cs.keyed else [str(next(iter(s))) for s in everywhere[1]]
+        args = [t if constant(cs, s) else p for s, t, p in zip(everywhere[1], texts, params, strict=True)]
         target = "@" + quote(rename.get(name, name))
         out.append(
             f"define linkonce_odr hidden void @{quote(f'{CALLER_PREFIX}{k}.{len(out)}')}({', '.join(params)}) {{\n"
