@@ -253,3 +253,15 @@ def test_call_sites_from_memory_plan_alike_on_lua() -> None:
         plans = [planner.plan(printed, policy=policy, strip_debug=False, module=m) for m in (None, module)]
     texts = [[(sg.members, sg.cut.prelude if sg.cut else sg.text) for sg in p.subgraphs] for p in plans]
     assert texts[0] == texts[1]
+
+
+def test_a_variable_marked_constant_reads_constant() -> None:
+    """The plan marks a never-written local constant (GlobalOpt's fact unsplit); what it then
+    asks of the variable says so, whether the entity came from the text or from memory (a
+    stale answer dropped the constant copies that let subgraphs fold its loads)."""
+    text, memory = _both(SHAPES)
+    for mod in (text, memory):
+        e = next(e for e in mod.entities if e.name == "scalar")
+        assert not e.variable.constant
+        planner._mark_constant(e)
+        assert e.variable.constant

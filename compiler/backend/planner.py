@@ -22,6 +22,7 @@ for every job count.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import heapq
 import json
@@ -1379,6 +1380,9 @@ def _mark_constant(e: Entity) -> None:
     head, sep, rest = e.text.partition(" global ")
     if sep and "=" in head:
         e.text = head + " constant " + rest
+        e.known_variable = None  # read again from the new text
+    elif not e.text:  # an entity read from the live module (`facts.read`)
+        e.known_variable = dataclasses.replace(e.variable, constant=True)
 
 
 def variable_keepers(names: list[str], k: int) -> list[str]:
