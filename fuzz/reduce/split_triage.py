@@ -42,7 +42,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -126,6 +126,11 @@ class CheckStats:
         """Expected seconds per rejection (Laplace-smoothed): the cheaper check goes first."""
         return (self.seconds + 1.0) / (self.runs + 1) / ((self.rejects + 1) / (self.runs + 2))
 
+    def likely_passes(self) -> bool:
+        """Whether this check is more likely to pass a candidate than reject it (Laplace-smoothed:
+        not before its first pass), so that the other build will be needed too."""
+        return (self.rejects + 1) / (self.runs + 2) < 0.5
+
 
 @dataclass
 class JudgeStats:
@@ -133,6 +138,10 @@ class JudgeStats:
     by_text: int = 0  # rejected for not naming any of the symbols
     memo: int = 0
     accepted: int = 0
+    #: candidates judged alone whose second build ran beside the first (`SymbolJudge.alone`)
+    together: int = 0
+    #: of those, second builds left unread (the first check rejected)
+    spare: int = 0
     checks: dict[str, CheckStats] = field(default_factory=lambda: {"split": CheckStats(), "serial": CheckStats()})
 
     def render(self) -> str:
@@ -140,14 +149,23 @@ class JudgeStats:
                  f"{self.memo} seen before"]
         for name, s in self.checks.items():
             parts.append(f"{name} build {s.runs} runs / {s.rejects} rejections / {s.seconds:.0f} s")
+        if self.together or self.spare:
+            parts.append(f"both builds at once {self.together + self.spare} times ({self.spare} second builds unread)")
         return ", ".join(parts)
 
 
 class SymbolJudge:
-    """Whether a candidate module shows `diff`: cheap judgements first (see the module docstring)."""
+    """Whether a candidate module shows `diff`: cheap judgements first (see the module docstring).
+
+    `slots`: candidates the reduction judges at once (its -j). A candidate judged `alone` (the
+    only one of its batch) with a free slot runs both builds at once when the first check is
+    more likely to pass than not (`CheckStats.likely_passes`): on 2 cores the serial build
+    (one process) and the split build (two workers part of the time) fill what one leaves idle.
+    A build of a text may also be given beforehand (`preload`): the triage builds the first
+    candidate alongside the input."""
 
     def __init__(self, diff: Difference, mentioned: set[str], task_cache: Path | None, workdir: Path,
-                 external: set[str] | None = None) -> None:
+                 external: set[str] | None = None, slots: int = 1) -> None:
         self.diff = diff
         #: the input's external declarations: symbols that may differ besides the difference's
         self.external = external or set()
@@ -155,16 +173,38 @@ class SymbolJudge:
         self.mentioned = mentioned
         self.task_cache = task_cache
         self.workdir = workdir
+        self.slots = slots
         self.stats = JudgeStats()
         self._memo: dict[str, bool] = {}
         self._lock = threading.Lock()
         self._count = 0
+        #: (text digest, check) -> (symbols, seconds) of builds made beforehand (`preload`)
+        self._prebuilt: dict[tuple[str, str], tuple[Sequence[Symbol] | None, float]] = {}
+        self._pool: ThreadPoolExecutor | None = None
 
     def names_a_symbol(self, text: str) -> bool:
         return not self.mentioned or any(f"@{irmodel.quote(n)}" in text for n in self.mentioned)
 
+    def preload(self, text: str, check: str, symbols: Sequence[Symbol] | None, seconds: float) -> None:
+        """Use `symbols` (a `check` build of `text` made beforehand, `seconds` long) when `text` is judged."""
+        with self._lock:
+            self._prebuilt[(_digest(text), check)] = (symbols, seconds)
+
     def __call__(self, text: str) -> bool:
-        key = hashlib.sha256(text.encode()).hexdigest()
+        return self._verdict(text, alone=False)
+
+    def alone(self, text: str) -> bool:
+        """Judge `text`, the only candidate of its batch: both builds at once where that pays (see the class)."""
+        return self._verdict(text, alone=True)
+
+    def close(self) -> None:
+        """Wait for the builds still running beside a verdict (their folders go when each ends)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def _verdict(self, text: str, alone: bool) -> bool:
+        key = _digest(text)
         with self._lock:
             self.stats.candidates += 1
             if key in self._memo:
@@ -172,32 +212,48 @@ class SymbolJudge:
                 return self._memo[key]
             self._count += 1
             n = self._count
-        verdict = self._judge(text, n)
+        verdict = self._judge(text, n, alone and self.slots > 1)
         with self._lock:
             self._memo[key] = verdict
             if verdict:
                 self.stats.accepted += 1
         return verdict
 
-    def _judge(self, text: str, n: int) -> bool:
+    def _judge(self, text: str, n: int, alone: bool = False) -> bool:
         if not self.names_a_symbol(text):
             with self._lock:
                 self.stats.by_text += 1
             return False
-        with tempfile.TemporaryDirectory(prefix=f"triage-{n}-", dir=self.workdir) as tmp:
-            path = Path(tmp) / "candidate.ll"
-            path.write_text(text)
-            with self._lock:
-                order = sorted(self.stats.checks, key=lambda c: self.stats.checks[c].price())
+        key = _digest(text)
+        tmp = Path(tempfile.mkdtemp(prefix=f"triage-{n}-", dir=self.workdir))
+        path = tmp / "candidate.ll"
+        path.write_text(text)
+        with self._lock:
+            order = sorted(self.stats.checks, key=lambda c: self.stats.checks[c].price())
+            given = {c: self._prebuilt.pop((key, c)) for c in order if (key, c) in self._prebuilt}
+            together = alone and not given and self.stats.checks[order[0]].likely_passes()
+        later: Future[tuple[Sequence[Symbol] | None, float]] | None = None
+        if together:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max(1, self.slots))
+            later = self._pool.submit(self._timed_build, path, order[1])
+        try:
             tables: dict[str, dict[str, str]] = {}
             ref_locals: set[str] = set()
             for check in order:
-                start = time.perf_counter()
-                symbols = self._build(path, check)
+                if check in given:
+                    symbols, seconds = given[check]
+                elif later is not None and check == order[1]:
+                    symbols, seconds = later.result()
+                    later = None
+                    with self._lock:
+                        self.stats.together += 1
+                else:
+                    symbols, seconds = self._timed_build(path, check)
                 with self._lock:
                     s = self.stats.checks[check]
                     s.runs += 1
-                    s.seconds += time.perf_counter() - start
+                    s.seconds += seconds
                 ok = symbols is not None and self._still(check, symbol_lines(symbols))
                 if not ok:
                     with self._lock:
@@ -207,7 +263,17 @@ class SymbolJudge:
                 tables[check] = symbol_lines(symbols)
                 if check == "serial":
                     ref_locals = {s.name for s in symbols if s.is_local}
-        ref, cand = tables["serial"], tables["split"]
+        finally:
+            if later is not None:  # the first check rejected: the other build ends on its own, unread
+                with self._lock:
+                    self.stats.spare += 1
+                later.add_done_callback(lambda _f: shutil.rmtree(tmp, ignore_errors=True))
+            else:
+                shutil.rmtree(tmp, ignore_errors=True)
+        return self.decide(tables["serial"], tables["split"], ref_locals)
+
+    def decide(self, ref: dict[str, str], cand: dict[str, str], ref_locals: set[str]) -> bool:
+        """Whether a serial table `ref` and a split table `cand` show the difference."""
         same = any(ref.get(n) == r and cand.get(n) == c for n, (r, c) in self.diff.symbols.items())
         # every other symbol that differs is one the input names as external (which of std's
         # dead functions the split keeps changes as code goes): a function made a declaration
@@ -222,8 +288,17 @@ class SymbolJudge:
         side = 0 if check == "serial" else 1
         return any(table.get(n) == pair[side] for n, pair in self.diff.symbols.items())
 
+    def _timed_build(self, path: Path, check: str) -> tuple[Sequence[Symbol] | None, float]:
+        start = time.perf_counter()
+        symbols = self._build(path, check)
+        return symbols, time.perf_counter() - start
+
     def _build(self, path: Path, check: str) -> Sequence[Symbol] | None:
         return build_symbols(path, check, self.diff, self.task_cache)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def build_symbols(path: Path, check: str, diff: Difference, task_cache: Path | None,
@@ -295,6 +370,8 @@ def reduce_regions(
     symbols: set[str] | None = None,
     drop_unreachable: bool = True,
     min_run: int = 1,
+    alone: Callable[[str], bool] | None = None,
+    start_graph: regions.Graph | None = None,
 ) -> tuple[str, RegionStats]:
     """Remove regions of the reference graph while `interesting` holds (see the module docstring).
 
@@ -308,8 +385,11 @@ def reduce_regions(
     `drop_unreachable` (an earlier run found that dropping it loses the difference) dead code
     is regions from the start. With `min_run` > 1 no run shorter than that is tried: the phase
     ends where the run would get shorter (a cheap pass: about log2 of the frontier's length
-    candidates, no function tried alone)."""
+    candidates, no function tried alone). `alone` judges a candidate that is the only one of its
+    batch (the first, a function tried alone): `SymbolJudge.alone`, both builds at once where that
+    pays. `start_graph`: `regions.graph(text)` when the caller has it already."""
     start = time.monotonic()
+    judge_alone = alone if alone is not None and jobs > 1 else interesting
     wanted = sorted(f"@{irmodel.quote(n)}" for n in symbols or ())
 
     def frontier(g: regions.Graph) -> list[str]:
@@ -319,7 +399,7 @@ def reduce_regions(
         return g.ranked_frontier(decided, hot)
 
     stats = RegionStats(lines=[measure(text)])
-    g = regions.graph(text)
+    g = start_graph if start_graph is not None else regions.graph(text)
     decided: set[str] = set()  # functions a one-function run could not remove
     size = max(1, len(frontier(g)) // 2)
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
@@ -336,7 +416,7 @@ def reduce_regions(
             size = max(1, len(frontier(g)) // 2)
         elif measure(first) < measure(text):
             stats.candidates += 1
-            if interesting(first):
+            if judge_alone(first):
                 text, g = first, regions.graph(first)
                 stats.accepted += 1
                 stats.lines.append(measure(text))
@@ -368,7 +448,8 @@ def reduce_regions(
             candidates = [regions.remove(g, set(run)) for run, _s, _d in steps]
             current = measure(text)
             candidates = [c if measure(c) < current else "" for c in candidates]
-            verdicts = list(pool.map(lambda c: bool(c) and interesting(c), candidates))
+            judged = judge_alone if sum(1 for c in candidates if c) == 1 else interesting
+            verdicts = list(pool.map(lambda c, j=judged: bool(c) and j(c), candidates))
             stats.candidates += sum(1 for c in candidates if c)
             for (run, after, newly), cand, ok in zip(steps, candidates, verdicts, strict=True):
                 if ok:
@@ -618,6 +699,55 @@ def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, work
     return dataclasses.replace(diff, symbols=planted, faults=faults) if planted else None
 
 
+@dataclass
+class FirstBuilds:
+    """`establish` of the input and both builds of the first candidate, made at once (`establish_first`)."""
+
+    difference: Difference | None
+    #: the input's split build's plan (function -> subgraph)
+    plan: dict[str, int]
+    #: the first candidate's split build's own plan
+    first_plan: dict[str, int]
+    #: check -> (symbols, seconds) of the first candidate's builds (empty where the input shows no difference)
+    first: dict[str, tuple[Sequence[Symbol] | None, float]]
+
+
+def establish_first(text: str, first: str, split: str, jobs: int, opt: int, cost: int | None, workdir: Path,
+                    task_cache: Path | None, parallel: bool) -> FirstBuilds:
+    """`establish` on `text` and, at the same time, a serial and a split build (its own plan, printed)
+    of the regions' first candidate `first` (what no root reaches dropped): none of the four waits
+    for another, where the triage used to build the input twice, check the failing build's plan
+    on it and then build the first candidate twice, one build after the other (rust-regex: 171 s
+    before the second region candidate). With `parallel` false the builds run one at a time and
+    the first candidate's only where the input shows a difference."""
+    proto = Difference("", {}, split, jobs, opt, cost)
+    (workdir / "first").mkdir(exist_ok=True)
+    a, b = workdir / "input.ll", workdir / "first" / "candidate.ll"
+    a.write_text(text)
+    b.write_text(first)
+    plan: dict[str, int] = {}
+    first_plan: dict[str, int] = {}
+
+    def timed(path: Path, check: str, cache: Path | None, into: dict[str, int] | None) -> tuple[Sequence[Symbol] | None, float]:
+        start = time.perf_counter()
+        symbols = build_symbols(path, check, proto, cache, into)
+        return symbols, time.perf_counter() - start
+
+    with ThreadPoolExecutor(4 if parallel else 1) as ex:
+        ref_f = ex.submit(timed, a, "serial", None, None)
+        cand_f = ex.submit(timed, a, "split", task_cache, plan)
+        firsts = {"split": ex.submit(timed, b, "split", task_cache, first_plan),
+                  "serial": ex.submit(timed, b, "serial", None, None)}
+        (ref, _), (cand, _) = ref_f.result(), cand_f.result()
+        diff = None if ref is None or cand is None else difference_of(ref, cand, split, jobs, opt, cost)
+        if diff is None:
+            for f in firsts.values():
+                f.cancel()
+            return FirstBuilds(None, plan, first_plan, {})
+        built = {check: f.result() for check, f in firsts.items()}
+    return FirstBuilds(diff, plan, first_plan, built)
+
+
 def triage(
     text: str,
     *,
@@ -644,21 +774,52 @@ def triage(
     start = time.monotonic()
     keep_plan = KEEP_PLAN if keep_plan is None else keep_plan
     work = work_folder()
+    judges: list[SymbolJudge] = []
     try:
         stripped = strip_debug(text)
+        g0 = regions.graph(stripped)
+        first = regions.remove(g0, set())  # the regions' first candidate: what no root reaches dropped
         plan: dict[str, int] = {}
-        diff = establish(stripped, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1,
-                         plan=plan if keep_plan else None, faults=faults)
+        given: dict[str, tuple[Sequence[Symbol] | None, float]] = {}
+        first_plan: dict[str, int] = {}
+        if keep_plan and not faults and engine.lines_of(first) < engine.lines_of(stripped):
+            builds = establish_first(stripped, first, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1)
+            diff, plan, first_plan, given = builds.difference, builds.plan, builds.first_plan, builds.first
+        else:
+            diff = establish(stripped, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1,
+                             plan=plan if keep_plan else None, faults=faults)
         if diff is None:
             return None
         say(f"difference: {diff.render()} ({time.monotonic() - start:.0f}s)")
-        fixed = fixed_plan(stripped, diff, plan, work, task_cache) if keep_plan else None
+        external = external_names(stripped)
+        mentioned = mentioned_symbols(stripped, diff)
+        # a difference that names defined symbols (a planted MC-link mistake) is looked for in
+        # slices first: the failing build's plan is checked on the input as before
+        slices_first = any((e := g0.mod.values.get(n)) is not None and e.is_definition for n in diff.symbols)
+        fixed = None
+        if given and not slices_first and first_plan and diff.split in ("subgraph", "two-level"):
+            # the first candidate's split build with its own plan is a failing build too: where it
+            # shows the difference, that plan is kept from here (no check of the input's plan)
+            probe = SymbolJudge(diff, mentioned, task_cache, work, external)
+            for check, (symbols, seconds) in given.items():
+                probe.preload(first, check, symbols, seconds)
+            if probe(first):
+                fixed = dataclasses.replace(diff, assignment=dict(first_plan))
+                say(f"the first candidate's own plan ({len(set(first_plan.values()))} subgraphs) shows it: every "
+                    f"candidate keeps it ({time.monotonic() - start:.0f}s)")
+        if fixed is None and keep_plan:
+            fixed = fixed_plan(stripped, diff, plan, work, task_cache)
+            if fixed is not None:
+                say(f"the failing build's plan ({len(set(plan.values()))} subgraphs) shows it: every candidate keeps it "
+                    f"({time.monotonic() - start:.0f}s)")
         if fixed is not None:
             diff = fixed
-            say(f"the failing build's plan ({len(set(plan.values()))} subgraphs) shows it: every candidate keeps it "
-                f"({time.monotonic() - start:.0f}s)")
-        external = external_names(stripped)
-        judge = SymbolJudge(diff, mentioned_symbols(stripped, diff), task_cache, work, external)
+        judge = SymbolJudge(diff, mentioned, task_cache, work, external, slots=jobs)
+        judges.append(judge)
+        for check, (symbols, seconds) in given.items():
+            # the serial build knows no plan; the split one was built with the first candidate's own
+            if check == "serial" or diff.assignment is None or diff.assignment == first_plan:
+                judge.preload(first, check, symbols, seconds)
         on_success(stripped)
         # a difference that names defined symbols (a planted MC-link mistake) often lives in
         # the slice around them (`fuzz.reduce.evidence`): tried first, one judgement each
@@ -677,6 +838,7 @@ def triage(
 
         reduced, rstats = reduce_regions(
             stripped, judge, jobs=jobs, time_budget=left(), on_success=on_success, symbols=set(diff.symbols),
+            alone=judge.alone, start_graph=g0 if found is None else None,
             on_progress=lambda lines, size: say(f"regions: {lines} lines, runs of {size} ({time.monotonic() - start:.0f}s)"),
             measure=engine.lines_of,
         )
@@ -685,7 +847,8 @@ def triage(
         if finer is not None:
             diff = finer
             counts = judge.stats
-            judge = SymbolJudge(diff, mentioned_symbols(reduced, diff), task_cache, work, external)
+            judge = SymbolJudge(diff, mentioned_symbols(reduced, diff), task_cache, work, external, slots=jobs)
+            judges.append(judge)
             judge.stats = counts  # one record of both phases' judgements
             say(f"split cost 1 shows {diff.render()}: checked so from here")
         seen: dict[str, int] = {}
@@ -704,7 +867,7 @@ def triage(
         def regions_again(current: str) -> str:
             again, more = reduce_regions(
                 current, judge, jobs=jobs, time_budget=left(), on_success=on_success, symbols=wanted,
-                measure=engine.lines_of, drop_unreachable=False, min_run=2)
+                measure=engine.lines_of, drop_unreachable=False, min_run=2, alone=judge.alone)
             rstats.candidates += more.candidates
             rstats.accepted += more.accepted
             rstats.seconds += more.seconds
@@ -725,4 +888,6 @@ def triage(
                                           f"at split cost {diff.cost or 'default'} too"))
         return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start, started, needs_plan)
     finally:
+        for j in judges:
+            j.close()
         cleanup(work)
