@@ -9,7 +9,6 @@ diagnostics and checks targets.
 from __future__ import annotations
 
 import functools
-import re
 from typing import TYPE_CHECKING
 
 from compiler.backend import engine
@@ -73,16 +72,6 @@ def splittable(triple: str) -> bool:
     parts = triple.lower().split("-")
     elf = name in SPLIT_ELF_TARGETS and not any(p.startswith(NON_ELF) for p in parts[1:])
     return elf or name.startswith("nvptx")
-
-
-_INLINE_ASM = re.compile(r'^module asm "|\basm (?:sideeffect |alignstack |inteldialect |unwind )*"', re.M)
-
-
-def has_inline_asm(text: str) -> bool:
-    """Whether printed IR holds module asm or an inline asm call (LLVM exits on a bad one)."""
-    if "module asm " not in text and " asm " not in text:  # the common case, at C speed
-        return False
-    return _INLINE_ASM.search(text) is not None
 
 
 def parse_ir(text: str, path: str) -> llvm.ModuleRef:

@@ -435,8 +435,6 @@ def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
     )
 
 
-
-
 def opaque_variables(mod: IRModule) -> set[str]:
     """Local scalar variables the unsplit optimiser knows nothing useful about: loaded, and
     stored a value only known at run time (gawk's `srcfile`, `srcline`, which its tiny
