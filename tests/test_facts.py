@@ -10,15 +10,9 @@ from pathlib import Path
 import pytest
 
 from compiler.backend import engine, facts, irmodel, names, planner
+from tests.test_cut import SMALL  # the small modules the cut is checked on: quoted names, aliases, comdats
 
 ROOT = Path(__file__).resolve().parent.parent
-SMALL = [
-    ROOT / "lit-tests/backend/Inputs/legal-names.ll",
-    ROOT / "lit-tests/backend/Inputs/shared-callee.ll",
-    ROOT / "tests/data/linkages.ll",
-    ROOT / "tests/data/split_semantics.ll",
-    ROOT / "tests/data/aarch64/globalmerge_aliases.ll",
-]
 CORPUS = sorted((ROOT / ".cache/corpus/bc").glob("lua-*.bc")) + sorted((ROOT / ".cache/corpus/bc").glob("zlib-*.bc"))
 
 #: the shapes whose printed line counts, refs and qualifiers are easy to get wrong
