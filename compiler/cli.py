@@ -77,6 +77,11 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
         help="target instructions per level-2 codegen piece (small values cut per function)",
     )
     p.add_argument(
+        "--link", default="asm", choices=driver.LINKS,
+        help="how a split build's pieces become one object: join their assembly and assemble it once (asm, the default), "
+        "or merge the pieces' objects (object; --emit asm keeps the asm link)",
+    )
+    p.add_argument(
         "--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS,
         help="kernels to PTX: one MLIR pipeline for all kernels (default) or one per kernel",
     )
@@ -119,6 +124,7 @@ def build_options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         print_split_plan=args.print_split_plan,
         subgraph_cost=args.split_cost,
         piece_cost=args.split_piece_cost,
+        link=args.link,
         offload_flow=args.offload_flow,
         gpu_arch=args.gpu_arch,
         debug_info=keeps_debug_info(args.debug_info, args.input),

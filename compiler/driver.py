@@ -21,6 +21,8 @@ EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
 OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
 #: `ember build`'s default: split when it pays (compiler/backend/policy.py)
 DEFAULT_SPLIT = SplitMode.AUTO
+#: `--link`: how a split build's pieces become one object (BuildOptions.link)
+LINKS = ("asm", "object")
 
 
 class InputKind(Enum):
@@ -82,6 +84,9 @@ class BuildOptions:
     subgraph_cost: int | None = None
     #: level-2 codegen pieces group functions up to this cost (None: planner.LEVEL2_PIECE_COST)
     piece_cost: int | None = None
+    #: how a split build's pieces become one object (LINKS): `asm` joins their assembly and
+    #: assembles it once; `object` merges the pieces' objects (compiler/backend/objlink.py)
+    link: str = "asm"
     #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
     offload_flow: str = "all-kernel"
     gpu_arch: str = "sm_80"
@@ -435,6 +440,13 @@ def _build_split(
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)
+    if options.link not in LINKS:
+        raise UsageError(f"unknown link '{options.link}' (expected one of {', '.join(LINKS)})")
+    if options.link == "object":
+        if options.emit == "asm":  # no object to merge: the text link writes the assembly
+            times.notes.append("link: asm (--emit asm has no objects to merge)")
+        else:
+            config = dataclasses.replace(config, object_link=True)
     result = split.compile_split(
         text,
         options.split,
@@ -465,9 +477,14 @@ def _build_split(
     if options.print_split_plan:
         times.notes.append(names.readable(result.plan_text, spellings))
     times.notes.append("task CPU: " + ", ".join(f"{secs:.3f}s" for secs in sorted(result.task_cpu, reverse=True)))
+    if result.asm_link_because is not None:
+        times.notes.append(f"link: asm, not object ({result.asm_link_because})")
     if options.emit == "asm":
         times.notes.append(_driver_alone(times))
         return BuildResult(result.asm, times)
+    if result.obj is not None:  # the object link made the object: nothing to assemble
+        times.notes.append(_driver_alone(times))
+        return BuildResult(result.obj, times)
     start = time.perf_counter()
     obj, assemble_cpu = split.assemble_linked(result.asm, config, options.worker_timeout)
     times.add("assemble", time.perf_counter() - start, assemble_cpu)  # the CPU of llvm-mc, which assembled

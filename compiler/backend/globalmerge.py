@@ -347,6 +347,19 @@ def alias_sizes(
     return wanted
 
 
+def object_alias_sizes(facts: ModuleFacts, triple: str | None, opt_level: int) -> dict[str, int] | None:
+    """The alias sizes the object link (compiler/backend/objlink.py) writes so that each alias
+    has the serial object's size, or None where that needs GlobalMerge's serial decision
+    redone over every piece's code (`alias_sizes`, which reads assembly): where no piece
+    merges, an alias of a private variable has its value type's size serially (the base has
+    no symbol), but the base's where the split exported that variable; every other alias has
+    its base's size either way."""
+    if active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize)):
+        return None
+    private = [a for a in facts.aliases if a.base_private]
+    return _value_sizes(private, facts.type_defs, triple) if private else {}
+
+
 def _value_sizes(aliases: Iterable[AliasFact], type_defs: list[str], triple: str | None) -> dict[str, int]:
     from compiler.backend import engine, llvm_stage
 

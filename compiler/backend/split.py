@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import assembler, cut, engine, globalmerge, guard, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend import assembler, cut, engine, globalmerge, guard, llvm_stage, mclink, objlink, planner, pool, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
 from compiler.hooks import BuildHooks, TaskCache
@@ -46,12 +46,17 @@ class BackendConfig:
     #: the names a worker's share of the MC link needs (`mclink.link_piece`, run where the
     #: piece was made); None: the driver links every piece (a harness rewrites pieces first)
     link: mclink.LinkNames | None = None
+    #: `--link object`: every piece's code generated as an object, which the driver merges
+    #: (compiler/backend/objlink.py), instead of assembly joined as text and assembled
+    object_link: bool = False
 
 
-#: what one subgraph's worker task returns (`optimise_task`): [(members, assembly or, with
-#: `BackendConfig.link`, the piece as the worker linked it, is_shared_copy)], the local names
-#: defined, the private names that crossed pieces, CPU seconds per stage
-TaskResult = tuple[list[tuple[list[str], "str | mclink.LinkedPiece", bool]], set[str], set[str], dict[str, float]]
+#: one codegen piece's code: its assembly, the piece as its worker linked it
+#: (`BackendConfig.link`), or its object (`BackendConfig.object_link`)
+PieceCode = str | mclink.LinkedPiece | bytes
+#: what one subgraph's worker task returns (`optimise_task`): [(members, code, is_shared_copy)],
+#: the local names defined, the private names that crossed pieces, CPU seconds per stage
+TaskResult = tuple[list[tuple[list[str], PieceCode, bool]], set[str], set[str], dict[str, float]]
 
 
 @dataclass
@@ -75,7 +80,8 @@ class Optimised:
 
 @dataclass
 class SplitResult:
-    """Assembly of the whole module plus facts for the time report."""
+    """Assembly of the whole module (or, with the object link, its object) plus facts for
+    the time report."""
 
     asm: str
     subgraphs: int
@@ -92,6 +98,10 @@ class SplitResult:
     #: each subgraph task's worker CPU seconds (optimise + codegen), in plan order: what a
     #: schedule on more workers is projected from
     task_cpu: list[float] = field(default_factory=list)
+    #: the object the object link made (`BackendConfig.object_link`; `asm` is then empty)
+    obj: bytes | None = None
+    #: why a build asked for the object link was linked as text (None: it was not asked, or got it)
+    asm_link_because: str | None = None
 
     @property
     def plan_text(self) -> str:
@@ -133,6 +143,8 @@ def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2:
     fields = [named, known, k, level2, config.opt_level, config.triple, config.force_triple, config.piece_cost, hooks]
     if config.link is not None:
         fields.append("linked in the worker")
+    if config.object_link:
+        fields.append("objects")
     if two_phase:
         fields.append("two-phase")
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
@@ -246,26 +258,31 @@ def _codegen(
     module: engine.Module, known: list[str], local: set[str], k: int, config: BackendConfig, target: engine.Target,
     cpu: dict[str, float], start: float, *, whole: bool, level2: bool,
 ) -> TaskResult:
-    """An optimised subgraph's assembly: in place when `whole`, else cut in pieces."""
+    """An optimised subgraph's code (`_emit`): in place when `whole`, else cut in pieces."""
     import time
 
     if whole:
-        asm = llvm_stage.emit_assembly(module, target)
+        code = _emit(module, target, config)
         cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
-        return _linked([(list(known), asm, False)], local, set(), k, config, cpu)
+        return _linked([(list(known), code, False)], local, set(), k, config, cpu)
     optimised = module.text()
     pieces, local, private = planner.split_functions(optimised, set(known), k, per_function=level2, piece_cost=config.piece_cost)
-    out: list[tuple[list[str], str | mclink.LinkedPiece, bool]] = []
+    out: list[tuple[list[str], PieceCode, bool]] = []
     for members, piece, shared in pieces:
         with llvm_stage.native(piece, f"<subgraph {k} piece>") as piece_module:
             piece_module.prepare(target, force_triple=config.force_triple)
-            out.append((members, llvm_stage.emit_assembly(piece_module, target), shared))
+            out.append((members, _emit(piece_module, target, config), shared))
     cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
     return _linked(out, local, private, k, config, cpu)
 
 
+def _emit(module: engine.Module, target: engine.Target, config: BackendConfig) -> str | bytes:
+    """A piece's code: an object for the object link (`BackendConfig.object_link`), else assembly."""
+    return llvm_stage.emit_object(module, target) if config.object_link else llvm_stage.emit_assembly(module, target)
+
+
 def _linked(
-    pieces: list[tuple[list[str], str | mclink.LinkedPiece, bool]], local: set[str], private: set[str], k: int,
+    pieces: list[tuple[list[str], PieceCode, bool]], local: set[str], private: set[str], k: int,
     config: BackendConfig, cpu: dict[str, float],
 ) -> TaskResult:
     """The task's result, its pieces linked here when `config.link` says so (`mclink.link_piece`:
@@ -278,7 +295,7 @@ def _linked(
     names = mclink.LinkNames(
         config.link.local | local, config.link.private | private, config.link.dead_when_unused, config.link.spellings
     )
-    linked: list[tuple[list[str], str | mclink.LinkedPiece, bool]] = []
+    linked: list[tuple[list[str], PieceCode, bool]] = []
     for j, (members, asm, shared) in enumerate(pieces):
         assert isinstance(asm, str)
         linked.append((members, mclink.link_piece(mclink.AsmPiece((0, k, j), asm), mclink.piece_ident((0, k, j)), names), shared))
@@ -500,8 +517,9 @@ def _compile_split(
     # links them itself where a harness rewrites pieces or names, caches tasks (the names a
     # piece's link reads are the whole plan's), keeps the pieces, or GlobalMerge's alias
     # sizes need every piece's assembly
-    worker_link = not (hooks.pieces or hooks.link_names or hooks.tasks is not None or save_pieces
-                       or the_plan.merge_facts is not None)
+    config, alias_sizes, asm_link_because = _choose_link(config, hooks, the_plan)
+    worker_link = not config.object_link and not (
+        hooks.pieces or hooks.link_names or hooks.tasks is not None or save_pieces or the_plan.merge_facts is not None)
     if worker_link:
         names_of_plan = mclink.LinkNames(frozenset(local_names), frozenset(the_plan.private_names),
                                          frozenset(dead_when_unused & local_names), spellings)
@@ -523,6 +541,7 @@ def _compile_split(
     tasks_cpu: list[float] = []
     pieces_asm: list[mclink.AsmPiece] = []
     linked: list[mclink.LinkedPiece] = []
+    objects: list[objlink.ObjectPiece] = []
     piece_members: dict[int, list[list[str]]] = {}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
         pieces, local, private, task_cpu = result
@@ -543,14 +562,21 @@ def _compile_split(
             if isinstance(asm_text, mclink.LinkedPiece):
                 asm_text.key = key  # its worker knew its subgraph and place, not its input position
                 linked.append(asm_text)
+            elif isinstance(asm_text, bytes):
+                objects.append(objlink.ObjectPiece(key, asm_text))
             else:
                 pieces_asm.append(mclink.AsmPiece(key, asm_text))
     seconds["optimise+codegen"], cpu_seconds["optimise+codegen"] = time.perf_counter() - t0, time.process_time() - c0
     if save_pieces:
-        _write_pieces(save_pieces, the_plan, pieces_asm, piece_members)
+        _write_pieces(save_pieces, the_plan, pieces_asm, piece_members, objects)
 
     t0, c0 = time.perf_counter(), time.process_time()
-    if worker_link:
+    obj = None
+    if config.object_link:
+        asm = ""
+        obj = objlink.merge(objects, objlink.ObjectNames(
+            local_names, private_names | the_plan.private_names, dead_when_unused & local_names, spellings, alias_sizes or {}))
+    elif worker_link:
         asm = mclink.join(linked)
     else:
         asm = _link_in_driver(pieces_asm, hooks, local_names, private_names | the_plan.private_names, dead_when_unused,
@@ -561,8 +587,32 @@ def _compile_split(
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
     return SplitResult(
-        asm, len(the_plan.subgraphs), len(pieces_asm) + len(linked), the_plan, seconds, cpu_seconds, cpu, piece_members, reused, tasks_cpu
+        asm, len(the_plan.subgraphs), len(pieces_asm) + len(linked) + len(objects), the_plan, seconds, cpu_seconds, cpu,
+        piece_members, reused, tasks_cpu, obj, asm_link_because,
     )
+
+
+def _choose_link(
+    config: BackendConfig, hooks: BuildHooks, the_plan: planner.SplitPlan
+) -> tuple[BackendConfig, dict[str, int] | None, str | None]:
+    """Whether the object link asked for (`config.object_link`) can serve this build: not
+    where a harness rewrites the pieces' text, the link's names or the linked text, nor where
+    the serial object's alias sizes hang on GlobalMerge's decisions over every piece's code
+    (globalmerge.alias_sizes reads them from assembly). The config to build with, the alias
+    sizes the object link writes, and why the text link serves instead (None: it does not)."""
+    if not config.object_link:
+        return config, None, None
+    because = None
+    sizes: dict[str, int] | None = {}
+    if hooks.pieces or hooks.link_names or hooks.linked:
+        because = "a harness rewrites the pieces' text, the link's names or the linked text"
+    elif the_plan.merge_facts is not None:
+        sizes = globalmerge.object_alias_sizes(the_plan.merge_facts, config.triple, config.opt_level)
+        if sizes is None:
+            because = "GlobalMerge's alias sizes are judged on every piece's assembly"
+    if because is not None:
+        return dataclasses.replace(config, object_link=False), None, because
+    return config, sizes, None
 
 
 def _link_in_driver(
@@ -604,7 +654,7 @@ def _second_phase(
         for i in todo:
             optimised = cast(Optimised, first[i])
             fields = [hashlib.sha256(optimised.bitcode).hexdigest(), dead.get(i, []), config.opt_level, config.triple,
-                      config.force_triple]
+                      config.force_triple, config.object_link]
             keys[i] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()
             hit = cache.get(keys[i])
             if hit is not None and not isinstance(hit, Optimised):
@@ -681,7 +731,10 @@ def _write_pieces(
     the_plan: planner.SplitPlan,
     pieces: list[mclink.AsmPiece],
     piece_members: dict[int, list[list[str]]],
+    objects: list[objlink.ObjectPiece],
 ) -> None:
+    """The plan, every subgraph's text and every piece's code (assembly, or an object with
+    the object link) in `directory`."""
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
     (root / "plan.txt").write_text(the_plan.describe(piece_members) + "\n")
@@ -689,3 +742,5 @@ def _write_pieces(
         (root / f"subgraph-{sg.index:03d}.ll").write_text(sg.text)
     for n, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
         (root / f"piece-{n:04d}-sg{piece.key[1]}.s").write_text(piece.asm)
+    for n, obj in enumerate(sorted(objects, key=lambda p: p.key)):
+        (root / f"piece-{n:04d}-sg{obj.key[1]}.o").write_bytes(obj.obj)

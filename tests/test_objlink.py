@@ -1,0 +1,186 @@
+"""The object link (`--link object`, compiler/backend/objlink.py): the pieces' objects merged
+into one whose symbol table is the serial build's, and whose program behaves the same."""
+
+from __future__ import annotations
+
+import io
+import struct
+from pathlib import Path
+
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from compiler import driver
+from compiler.backend import llvm_stage, objlink
+from compiler.diagnostics import EmberError
+from fuzz.genmodule import ModuleShape, generate
+from oracle import runner, symtab
+from tests.conftest import DATA
+
+MODES = ["subgraph", "function", "two-level"]
+
+MAIN = r"""
+@counter = hidden global i32 0
+@.str = private unnamed_addr constant [8 x i8] c"got %d\0A\00"
+declare i32 @printf(ptr, ...)
+declare i32 @bump(i32)
+define i32 @main() {
+  %v = call i32 @bump(i32 41)
+  %c = load i32, ptr @counter
+  %s = add i32 %v, %c
+  call i32 (ptr, ...) @printf(ptr @.str, i32 %s)
+  ret i32 0
+}
+"""
+BUMP = r"""
+@counter = external hidden global i32
+define i32 @bump(i32 %x) {
+  store i32 100, ptr @counter
+  %y = add i32 %x, 1
+  ret i32 %y
+}
+"""
+
+
+def _pieces(*modules: str) -> list[objlink.ObjectPiece]:
+    """Each module's object, as a worker makes it, in the order given."""
+    target = llvm_stage.native_target(None, 2)
+    out = []
+    for n, text in enumerate(modules):
+        with llvm_stage.native(text, f"<piece {n}>") as module:
+            module.prepare(target, force_triple=False)
+            out.append(objlink.ObjectPiece((n, 0, n), llvm_stage.emit_object(module, target)))
+    return out
+
+
+def _symbols(obj: bytes) -> dict[str, symtab.Symbol]:
+    return {s.name: s for s in symtab.read_symbols(obj)}
+
+
+def _text_relocations(obj: bytes) -> dict[str, list[int]]:
+    """Symbol name -> offsets of the `.rela.text` relocations against it (`.text` is one section)."""
+    elf = ELFFile(io.BytesIO(obj))
+    table = elf.get_section_by_name(".symtab")
+    out: dict[str, list[int]] = {}
+    for r in elf.get_section_by_name(".rela.text").iter_relocations():
+        out.setdefault(table.get_symbol(r["r_info_sym"]).name, []).append(r["r_offset"])
+    return {name: sorted(offsets) for name, offsets in out.items()}
+
+
+def _build(path: Path, mode: str, level: int = 2, **kw: object) -> bytes:
+    options = driver.BuildOptions(opt_level=level, split=mode, jobs=2, **kw)  # type: ignore[arg-type]
+    out = driver.build(str(path), options).output
+    assert isinstance(out, bytes)
+    return out
+
+
+def _same_as_serial(path: Path, level: int, modes: list[str], **kw: object) -> None:
+    """Every mode's `--link object` build: the serial symbol table, the serial program's output."""
+    reference = _build(path, "none", level)
+    want = runner.run_object(reference)
+    assert want.outcome == "exit 0" and want.stdout
+    for mode in modes:
+        obj = _build(path, mode, level, link="object", **kw)
+        diff = symtab.diff_symbols(symtab.read_symbols(reference), symtab.read_symbols(obj))
+        assert diff.clean, diff.render("--split none", f"--split {mode} --link object")
+        got = runner.run_object(obj)
+        assert (got.stdout, got.outcome) == (want.stdout, want.outcome), mode
+
+
+# ------------------------------------------------------------------ the merge on its own
+
+
+def test_a_reference_resolves_to_the_definition_in_the_other_piece() -> None:
+    main, bump = _pieces(MAIN, BUMP)
+    merged = objlink.merge([bump, main][::-1], objlink.ObjectNames(local={"counter"}, private=set()))
+    syms = _symbols(merged)
+    assert syms["counter"].binding == "LOCAL" and syms["counter"].visibility == "DEFAULT" and syms["counter"].defined
+    assert syms["bump"].defined and syms["bump"].binding == "GLOBAL"
+    assert not syms["printf"].defined
+    # main's call to bump keeps its place (main's .text comes first), and bump's store to
+    # counter moved by main's .text, padded to bump's alignment
+    main_relocs, bump_relocs, merged_relocs = (_text_relocations(o) for o in (main.obj, bump.obj, merged))
+    assert merged_relocs["bump"] == main_relocs["bump"]
+    main_text = next(s.size for s in symtab.read_symbols(main.obj) if s.name == "main")
+    at = -(-main_text // 16) * 16
+    assert merged_relocs["counter"] == sorted(main_relocs["counter"] + [at + o for o in bump_relocs["counter"]])
+    assert runner.run_object(merged).stdout == b"got 142\n"
+
+
+def test_a_dead_variable_is_dropped_with_its_initialisers_references() -> None:
+    """A formerly local variable no other piece uses any more goes (with the undefined symbol
+    only its initialiser named); one still used, by name or section-relative, stays."""
+    owner = "@tbl = hidden global ptr @ext_fn\ndeclare void @ext_fn()\ndefine i32 @main() {\n  ret i32 0\n}\n"
+    user = "@tbl = external hidden global ptr\ndefine ptr @get() {\n  %p = load ptr, ptr @tbl\n  ret ptr %p\n}\n"
+    declarer = "define ptr @get() {\n  ret ptr null\n}\n"
+    names = objlink.ObjectNames(local={"tbl"}, private=set(), dead_when_unused={"tbl"})
+    kept = _symbols(objlink.merge(_pieces(owner, user), names))
+    assert kept["tbl"].binding == "LOCAL" and "ext_fn" in kept
+    dropped = _symbols(objlink.merge(_pieces(owner, declarer), names))
+    assert "tbl" not in dropped and "ext_fn" not in dropped
+    local_owner = owner.replace("hidden global", "internal global")
+    used_here = local_owner.replace("ret i32 0", "%p = load ptr, ptr @tbl\n  call void %p()\n  ret i32 0")
+    assert "tbl" in _symbols(objlink.merge(_pieces(used_here, declarer), names))
+    assert "tbl" not in _symbols(objlink.merge(_pieces(local_owner, declarer), names))
+
+
+def test_explicit_sizes_and_spellings_are_written() -> None:
+    text = "@__ember_n3 = global [4 x i32] zeroinitializer\n@al = alias i32, ptr @__ember_n3\n"
+    names = objlink.ObjectNames(local=set(), private=set(), spellings={"__ember_n3": "with space"}, sizes={"al": 4})
+    syms = _symbols(objlink.merge(_pieces(text, "define void @f() {\n  ret void\n}\n"), names))
+    assert syms["al"].size == 4 and syms["with space"].size == 16 and "__ember_n3" not in syms
+
+
+def _truncations(obj: bytes) -> list[bytes]:
+    shoff = struct.unpack_from("<Q", obj, 40)[0]
+    return [obj[:10], obj[:64], obj[: len(obj) // 2], obj[:shoff + 100], b"\x7fELF" + b"\2\1\1" + b"\0" * 200, obj[:4] + b"\1" + obj[5:]]
+
+
+@pytest.mark.parametrize("cut", range(6))
+def test_a_malformed_piece_is_one_located_line(cut: int) -> None:
+    main, bump = _pieces(MAIN, BUMP)
+    bad = objlink.ObjectPiece(bump.key, _truncations(bump.obj)[cut])
+    with pytest.raises(EmberError) as info:
+        objlink.merge([main, bad], objlink.ObjectNames(local={"counter"}, private=set()))
+    shown = info.value.render()
+    assert "\n" not in shown and "object link" in shown, shown
+    assert shown.startswith("<object of subgraph 0 piece 1>: error:") or shown.startswith("<object of subgraph 0 piece 0>: error:"), shown
+
+
+# ------------------------------------------------------------------ split builds
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_legal_ir_spellings_keep_the_serial_symbol_table(level: int) -> None:
+    """Private `@rax`/`@str`, quoted `@"with space"`/`@"q\\22uote"`, `@movq`, TLS, a comdat, an alias."""
+    _same_as_serial(DATA / "objlink_names.ll", level, MODES, subgraph_cost=1, piece_cost=1)
+
+
+@pytest.mark.parametrize("name", ["linkages", "split_semantics"])
+def test_checklist_modules(name: str) -> None:
+    _same_as_serial(DATA / f"{name}.ll", 2, MODES, subgraph_cost=1)
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_a_generated_module(tmp_path: Path, level: int) -> None:
+    src = tmp_path / "gen.ll"
+    src.write_text(generate(2, ModuleShape(functions=120)))
+    _same_as_serial(src, level, ["two-level"], subgraph_cost=150)
+
+
+def test_emit_asm_keeps_the_asm_link() -> None:
+    path = DATA / "linkages.ll"
+    options = {"split": "two-level", "subgraph_cost": 1, "emit": "asm"}
+    asm = driver.build(str(path), driver.BuildOptions(**options, link="asm")).output  # type: ignore[arg-type]
+    assert driver.build(str(path), driver.BuildOptions(**options, link="object")).output == asm  # type: ignore[arg-type]
+
+
+def test_the_link_option(ember, tmp_path: Path) -> None:
+    out = tmp_path / "x.o"
+    done = ember("build", str(DATA / "linkages.ll"), "--split", "subgraph", "--split-cost", "1", "--link", "object",
+                 "-o", str(out), "--time-report")
+    assert done.status == 0, done.stderr
+    assert "link: asm" not in done.stderr and "\nassemble " not in done.stderr
+    assert runner.run_object(out.read_bytes()).outcome == "exit 0"
+    bad = ember("build", str(DATA / "linkages.ll"), "--link", "text")
+    assert bad.status == 2 and "--link" in bad.stderr
