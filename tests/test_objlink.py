@@ -15,7 +15,7 @@ from compiler.backend import llvm_stage, objlink
 from compiler.diagnostics import EmberError
 from fuzz.genmodule import ModuleShape, generate
 from oracle import runner, symtab
-from tests.conftest import DATA
+from tests.conftest import DATA, run_tool
 
 MODES = ["subgraph", "function", "two-level"]
 
@@ -67,7 +67,7 @@ def _text_relocations(obj: bytes) -> dict[str, list[int]]:
     return {name: sorted(offsets) for name, offsets in out.items()}
 
 
-def _build(path: Path, mode: str, level: int = 2, **kw: object) -> bytes:
+def _build(path: Path, mode: str = "none", level: int = 2, **kw: object) -> bytes:
     options = driver.BuildOptions(opt_level=level, split=mode, jobs=2, **kw)  # type: ignore[arg-type]
     out = driver.build(str(path), options).output
     assert isinstance(out, bytes)
@@ -184,3 +184,23 @@ def test_the_link_option(ember, tmp_path: Path) -> None:
     assert runner.run_object(out.read_bytes()).outcome == "exit 0"
     bad = ember("build", str(DATA / "linkages.ll"), "--link", "text")
     assert bad.status == 2 and "--link" in bad.stderr
+
+
+def _line_rows(obj: bytes, tmp_path: Path, tag: str) -> list[str]:
+    """The object's line-table rows (address, line, column), after `llvm-dwarfdump --verify` passed."""
+    path = tmp_path / f"{tag}.o"
+    path.write_bytes(obj)
+    verify = run_tool("llvm-dwarfdump", "--verify", path, check=False)
+    assert verify.returncode == 0 and "No errors." in verify.stdout, verify.stdout[-2000:]
+    dump = run_tool("llvm-dwarfdump", "--debug-line", path).stdout
+    return [" ".join(line.split()[:3]) for line in dump.splitlines() if line.startswith("0x")]
+
+
+def test_debug_info_verifies_and_keeps_the_line_rows(tmp_path: Path) -> None:
+    """`-g`: each piece's object has a line table per unit, concatenated with its relocations:
+    the DWARF verifies and has the text link's rows; the program behaves the same."""
+    path = Path(__file__).parent.parent / "examples" / "bank.em"
+    asm, obj = (_build(path, "two-level", subgraph_cost=1, piece_cost=1, debug_info=True, link=link) for link in ("asm", "object"))
+    assert _line_rows(obj, tmp_path, "object") == _line_rows(asm, tmp_path, "asm")
+    want, got = runner.run_object(asm), runner.run_object(obj)
+    assert (got.stdout, got.outcome) == (want.stdout, want.outcome) and want.stdout

@@ -60,6 +60,7 @@ EM_X86_64 = 62
 _X86_PC_RELATIVE = np.array([2, 4, 9, 19, 20, 22, 24, 41, 42], dtype=np.uint64)
 #: sections a piece may repeat that the output keeps once
 _ONCE = (b".note.GNU-stack", b".comment")
+_SYNTHETIC = names.SYNTHETIC_PREFIX.encode()
 _DROPPED_TYPES = (SHT_SYMTAB, SHT_STRTAB, SHT_RELA, SHT_GROUP, SHT_LLVM_ADDRSIG, SHT_LLVM_CALL_GRAPH_PROFILE)
 
 
@@ -134,7 +135,13 @@ class _Input:
             raise _Malformed("a bad symbol table header")
         self.syms = np.frombuffer(data, SYM, st[5] // SYM.itemsize, st[4])
         self.strtab = self.body(st[6])
-        self.sym_names = [_cstr(self.strtab, int(n)) for n in self.syms["name"]]
+        self.sym_names = [_cstr(self.strtab, n) for n in self.syms["name"].tolist()]
+        # the columns as Python ints: the per-symbol passes read them one by one
+        self.info: list[int] = self.syms["info"].tolist()
+        self.other: list[int] = self.syms["other"].tolist()
+        self.shndx: list[int] = self.syms["shndx"].tolist()
+        self.value: list[int] = self.syms["value"].tolist()
+        self.size: list[int] = self.syms["size"].tolist()
         bad = (self.syms["shndx"] >= shnum) & (self.syms["shndx"] < SHN_LORESERVE)
         if bad.any():
             raise _Malformed(f"symbol {int(np.argmax(bad))} in no section")
@@ -272,7 +279,7 @@ class _Symbols:
 
     def name(self, raw: bytes) -> int:
         """`raw`'s offset in the output string table, spelled as the module spells it."""
-        if self.spellings and names.SYNTHETIC_PREFIX.encode() in raw:
+        if self.spellings and _SYNTHETIC in raw:
             raw = names.original(raw.decode("utf-8", "surrogateescape"), self.spellings).encode("utf-8", "surrogateescape")
         at = self._at.get(raw)
         if at is None:
@@ -312,14 +319,14 @@ def _dead_variables(inputs: list[_Input], layout: _Layout, candidates: set[bytes
     defs: dict[bytes, tuple[int, int]] = {}
     for oi, o in enumerate(inputs):
         for j, raw in enumerate(o.sym_names):
-            if raw in candidates and _defined(int(o.syms["shndx"][j])) and int(o.syms["shndx"][j]) not in layout.dropped[oi]:
+            if raw in candidates and _defined(o.shndx[j]) and o.shndx[j] not in layout.dropped[oi]:
                 defs[raw] = (oi, j)
     if not defs:
         return set()
     used: set[bytes] = set()
     for oi, o in enumerate(inputs):
         here = {j: raw for j, raw in enumerate(o.sym_names) if raw in defs}
-        own_section = {j: int(o.syms["shndx"][j]) for j in here}
+        own_section = {j: o.shndx[j] for j in here}
         for target, r in o.relas:
             if target in layout.dropped[oi] or not len(r):
                 continue
@@ -329,7 +336,7 @@ def _dead_variables(inputs: list[_Input], layout: _Layout, candidates: set[bytes
                 raw = here[j]
                 outside = symi == j
                 if defs[raw] == (oi, j) and own_section[j] == target:
-                    start, size = int(o.syms["value"][j]), int(o.syms["size"][j])
+                    start, size = o.value[j], o.size[j]
                     outside &= (r["offset"] < start) | (r["offset"] >= start + size)
                 if outside.any():
                     used.add(raw)
@@ -343,18 +350,21 @@ def _section_relative_uses(
     """The candidates defined local in `o` that relocations of section `target` reach through
     their section's symbol (the assembler folds a local symbol into section + offset)."""
     found: set[bytes] = set()
-    section_syms = {int(o.syms["shndx"][j]): j for j in range(len(o.syms)) if int(o.syms["info"][j]) & 0xF == STT_SECTION}
+    mine = [(raw, j) for raw, (di, j) in defs.items() if di == oi and o.info[j] >> 4 == STB_LOCAL]
+    if not mine:
+        return found
+    section_syms = {o.shndx[j]: j for j in range(len(o.syms)) if o.info[j] & 0xF == STT_SECTION}
     pc = np.isin(r["info"] & np.uint64(0xFFFFFFFF), _X86_PC_RELATIVE) if o.machine == EM_X86_64 else np.zeros(len(r), bool)
     low = r["addend"] + np.where(pc, 4, 0)
     high = r["addend"] + np.where(pc, 8, 0)
-    for raw, (di, j) in defs.items():
-        shndx = int(o.syms["shndx"][j]) if di == oi else -1
-        if di != oi or int(o.syms["info"][j]) >> 4 != STB_LOCAL or shndx not in section_syms:
+    for raw, j in mine:
+        shndx = o.shndx[j]
+        if shndx not in section_syms:
             continue
-        start, size = int(o.syms["value"][j]), max(int(o.syms["size"][j]), 1)
+        start, size = o.value[j], max(o.size[j], 1)
         reach = (symi == section_syms[shndx]) & (high >= start) & (low < start + size)
         if target == shndx:
-            reach &= (r["offset"] < start) | (r["offset"] >= start + int(o.syms["size"][j]))
+            reach &= (r["offset"] < start) | (r["offset"] >= start + o.size[j])
         if reach.any():
             found.add(raw)
     return found
@@ -380,9 +390,9 @@ def _outside_dead(o: _Input, oi: int, target: int, r: np.ndarray, dead: set[tupl
     """Which relocations of section `target` lie outside the bytes of the dropped variables."""
     keep = np.ones(len(r), dtype=bool)
     for di, j in dead:
-        if di == oi and int(o.syms["shndx"][j]) == target:
-            start = int(o.syms["value"][j])
-            keep &= (r["offset"] < start) | (r["offset"] >= start + int(o.syms["size"][j]))
+        if di == oi and o.shndx[j] == target:
+            start = o.value[j]
+            keep &= (r["offset"] < start) | (r["offset"] >= start + o.size[j])
     return keep
 
 
@@ -404,7 +414,7 @@ def _merge(inputs: list[_Input], link_names: ObjectNames) -> bytes:
     layout = _place(inputs)
     groups = sorted({s.group for s in layout.out if s.group is not None})
     first = 1 + len(groups)  # header index of output section 0 (groups precede their members)
-    file_syms = [o.sym_names[j] for o in inputs for j in range(len(o.syms)) if int(o.syms["info"][j]) & 0xF == STT_FILE]
+    file_syms = [o.sym_names[j] for o in inputs for j in range(len(o.syms)) if o.info[j] & 0xF == STT_FILE]
     symbols = _Symbols(layout, first, link_names.spellings, file_syms[0] if file_syms else None)
     local = {n.encode("utf-8", "surrogateescape") for n in link_names.local}
     private = {n.encode("utf-8", "surrogateescape") for n in link_names.private}
@@ -437,9 +447,9 @@ def _input_symbols(
         m: list[_Ref] = [None] * len(o.syms)
         where = layout.placed[oi]
         for j in range(1, len(o.syms)):
-            info, other = int(o.syms["info"][j]), int(o.syms["other"][j])
-            typ, bind, sh = info & 0xF, info >> 4, int(o.syms["shndx"][j])
-            value, size, raw = int(o.syms["value"][j]), int(o.syms["size"][j]), o.sym_names[j]
+            info, other = o.info[j], o.other[j]
+            typ, bind, sh = info & 0xF, info >> 4, o.shndx[j]
+            value, size, raw = o.value[j], o.size[j], o.sym_names[j]
             if typ == STT_FILE or (oi, j) in dead:
                 continue
             if sh in layout.dropped[oi]:
