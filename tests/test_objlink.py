@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import struct
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,12 @@ from elftools.elf.elffile import ELFFile
 from compiler import driver
 from compiler.backend import llvm_stage, objlink
 from compiler.diagnostics import EmberError
+from fuzz import cross
 from fuzz.genmodule import ModuleShape, generate
 from oracle import runner, symtab
+from tests import test_aarch64 as aarch64
 from tests.conftest import DATA, run_tool
+from tests.test_aarch64 import program  # noqa: F401  (the cross-compiled C program, a fixture)
 
 MODES = ["subgraph", "function", "two-level"]
 
@@ -68,7 +72,7 @@ def _text_relocations(obj: bytes) -> dict[str, list[int]]:
 
 
 def _build(path: Path, mode: str = "none", level: int = 2, **kw: object) -> bytes:
-    options = driver.BuildOptions(opt_level=level, split=mode, jobs=2, **kw)  # type: ignore[arg-type]
+    options = driver.BuildOptions(**{"opt_level": level, "split": mode, "jobs": 2, **kw})  # type: ignore[arg-type]
     out = driver.build(str(path), options).output
     assert isinstance(out, bytes)
     return out
@@ -204,3 +208,55 @@ def test_debug_info_verifies_and_keeps_the_line_rows(tmp_path: Path) -> None:
     assert _line_rows(obj, tmp_path, "object") == _line_rows(asm, tmp_path, "asm")
     want, got = runner.run_object(asm), runner.run_object(obj)
     assert (got.stdout, got.outcome) == (want.stdout, want.outcome) and want.stdout
+
+
+# ------------------------------------------------------------------ AArch64
+
+
+@pytest.mark.parametrize("level", [0, 2])
+@pytest.mark.parametrize("name", ["objlink_names", "split_semantics"])
+def test_aarch64_symbol_tables(name: str, level: int) -> None:
+    """AArch64 objects (mapping symbols, ADRP/ADD pairs, its TLS) merge to the serial table,
+    the same bytes at -j1 and -j2."""
+    src = DATA / f"{name}.ll"
+    serial = _build(src, "none", level, target=aarch64.TRIPLE)
+    for mode in MODES:
+        objects = [_build(src, mode, level, target=aarch64.TRIPLE, subgraph_cost=1, piece_cost=1, link="object", jobs=j)
+                   for j in (1, 2)]
+        assert objects[0] == objects[1], f"--split {mode}: bytes differ between -j1 and -j2"
+        diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(objects[1]))
+        assert diff.clean, diff.render("--split none", f"--split {mode} --link object")
+
+
+@pytest.mark.parametrize("level", [2, 3])
+def test_globalmerge_alias_sizes(level: int) -> None:
+    """Where no piece merges (-O2), the object link writes the serial alias sizes itself; at
+    -O3 AArch64's GlobalMerge decides them over every piece's code: the text link serves,
+    and the time report says so."""
+    src = Path(__file__).parent.parent / "fuzz" / "regressions" / "aarch64" / "globalmerge_alias_size.ll"
+    serial = _build(src, "none", level, target=aarch64.TRIPLE)
+    options = driver.BuildOptions(opt_level=level, split="subgraph", subgraph_cost=93, jobs=2, target=aarch64.TRIPLE, link="object")
+    result = driver.build(str(src), options)
+    assert isinstance(result.output, bytes)
+    diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(result.output))
+    assert diff.clean, diff.render("--split none", "--link object")
+    fell_back = any("link: asm, not object (GlobalMerge" in note for note in result.times.notes)
+    assert fell_back == (level == 3), result.times.notes
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["plain", "g"])
+def test_aarch64_c_program_runs(program: Path, debug: bool, tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    """The cross-compiled C program (tests/test_aarch64.py's `program`) built with the object
+    link runs under qemu with the serial build's output."""
+    serial = _build(program, "none", 2, debug_info=debug)
+    split = _build(program, "two-level", 2, subgraph_cost=1, piece_cost=1, debug_info=debug, link="object")
+    diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(split))
+    assert diff.clean, diff.render("--split none", "--link object")
+    outputs = []
+    for name, obj in (("serial", serial), ("split", split)):
+        (tmp_path / f"{name}.o").write_bytes(obj)
+        exe = cross.link([tmp_path / f"{name}.o"], tmp_path / name)
+        proc = subprocess.run([*cross.runner_prefix(), str(exe), "x"], capture_output=True, text=True, timeout=60)
+        outputs.append((proc.returncode, proc.stdout))
+    assert outputs[0][0] == 0 and "tls=" in outputs[0][1], outputs[0]
+    assert outputs[1] == outputs[0]

@@ -654,7 +654,9 @@ def _second_phase(
         for i in todo:
             optimised = cast(Optimised, first[i])
             fields = [hashlib.sha256(optimised.bitcode).hexdigest(), dead.get(i, []), config.opt_level, config.triple,
-                      config.force_triple, config.object_link]
+                      config.force_triple]
+            if config.object_link:  # objects, not assembly (the text link's keys stay as they were)
+                fields.append("objects")
             keys[i] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()
             hit = cache.get(keys[i])
             if hit is not None and not isinstance(hit, Optimised):
