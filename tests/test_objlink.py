@@ -260,3 +260,13 @@ def test_aarch64_c_program_runs(program: Path, debug: bool, tmp_path: Path) -> N
         outputs.append((proc.returncode, proc.stdout))
     assert outputs[0][0] == 0 and "tls=" in outputs[0][1], outputs[0]
     assert outputs[1] == outputs[0]
+
+
+def test_a_note_every_piece_repeats_is_kept_once() -> None:
+    """`.note.gnu.property` (CET's module flags, the same in every piece) is one note, as one
+    object of the whole module would have it."""
+    flags = '!llvm.module.flags = !{!0}\n!0 = !{i32 8, !"cf-protection-branch", i32 1}\n'
+    pieces = _pieces(MAIN + flags, BUMP + flags)
+    merged = objlink.merge(pieces, objlink.ObjectNames(local={"counter"}, private=set()))
+    sizes = [ELFFile(io.BytesIO(o)).get_section_by_name(".note.gnu.property").data_size for o in (pieces[0].obj, merged)]
+    assert sizes[0] > 0 and sizes[1] == sizes[0]

@@ -7,8 +7,9 @@ read back as text, so no name can be mistaken for an instruction, a register or 
 tables (numpy; measured in docs/bench/objlink/REPORT.md):
 
 - sections of the same name, type, flags and entsize (and group) are concatenated in piece
-  order, each input padded to its alignment; one `.note.GNU-stack` and one `.comment`;
-  `.llvm_addrsig` and `.llvm.call-graph-profile` are dropped (they list symbol indices);
+  order, each input padded to its alignment; one `.note.GNU-stack`, one `.comment` and
+  one `.note.gnu.property`; `.llvm_addrsig` and `.llvm.call-graph-profile` are dropped
+  (they list symbol indices);
 - SHT_GROUP comdats: the first piece's group of each signature is kept, the other pieces'
   members dropped and their symbols bound to the kept definition (`DW.ref.<personality>`);
 - symbols: one global per name, a definition winning over references; a name the module
@@ -58,8 +59,8 @@ EM_X86_64 = 62
 #: x86-64 relocation types whose addend is the target less the bytes after the field
 #: (PC32, PLT32, GOTPCREL, TLSGD, TLSLD, GOTTPOFF, PC64, GOTPCRELX, REX_GOTPCRELX)
 _X86_PC_RELATIVE = np.array([2, 4, 9, 19, 20, 22, 24, 41, 42], dtype=np.uint64)
-#: sections a piece may repeat that the output keeps once
-_ONCE = (b".note.GNU-stack", b".comment")
+#: sections every piece repeats (the same module flags) that the output keeps once
+_ONCE = (b".note.GNU-stack", b".comment", b".note.gnu.property")
 _SYNTHETIC = names.SYNTHETIC_PREFIX.encode()
 _DROPPED_TYPES = (SHT_SYMTAB, SHT_STRTAB, SHT_RELA, SHT_GROUP, SHT_LLVM_ADDRSIG, SHT_LLVM_CALL_GRAPH_PROFILE)
 
