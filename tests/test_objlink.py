@@ -270,3 +270,13 @@ def test_a_note_every_piece_repeats_is_kept_once() -> None:
     merged = objlink.merge(pieces, objlink.ObjectNames(local={"counter"}, private=set()))
     sizes = [ELFFile(io.BytesIO(o)).get_section_by_name(".note.gnu.property").data_size for o in (pieces[0].obj, merged)]
     assert sizes[0] > 0 and sizes[1] == sizes[0]
+
+
+def test_save_pieces_keeps_each_pieces_object(tmp_path: Path) -> None:
+    """`--save-pieces` with the object link: the plan, the subgraphs and one `.o` per piece,
+    each a relocatable object the merge reads; the build's object is what they merge to."""
+    out = _build(DATA / "linkages.ll", "two-level", subgraph_cost=1, link="object", save_pieces=str(tmp_path))
+    objects = sorted(tmp_path.glob("piece-*.o"))
+    assert (tmp_path / "plan.txt").exists() and len(objects) > 1 and not list(tmp_path.glob("piece-*.s"))
+    assert all(o.read_bytes()[:4] == b"\x7fELF" for o in objects)
+    assert runner.run_object(out).outcome == "exit 0"
