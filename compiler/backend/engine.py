@@ -101,6 +101,7 @@ def _load() -> ctypes.CDLL:
         ("LLVMDisposeMessage", None, (c_void_p,)),
         ("LLVMVerifyModule", c_int, (vp, c_int, POINTER(c_void_p))),
         ("LLVMPrintModuleToString", c_void_p, (vp,)),
+        ("LLVMPrintValueToString", c_void_p, (vp,)),
         ("LLVMGetTarget", cp, (vp,)),
         ("LLVMSetTarget", None, (vp, cp)),
         ("LLVMSetModuleDataLayout", None, (vp, vp)),

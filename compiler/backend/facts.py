@@ -424,3 +424,129 @@ def _plain_constant(lib: ctypes.CDLL, value: int, known: dict[int, bool], depth:
             )
         known[value] = found
     return found
+
+
+#: LLVMOpcode of the instructions a variable's accesses go through
+_LOAD, _STORE, _GEP = 27, 28, 29
+#: LLVMValueKind of a constant expression, and of the values a store may write without naming
+#: anything (`store i32 0`, `store ptr @other`: one printed token that is no `%` value)
+_CONSTANT_EXPR = 10
+_PLAIN_STORED = frozenset({14, 15, 18, 19, 20, 21, 25, *_GLOBALS})
+_SSA_KINDS = frozenset({0, _INSTRUCTION})
+
+
+@dataclass
+class VariableAccesses:
+    """How a module's functions use its variables, from their use lists (the planner's text
+    walk `planner.variable_uses` and `opaque_variables`, read in memory)."""
+
+    #: an address that may escape: some use is not a load from it, a store to it, or a
+    #: `getelementptr` of it (nested too) whose result is only used so in turn
+    escaped: set[str]
+    #: written by a store, or by a volatile load (which GlobalOpt does not fold through); an
+    #: atomic access counts as an escape, as the text reading has it
+    written: set[str]
+    #: loaded directly (`load T, ptr @v`, plain), and stored a run-time value directly
+    #: (`store T %x, ptr @v`, plain), and named any other way (`opaque_variables`' three sets)
+    loaded: set[str]
+    run_time_stored: set[str]
+    other: set[str]
+
+
+def variable_accesses(module: engine.Module, names: set[str]) -> VariableAccesses:
+    """`VariableAccesses` of the named variables (names the module lacks are left out)."""
+    lib = engine.capi()
+    out = VariableAccesses(set(), set(), set(), set(), set())
+    for name in sorted(names):
+        variable = lib.LLVMGetNamedGlobal(module.ref, name.encode())
+        if not variable:
+            continue
+        _direct_accesses(lib, variable, name, out)
+        if not _derived_accesses(lib, variable, name, out, set(), 0):
+            out.escaped.add(name)
+    return out
+
+
+def _direct_accesses(lib: ctypes.CDLL, variable: int, name: str, out: VariableAccesses) -> None:
+    """`opaque_variables`' reading of one variable: plain loads of it, plain stores to it of a
+    run-time value, and any other use."""
+    use = lib.LLVMGetFirstUse(variable)
+    while use:
+        user = lib.LLVMGetUser(use)
+        use = lib.LLVMGetNextUse(use)
+        opcode = lib.LLVMGetInstructionOpcode(user) if lib.LLVMGetValueKind(user) == _INSTRUCTION else None
+        plain = opcode in (_LOAD, _STORE) and not lib.LLVMGetVolatile(user) and not lib.LLVMGetOrdering(user)
+        if plain and opcode == _LOAD:
+            out.loaded.add(name)
+            continue
+        if plain and opcode == _STORE and lib.LLVMGetOperand(user, 1) == variable:
+            stored = lib.LLVMGetOperand(user, 0)
+            kind = lib.LLVMGetValueKind(stored)
+            if kind in _SSA_KINDS:
+                out.run_time_stored.add(name)
+                continue
+            if stored != variable and kind in _PLAIN_STORED:
+                continue
+        out.other.add(name)
+
+
+def _derived_accesses(lib: ctypes.CDLL, pointer: int, name: str, out: VariableAccesses, seen: set[int], depth: int) -> bool:
+    """Whether every use of `pointer` (the variable, or a `getelementptr` rooted in it) loads
+    from it, stores to it or derives another such pointer; marks `name` written on the way."""
+    use = lib.LLVMGetFirstUse(pointer)
+    while use:
+        user = lib.LLVMGetUser(use)
+        use = lib.LLVMGetNextUse(use)
+        kind = lib.LLVMGetValueKind(user)
+        opcode = (
+            lib.LLVMGetInstructionOpcode(user) if kind == _INSTRUCTION else
+            lib.LLVMGetConstOpcode(user) if kind == _CONSTANT_EXPR else None
+        )
+        if opcode in (_LOAD, _STORE) and lib.LLVMGetOrdering(user):
+            # an atomic access: the printed ordering follows the address (`ptr @v acquire`),
+            # which the text reading took for an escape; kept so (the plans stay the same)
+            return False
+        if opcode == _LOAD:
+            if lib.LLVMGetVolatile(user):
+                out.written.add(name)
+        elif opcode == _STORE and lib.LLVMGetOperand(user, 0) != pointer:
+            out.written.add(name)
+        elif opcode == _GEP and depth < 64:
+            operands = [lib.LLVMGetOperand(user, i) for i in range(lib.LLVMGetNumOperands(user))]
+            if pointer in operands[1:]:
+                return False
+            if user not in seen:
+                seen.add(user)
+                if not _derived_accesses(lib, user, name, out, seen, depth + 1):
+                    return False
+        else:
+            return False
+    return True
+
+
+def function_text(module: engine.Module, name: str) -> str:
+    """One function as the module's printer writes it (numbered as in the whole module's
+    text: LLVM's printer numbers a function's attribute groups and metadata module-wide),
+    without the comment lines before it (`; Function Attrs: ...`)."""
+    lib = engine.capi()
+    function = lib.LLVMGetNamedFunction(module.ref, name.encode())
+    text = engine.message(lib.LLVMPrintValueToString(function)) if function else ""
+    while text.startswith((";", "\n")):
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+    return text
+
+
+def first_call_text(module: engine.Module, caller: str, callee: str) -> str:
+    """The first instruction of `caller` (in body order) that calls `callee`, as printed, or ""."""
+    lib = engine.capi()
+    function = lib.LLVMGetNamedFunction(module.ref, caller.encode())
+    target = lib.LLVMGetNamedFunction(module.ref, callee.encode())
+    block = lib.LLVMGetFirstBasicBlock(function) if function and target else None
+    while block:
+        instruction = lib.LLVMGetFirstInstruction(block)
+        while instruction:
+            if lib.LLVMGetInstructionOpcode(instruction) in _CALLS and lib.LLVMGetCalledValue(instruction) == target:
+                return engine.message(lib.LLVMPrintValueToString(instruction))
+            instruction = lib.LLVMGetNextInstruction(instruction)
+        block = lib.LLVMGetNextBasicBlock(block)
+    return ""
