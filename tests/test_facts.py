@@ -330,3 +330,38 @@ def test_one_function_and_one_call_print_as_in_the_whole_module() -> None:
         assert f.startswith("define internal fastcc i32 @f(") and f in whole
         assert facts.first_call_text(module, "g", "f").strip().startswith("%a = call fastcc i32 @f(i32 noundef 1, ptr %q)")
         assert facts.first_call_text(module, "g", "nothing") == facts.first_call_text(module, "f", "g") == ""
+
+
+METADATA = """
+@a = internal global i32 1
+@b = internal global [2 x i8] zeroinitializer
+@c = internal global i32 2
+@d = internal global i32 3
+@e = internal global i32 4, !associated !12
+@t = internal global i32 5
+!named = !{!9, !10}
+!9 = !{ptr @a}
+!10 = !{!11}
+!11 = !{ptr getelementptr (i8, ptr @b, i64 1)}
+!12 = !{ptr @d}
+declare void @llvm.foo(metadata)
+define void @callee() {
+  ret void
+}
+define i32 @f(ptr %p) {
+  %x = load i32, ptr @c
+  call void %p(), !callees !13
+  call void @llvm.foo(metadata ptr @t)
+  ret i32 %x
+}
+!13 = !{ptr @callee}
+"""
+
+
+def test_metadata_refs_from_memory_are_the_nodes_refs() -> None:
+    """Named metadata, nodes inside nodes, a constant expression, a global's attachment and an
+    instruction's: the names the text's metadata lines give; a `metadata ptr @t` argument
+    is not a node (the text has it in a body line)."""
+    with engine.Module(METADATA) as module:
+        text = set(planner._metadata_refs(irmodel.parse_module(module.text())))
+        assert facts.metadata_refs(module) == text == {"a", "b", "d", "callee"}

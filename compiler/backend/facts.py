@@ -60,6 +60,7 @@ class _CXX:
     instruction_count: Any
     assumes_dso_local: Any
     block_address: Any
+    value_as_metadata: Any
 
     @staticmethod
     def load(lib: ctypes.CDLL) -> _CXX:
@@ -75,7 +76,11 @@ class _CXX:
         # constant if something took it, without making one (LLVMBlockAddress would)
         lookup = lib._ZN4llvm12BlockAddress6lookupEPKNS_10BasicBlockE
         lookup.restype, lookup.argtypes = c_void_p, [c_void_p]
-        return _CXX(name, count, dso, lookup)
+        # static ValueAsMetadata *ValueAsMetadata::getIfExists(Value *): the value's metadata
+        # wrapper if metadata names it (`!{ptr @g}`), without making one
+        wrapped = lib._ZN4llvm15ValueAsMetadata11getIfExistsEPNS_5ValueE
+        wrapped.restype, wrapped.argtypes = c_void_p, [c_void_p]
+        return _CXX(name, count, dso, lookup, wrapped)
 
 
 MANGLED = (
@@ -83,6 +88,7 @@ MANGLED = (
     "_ZNK4llvm8Function19getInstructionCountEv",
     "_ZNK4llvm13TargetMachine20shouldAssumeDSOLocalEPKNS_11GlobalValueE",
     "_ZN4llvm12BlockAddress6lookupEPKNS_10BasicBlockE",
+    "_ZN4llvm15ValueAsMetadata11getIfExistsEPNS_5ValueE",
 )
 
 
@@ -550,3 +556,111 @@ def first_call_text(module: engine.Module, caller: str, callee: str) -> str:
             instruction = lib.LLVMGetNextInstruction(instruction)
         block = lib.LLVMGetNextBasicBlock(block)
     return ""
+
+
+def metadata_refs(module: engine.Module) -> set[str]:
+    """The global values metadata nodes name, directly (`!{ptr @g}`) or inside a constant
+    expression: what `planner._metadata_refs` reads from the text's `!N = ...` lines. A walk
+    from the roots (named metadata, global and instruction attachments), done only when some
+    value has a metadata wrapper (`ValueAsMetadata::getIfExists`): most modules have none. The
+    wrapper alone is not enough: debug records and `metadata ptr @g` arguments make one too,
+    and a stripped record leaves it behind."""
+    lib = engine.capi()
+    wrapped = _CXX.load(lib).value_as_metadata
+    values = [ref for _kind, ref in engine.global_value_refs(module.ref)]
+    candidates = {ref for ref in values if wrapped(ref) or _named_in_expression(lib, wrapped, ref, 0)}
+    if not candidates:
+        return set()
+    walk = _MetadataWalk(lib, module)
+    walk.roots(values)
+    # named only from an instruction's attachment (`!callees` at an indirect call, in Rust's
+    # std), or by no node at all: the calls first, every instruction only if that is not all
+    if candidates - walk.found:
+        walk.instruction_attachments(_CALLS)
+    if candidates - walk.found:
+        walk.instruction_attachments()
+    return {engine.Value(ref).name for ref in walk.found}
+
+
+class _MetadataWalk:
+    """The global values reachable through metadata nodes from some roots (each node once)."""
+
+    def __init__(self, lib: ctypes.CDLL, module: engine.Module) -> None:
+        self.lib, self.module = lib, module.ref
+        self.context = lib.LLVMGetModuleContext(module.ref)
+        self.seen: set[int] = set()
+        self.found: set[int] = set()
+
+    def roots(self, values: list[int]) -> None:
+        """Named metadata and the attachments of global values."""
+        lib = self.lib
+        named = lib.LLVMGetFirstNamedMetadata(self.module)
+        while named:
+            size = c_size_t()
+            raw = lib.LLVMGetNamedMetadataName(named, byref(size))
+            name = ctypes.string_at(raw, size.value) + b"\0"
+            count = lib.LLVMGetNamedMetadataNumOperands(self.module, name)
+            operands = (c_void_p * count)()
+            lib.LLVMGetNamedMetadataOperands(self.module, name, operands)
+            for operand in operands:
+                self.value(operand or 0)
+            named = lib.LLVMGetNextNamedMetadata(named)
+        for ref in values:
+            self.attachments(lib.LLVMGlobalCopyAllMetadata, ref)
+
+    def instruction_attachments(self, opcodes: frozenset[int] | None = None) -> None:
+        """The attachments of every instruction with metadata (of `opcodes` only, if given)."""
+        lib = self.lib
+        opcode_of, has_metadata, following = lib.LLVMGetInstructionOpcode, lib.LLVMHasMetadata, lib.LLVMGetNextInstruction
+        for _kind, function in engine.global_value_refs(self.module, "function"):
+            block = lib.LLVMGetFirstBasicBlock(function)
+            while block:
+                instruction = lib.LLVMGetFirstInstruction(block)
+                while instruction:
+                    if (opcodes is None or opcode_of(instruction) in opcodes) and has_metadata(instruction):
+                        self.attachments(lib.LLVMInstructionGetAllMetadataOtherThanDebugLoc, instruction)
+                    instruction = following(instruction)
+                block = lib.LLVMGetNextBasicBlock(block)
+
+    def attachments(self, copy: Any, value: int) -> None:
+        lib = self.lib
+        count = c_size_t()
+        entries = copy(value, byref(count))
+        if not entries:
+            return
+        try:
+            for i in range(count.value):
+                self.value(lib.LLVMMetadataAsValue(self.context, lib.LLVMValueMetadataEntriesGetMetadata(entries, i)))
+        finally:
+            lib.LLVMDisposeValueMetadataEntries(entries)
+
+    def value(self, value: int, depth: int = 0) -> None:
+        """A node's operand: a node (walked), a global value or a constant naming some."""
+        if not value or value in self.seen or depth > 256:
+            return
+        self.seen.add(value)
+        lib = self.lib
+        if lib.LLVMIsAMDNode(value):
+            count = lib.LLVMGetMDNodeNumOperands(value)
+            operands = (c_void_p * count)()
+            lib.LLVMGetMDNodeOperands(value, operands)
+            for operand in operands:
+                self.value(operand or 0, depth + 1)
+            return
+        kind = lib.LLVMGetValueKind(value)
+        if kind in _GLOBALS:
+            self.found.add(value)
+        elif kind not in _LEAVES:
+            for i in range(lib.LLVMGetNumOperands(value)):
+                self.value(lib.LLVMGetOperand(value, i), depth + 1)
+
+def _named_in_expression(lib: ctypes.CDLL, wrapped: Any, value: int, depth: int) -> bool:
+    """Whether metadata names a constant expression using `value` (through expressions)."""
+    use = lib.LLVMGetFirstUse(value)
+    while use:
+        user = lib.LLVMGetUser(use)
+        use = lib.LLVMGetNextUse(use)
+        if lib.LLVMGetValueKind(user) == _CONSTANT_EXPR and depth < 64:
+            if wrapped(user) or _named_in_expression(lib, wrapped, user, depth + 1):
+                return True
+    return False
