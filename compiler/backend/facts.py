@@ -660,7 +660,7 @@ def _named_in_expression(lib: ctypes.CDLL, wrapped: Any, value: int, depth: int)
     while use:
         user = lib.LLVMGetUser(use)
         use = lib.LLVMGetNextUse(use)
-        if lib.LLVMGetValueKind(user) == _CONSTANT_EXPR and depth < 64:
-            if wrapped(user) or _named_in_expression(lib, wrapped, user, depth + 1):
-                return True
+        expression = lib.LLVMGetValueKind(user) == _CONSTANT_EXPR and depth < 64
+        if expression and (wrapped(user) or _named_in_expression(lib, wrapped, user, depth + 1)):
+            return True
     return False
