@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import deadfields, engine, guard, llvm_stage, names, policy, split_mode
+from compiler.backend import engine, guard, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
@@ -301,15 +301,10 @@ def _build_module(
         options = dataclasses.replace(options, split=choice.mode)
         split_build = choice.mode != SplitMode.NONE
     if split_build:
-        # names the link could mistake for registers or mnemonics, or must quote: plain
-        # synthetic ones while split, spelled back in the link (compiler/backend/names.py)
-        if options.opt_level >= 1:
-            with times.stage("table fields"):
-                # what the serial GlobalOpt drops, no subgraph can see (compiler/backend/deadfields.py)
-                deadfields.clear_unread_fields(module, target)
+        from compiler.backend import split
+
+        spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
         with times.stage("module to text"):
-            spellings = names.canonicalise(module)
-            names.name_unnamed(module)  # the text and the bitcode name them alike
             text = module.text()
         # the workers cut their subgraphs from it in memory (compiler/backend/cut.py); with
         # debug info they still parse piece texts (the text cuts each unit's variable list)
@@ -321,9 +316,8 @@ def _build_module(
                 module_asm = module.module_asm()
                 module.set_module_asm("")
                 bitcode = module.bitcode()
-        triple = module.triple
-        module.close()  # the workers make their own pieces: free the whole module first
-        return _build_split(triple, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
+        # the plan reads its facts from the live module too; compile_split closes it once planned
+        return _build_split(module, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
     # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
     # line ends the guarded child below instead (`explain_asm`), with no second parse
@@ -422,7 +416,7 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 
 
 def _build_split(
-    triple: str, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str,
+    module: engine.Module, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str,
     bitcode: tuple[bytes, str] | None = None,
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad
@@ -431,6 +425,7 @@ def _build_split(
     from compiler.backend import split
 
     hooks = options.hooks
+    triple = module.triple
     config = split.BackendConfig(
         opt_level=options.opt_level,
         triple=triple or None,
@@ -459,6 +454,7 @@ def _build_split(
         spellings=spellings,
         check_asm=lambda probe: _codegen_isolated(probe, triple, path, options, opt_level=0),
         bitcode=bitcode,
+        module=module,
     )
     for stage, secs in result.stage_seconds.items():
         times.add(stage, secs, result.stage_cpu.get(stage, 0.0))

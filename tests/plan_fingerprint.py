@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import cut, deadfields, llvm_stage, names, planner, split, split_mode
+from compiler.backend import cut, engine, llvm_stage, planner, split, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.hooks import BuildHooks
 
@@ -189,32 +189,43 @@ def _stop(plan: planner.SplitPlan) -> planner.SplitPlan:
 
 def driver_text(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[str, str | None, bool]:
     """The module's text as the split driver prints it for the planner, the triple, and
-    whether the module had debug info.
+    whether the module had debug info (`driver_module`, the module closed)."""
+    module, text, triple, had_debug = driver_module(data, name, level, debug=debug)
+    module.close()
+    return text, triple, had_debug
 
-    These are the steps of `compiler.driver._build_module` (private: repeated here, in its
-    order) for `ember build -O<level> --split <mode> [-g]` of a `.ll`/`.bc` input, with no
-    `--target`: parse and verify (`driver.load_llvm_module` calls `llvm_stage.native`),
-    the module's triple or the host's, `prepare`, debug info stripped without `-g`, unread
-    table fields cleared at -O1 and up, names made plain and the unnamed named, printed."""
-    with llvm_stage.native(data, name) as module:
+
+def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[engine.Module, str, str | None, bool]:
+    """The live module as the split driver hands it to the planner, its text as printed
+    for the planner, the triple, and whether the module had debug info.
+
+    These are the steps of `compiler.driver._build_module` for `ember build -O<level> --split
+    <mode> [-g]` of a `.ll`/`.bc` input, with no `--target`: parse and verify
+    (`driver.load_llvm_module` calls `llvm_stage.native`), the module's triple or the
+    host's, `prepare`, debug info stripped without `-g`, then the driver's own
+    `split.prepare_whole_module` (unread table fields, plain names), printed."""
+    module = llvm_stage.native(data, name)
+    try:
         target = llvm_stage.native_target(module.triple or None, level)
         module.prepare(target, force_triple=False)
         had_debug = module.has_debug_info()
         if not debug:
             module.strip_debug_info()
-        if level >= 1:
-            deadfields.clear_unread_fields(module, target)
-        names.canonicalise(module)
-        names.name_unnamed(module)
-        return module.text(), module.triple or None, had_debug
+        split.prepare_whole_module(module, target, level)
+        return module, module.text(), module.triple or None, had_debug
+    except BaseException:
+        module.close()
+        raise
 
 
-def plan_text(text: str, config: Config, triple: str | None = None) -> planner.SplitPlan:
+def plan_text(text: str, config: Config, triple: str | None = None, module: engine.Module | None = None) -> planner.SplitPlan:
     """The plan `split.compile_split` makes of printed `text` for `config` (it builds the
-    policy), stopped before any worker starts."""
+    policy), stopped before any worker starts; `module`: the live module the text was
+    printed from, as the driver passes it (closed by the plan)."""
     backend = split.BackendConfig(opt_level=config.level, triple=triple, in_process=True)
     try:
-        split.compile_split(text, config.mode, 1, backend, subgraph_cost=config.cost, hooks=BuildHooks(plan=(_stop,)))
+        split.compile_split(
+            text, config.mode, 1, backend, subgraph_cost=config.cost, hooks=BuildHooks(plan=(_stop,)), module=module)
     except _Planned as planned:
         return planned.plan
     raise AssertionError("compile_split returned without planning")
@@ -225,21 +236,18 @@ def plans_for(
 ) -> Iterator[tuple[Config, planner.SplitPlan]]:
     """Each config's plan (every level and mode by default) of `module`, a `.ll`/`.bc` file
     or its contents (LLVM IR text or bitcode), as the build makes it; `-g` configs are
-    skipped when the module has no debug info (the same plan as without). The driver's
-    text is made once per level and `-g`."""
+    skipped when the module has no debug info (the same plan as without). Each plan gets
+    the live module as the driver hands it, made afresh (the plan closes it)."""
     if isinstance(module, Path):
         name = name or str(module)
         module = module.read_bytes() if module.suffix == ".bc" else module.read_text()
     data, name = module, name or "<module>"
-    texts: dict[tuple[int, bool], tuple[str, str | None, bool]] = {}
     for config in matrix(debug=True) if configs is None else configs:
-        key = (config.level, config.debug)
-        if key not in texts:
-            texts[key] = driver_text(data, name, config.level, debug=config.debug)
-        text, triple, had_debug = texts[key]
+        live, text, triple, had_debug = driver_module(data, name, config.level, debug=config.debug)
         if config.debug and not had_debug:
+            live.close()
             continue
-        yield config, plan_text(text, config, triple)
+        yield config, plan_text(text, config, triple, live)
 
 
 def input_digest(data: bytes | str) -> str:

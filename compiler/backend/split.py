@@ -19,12 +19,26 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import assembler, cut, engine, globalmerge, guard, llvm_stage, mclink, objlink, planner, pool, split_mode
+from compiler.backend import (
+    assembler,
+    cut,
+    deadfields,
+    engine,
+    globalmerge,
+    guard,
+    llvm_stage,
+    mclink,
+    names,
+    objlink,
+    planner,
+    pool,
+    split_mode,
+)
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
 from compiler.hooks import BuildHooks, TaskCache
@@ -157,6 +171,26 @@ class WholeModule:
 
     bitcode_path: str
     module_asm: str = ""
+
+
+def prepare_whole_module(
+    module: engine.Module, target: engine.Target, opt_level: int,
+    stage: Callable[[str], AbstractContextManager[object]] = lambda _name: nullcontext(),
+) -> dict[str, str]:
+    """The driver's steps between a prepared module (debug info already stripped without
+    `-g`) and its plan, in place: the table fields the serial GlobalOpt drops cleared (at -O1
+    and up: no subgraph can see them unread, compiler/backend/deadfields.py), names the link
+    could mistake for registers or mnemonics, or must quote, made plain synthetic ones (spelled
+    back in the link, compiler/backend/names.py), the unnamed named (the text and the bitcode
+    name them alike). Returns the synthetic names' spellings. `stage`: times each step
+    (`--time-report`'s "table fields" and "module to text")."""
+    if opt_level >= 1:
+        with stage("table fields"):
+            deadfields.clear_unread_fields(module, target)
+    with stage("module to text"):
+        spellings = names.canonicalise(module)
+        names.name_unnamed(module)
+    return spellings
 
 
 @dataclass(frozen=True)
@@ -438,6 +472,7 @@ def compile_split(
     spellings: dict[str, str] | None = None,
     check_asm: Callable[[str], object] | None = None,
     bitcode: tuple[bytes, str] | None = None,
+    module: engine.Module | None = None,
 ) -> SplitResult:
     """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
     harness's changes to the plan, the pieces and the link (compiler/hooks.py); `spellings`:
@@ -446,7 +481,9 @@ def compile_split(
     one line, before it can end a worker); `bitcode`: the same module as bitcode without its
     module asm, and that asm (`engine.Module.module_asm`), from which
     the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
-    piece texts, except where a harness rewrote a piece's text or caches tasks by text."""
+    piece texts, except where a harness rewrote a piece's text or caches tasks by text;
+    `module`: the live module the text was printed from, whose facts the plan reads in
+    memory (compiler/backend/facts.py), closed here once planned (the workers make their own)."""
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
         whole = None
         if bitcode is not None and (hooks is None or hooks.tasks is None):
@@ -454,7 +491,7 @@ def compile_split(
             Path(whole.bitcode_path).write_bytes(bitcode[0])
         return _compile_split(module_text, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
                               subgraph_cost=subgraph_cost, hooks=hooks, spellings=spellings, check_asm=check_asm,
-                              whole=whole)
+                              whole=whole, module=module)
 
 
 def _compile_split(
@@ -470,6 +507,7 @@ def _compile_split(
     spellings: dict[str, str] | None,
     check_asm: Callable[[str], object] | None,
     whole: WholeModule | None,
+    module: engine.Module | None = None,
 ) -> SplitResult:
     """`compile_split`, the whole module's bitcode (if any) in a file (`whole`)."""
     import time
@@ -500,7 +538,11 @@ def _compile_split(
         policy = dataclasses.replace(
             policy, assignment={synthetic.get(n, n): k for n, k in hooks.plan_assignment.items()})
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
-    the_plan = planner.plan(module_text, policy=policy, strip_debug=False)
+    try:
+        the_plan = planner.plan(module_text, policy=policy, strip_debug=False, module=module)
+    finally:
+        if module is not None:
+            module.close()  # the workers make their own pieces: free the whole module first
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
