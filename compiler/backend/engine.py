@@ -229,6 +229,17 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetSection", cp, (vp,)),
         ("LLVMGetCallSiteAttributeCount", ctypes.c_uint, (vp, ctypes.c_uint)),
         ("LLVMGetCallSiteAttributes", None, (vp, ctypes.c_uint, POINTER(vp))),
+        # the inline summary in memory (compiler/backend/summary.py)
+        ("LLVMGetSuccessor", vp, (vp, ctypes.c_uint)),
+        ("LLVMIsEnumAttribute", c_int, (vp,)),
+        ("LLVMGetEnumAttributeKind", ctypes.c_uint, (vp,)),
+        ("LLVMPrintValueToString", c_void_p, (vp,)),
+        ("LLVMHasMetadata", c_int, (vp,)),
+        # (despite its name it returns every attachment, `!dbg` included: tests/test_summary_memory.py)
+        ("LLVMInstructionGetAllMetadataOtherThanDebugLoc", c_void_p, (vp, POINTER(c_size_t))),
+        ("LLVMDisposeValueMetadataEntries", None, (c_void_p,)),
+        ("LLVMValueMetadataEntriesGetKind", ctypes.c_uint, (c_void_p, ctypes.c_uint)),
+        ("LLVMGetIntTypeWidth", ctypes.c_uint, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
