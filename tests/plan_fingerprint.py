@@ -7,10 +7,13 @@ the objects; `parts(plan)` hashes the same JSON part by part, so a changed finge
 says where it changed. `plans_for(module, configs)` loads a module as `ember build`
 does before its split and plans it through `split.compile_split` itself, stopped by a
 harness hook (`BuildHooks.plan`) the moment the plan exists: the policy is the build's own.
+With `memory=True` the live module the text was printed from goes to the planner too
+(`planner.plan(..., module=...)`): the facts it reads in memory must give the same plans.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import cut, deadfields, llvm_stage, names, planner, split, split_mode
+from compiler.backend import cut, deadfields, engine, llvm_stage, names, planner, split, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.hooks import BuildHooks
 
@@ -189,7 +192,17 @@ def _stop(plan: planner.SplitPlan) -> planner.SplitPlan:
 
 def driver_text(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[str, str | None, bool]:
     """The module's text as the split driver prints it for the planner, the triple, and
-    whether the module had debug info.
+    whether the module had debug info (`driver_module`'s, the module closed)."""
+    with driver_module(data, name, level, debug=debug) as (_module, text, triple, had_debug):
+        return text, triple, had_debug
+
+
+@contextlib.contextmanager
+def driver_module(
+    data: bytes | str, name: str, level: int, *, debug: bool
+) -> Iterator[tuple[engine.Module, str, str | None, bool]]:
+    """The live module as the split driver has it when it prints it for the planner, that
+    text, the triple, and whether the module had debug info.
 
     These are the steps of `compiler.driver._build_module` (private: repeated here, in its
     order) for `ember build -O<level> --split <mode> [-g]` of a `.ll`/`.bc` input, with no
@@ -206,31 +219,36 @@ def driver_text(data: bytes | str, name: str, level: int, *, debug: bool) -> tup
             deadfields.clear_unread_fields(module, target)
         names.canonicalise(module)
         names.name_unnamed(module)
-        return module.text(), module.triple or None, had_debug
+        yield module, module.text(), module.triple or None, had_debug
 
 
-def plan_text(text: str, config: Config, triple: str | None = None) -> planner.SplitPlan:
-    """The plan `split.compile_split` makes of printed `text` for `config` (it builds the
-    policy), stopped before any worker starts."""
+def plan_text(text: str, config: Config, triple: str | None = None, module: engine.Module | None = None) -> planner.SplitPlan:
+    """The plan `split.compile_split` makes of printed `text` (and the live `module` it was
+    printed from, if given) for `config` (it builds the policy), stopped before any worker starts."""
     backend = split.BackendConfig(opt_level=config.level, triple=triple, in_process=True)
     try:
-        split.compile_split(text, config.mode, 1, backend, subgraph_cost=config.cost, hooks=BuildHooks(plan=(_stop,)))
+        split.compile_split(
+            text, config.mode, 1, backend, subgraph_cost=config.cost, hooks=BuildHooks(plan=(_stop,)), module=module)
     except _Planned as planned:
         return planned.plan
     raise AssertionError("compile_split returned without planning")
 
 
 def plans_for(
-    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None
+    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None, *, memory: bool = False
 ) -> Iterator[tuple[Config, planner.SplitPlan]]:
     """Each config's plan (every level and mode by default) of `module`, a `.ll`/`.bc` file
     or its contents (LLVM IR text or bitcode), as the build makes it; `-g` configs are
     skipped when the module has no debug info (the same plan as without). The driver's
-    text is made once per level and `-g`."""
+    text is made once per level and `-g`. `memory`: the planner gets the live module too
+    (the configs then come grouped by level and `-g`, one live module at a time)."""
     if isinstance(module, Path):
         name = name or str(module)
         module = module.read_bytes() if module.suffix == ".bc" else module.read_text()
     data, name = module, name or "<module>"
+    if memory:
+        yield from _plans_from_memory(data, name, matrix(debug=True) if configs is None else list(configs))
+        return
     texts: dict[tuple[int, bool], tuple[str, str | None, bool]] = {}
     for config in matrix(debug=True) if configs is None else configs:
         key = (config.level, config.debug)
@@ -240,6 +258,18 @@ def plans_for(
         if config.debug and not had_debug:
             continue
         yield config, plan_text(text, config, triple)
+
+
+def _plans_from_memory(data: bytes | str, name: str, configs: list[Config]) -> Iterator[tuple[Config, planner.SplitPlan]]:
+    """`plans_for(..., memory=True)`: per level and `-g`, one live module for its configs."""
+    keys = list(dict.fromkeys((config.level, config.debug) for config in configs))
+    for level, debug in keys:
+        with driver_module(data, name, level, debug=debug) as (live, text, triple, had_debug):
+            if debug and not had_debug:
+                continue
+            for config in configs:
+                if (config.level, config.debug) == (level, debug):
+                    yield config, plan_text(text, config, triple, live)
 
 
 def input_digest(data: bytes | str) -> str:

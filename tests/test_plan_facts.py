@@ -24,6 +24,10 @@ Inputs:
   default; every level and mode (and `-g` where the module has debug info) with
   `EMBER_PLAN_FINGERPRINTS=full`.
 
+Each test runs twice: planned from the text alone, and with the live module given too
+(`planner.plan(..., module=...)`, the facts it reads in memory: `_from_memory`), against the
+same recorded fingerprints; a recording run records from the text.
+
 Each module's entry is keyed by its name and holds the sha256 of its input bytes: where
 clang (or Hypothesis) made other bytes than the recording's, the module is skipped with
 the reason, not failed.
@@ -297,10 +301,12 @@ def _dumps(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _check(item: Input) -> None:
+def _check(item: Input, memory: bool = False) -> None:
     data = item.load()
     digest = pf.input_digest(data)
-    now = {config.key: pf.record(plan) for config, plan in pf.plans_for(data, item.configs, item.name)}
+    now = {config.key: pf.record(plan) for config, plan in pf.plans_for(data, item.configs, item.name, memory=memory)}
+    if RECORD and memory:
+        pytest.skip("a recording run records the text planner's plans")
     if RECORD:
         _write(item.name, digest, now)
         return
@@ -329,6 +335,12 @@ def test_plans_keep_their_fingerprints(item: Input) -> None:
     _check(item)
 
 
+@pytest.mark.parametrize("item", INPUTS, ids=lambda i: i.name)
+def test_plans_keep_their_fingerprints_from_memory(item: Input) -> None:
+    """The same plans with the live module given: the facts read in memory change none."""
+    _check(item, memory=True)
+
+
 _NO_CORPUS = pytest.param(
     None, id="no corpus", marks=pytest.mark.skip(reason="the corpus is not built (.cache/corpus/bc, .cache/corpus/rust)")
 )
@@ -337,6 +349,11 @@ _NO_CORPUS = pytest.param(
 @pytest.mark.parametrize("item", [pytest.param(i, id=i.name) for i in CORPUS] or [_NO_CORPUS])
 def test_corpus_plans_keep_their_fingerprints(item: Input) -> None:
     _check(item)
+
+
+@pytest.mark.parametrize("item", [pytest.param(i, id=i.name) for i in CORPUS] or [_NO_CORPUS])
+def test_corpus_plans_keep_their_fingerprints_from_memory(item: Input) -> None:
+    _check(item, memory=True)
 
 
 # ------------------------------------------------------------------ the fingerprint itself

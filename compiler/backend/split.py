@@ -421,6 +421,7 @@ def compile_split(
     spellings: dict[str, str] | None = None,
     check_asm: Callable[[str], object] | None = None,
     bitcode: tuple[bytes, str] | None = None,
+    module: engine.Module | None = None,
 ) -> SplitResult:
     """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
     harness's changes to the plan, the pieces and the link (compiler/hooks.py); `spellings`:
@@ -429,7 +430,9 @@ def compile_split(
     one line, before it can end a worker); `bitcode`: the same module as bitcode without its
     module asm, and that asm (`engine.Module.module_asm`), from which
     the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
-    piece texts, except where a harness rewrote a piece's text or caches tasks by text."""
+    piece texts, except where a harness rewrote a piece's text or caches tasks by text;
+    `module`: the live module `module_text` was printed from, if the caller keeps it (the
+    planner reads its facts there: `planner.plan`)."""
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
         whole = None
         if bitcode is not None and (hooks is None or hooks.tasks is None):
@@ -437,7 +440,7 @@ def compile_split(
             Path(whole.bitcode_path).write_bytes(bitcode[0])
         return _compile_split(module_text, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
                               subgraph_cost=subgraph_cost, hooks=hooks, spellings=spellings, check_asm=check_asm,
-                              whole=whole)
+                              whole=whole, module=module)
 
 
 def _compile_split(
@@ -453,6 +456,7 @@ def _compile_split(
     spellings: dict[str, str] | None,
     check_asm: Callable[[str], object] | None,
     whole: WholeModule | None,
+    module: engine.Module | None = None,
 ) -> SplitResult:
     """`compile_split`, the whole module's bitcode (if any) in a file (`whole`)."""
     import time
@@ -483,7 +487,7 @@ def _compile_split(
         policy = dataclasses.replace(
             policy, assignment={synthetic.get(n, n): k for n, k in hooks.plan_assignment.items()})
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
-    the_plan = planner.plan(module_text, policy=policy, strip_debug=False)
+    the_plan = planner.plan(module_text, policy=policy, strip_debug=False, module=module)
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
