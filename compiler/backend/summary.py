@@ -418,7 +418,9 @@ class _ModuleWalk:
         self.names = {ref: value_name(ref) for _kind, ref in engine.global_value_refs(module.ref)}
         functions = [ref for _kind, ref in engine.global_value_refs(module.ref, "function")]
         self.defined = {self.names[ref]: ref for ref in functions if not self.lib.LLVMIsDeclaration(ref)}
-        self.cold = {self.names[ref] for ref in functions if "cold" in attribute_words(ref)}
+        #: the attributes the summary asks about, of every function and declaration
+        self.words = {ref: attribute_words(ref) for ref in functions}
+        self.cold = {self.names[ref] for ref in functions if "cold" in self.words[ref]}
         kind = self.lib.LLVMGetEnumAttributeKindForName
         self.range_kind = kind(b"range", 5)
         self.plain_kinds = frozenset(kind(word.encode(), len(word)) for word in _PLAIN_ATTRIBUTES) - {0}
@@ -442,7 +444,7 @@ class _ModuleWalk:
         big = lines > SCAN_LIMIT
         size = lines + self._calls_only(ref, calls, constant_calls) if big else self._scan(ref, lines, calls, constant_calls)
         size += CALL_WEIGHT * sum(calls.values())
-        words = attribute_words(ref)
+        words = self.words[ref]
         hint = "cold" if words & {"noreturn", "cold"} else "hot" if "inlinehint" in words else ""
         return FunctionFacts(name, size, calls, "alwaysinline" in words, "noinline" in words, hint, frozenset(constant_calls))
 
@@ -522,7 +524,7 @@ class _ModuleWalk:
         """The GEPs, loads, stores and mem intrinsics `_GEP`, `_ACCESSED` and `_MEM_INTRINSIC`
         count free (slots grow by GEPs into them, in body order)."""
         lib = self.lib
-        operand = lib.LLVMGetOperand
+        operand, ordering = lib.LLVMGetOperand, lib.LLVMGetOrdering
         found = 0
         for gep in geps:
             if operand(gep, 0) in slots:
@@ -533,7 +535,7 @@ class _ModuleWalk:
         if not slots:
             return found
         # atomics print `ptr %slot seq_cst, align`: not `_ACCESSED`'s `, ptr %slot, align `
-        found += sum(1 for a, i in accesses if operand(a, i) in slots and not lib.LLVMGetOrdering(a))
+        found += sum(1 for a, i in accesses if operand(a, i) in slots and not ordering(a))
         # the first `%` after `(ptr `: a global destination makes the source the "destination"
         found += sum(1 for call, transfer in transfers if operand(call, 0) in slots or (transfer and operand(call, 1) in slots))
         return found
