@@ -566,7 +566,8 @@ class _ModuleWalk:
     def _constant_argument(self, call: int) -> bool:
         """Whether `_CONSTANT_ARG` matches from the callee's `(` to the line's end: an integer,
         `ptr null` with one-word attributes only, a constant whose printed text matches (a
-        constant GEP's `, i64 5)`), or any argument with a `range(iN a, b)` attribute."""
+        constant GEP's `, i64 5)`), or any argument with a `range(iN a, b)` attribute. (Not
+        read: operand bundles, `[ "deopt"(i32 1) ]`, which the text would match; none in the corpus.)"""
         lib = self.lib
         for i in range(lib.LLVMGetNumArgOperands(call)):
             found = self._constant_class(lib.LLVMGetOperand(call, i))
@@ -629,7 +630,8 @@ class _ModuleWalk:
 
     def _all_paths_cold(self, ref: int, cold: set[str], stderr: set[int]) -> bool:
         """`_all_paths_cold` on the function's blocks: successors in `LLVMGetSuccessor` order,
-        the text's `label %x` order (branches, switches default first, invokes)."""
+        the text's `label %x` order (branches, switches default first, invokes; not a
+        `catchswitch`, whose unwind block comes first here and last in the text: Windows EH only)."""
         lib = self.lib
         entry = lib.LLVMGetFirstBasicBlock(ref)
         cold_path = {entry: False}
