@@ -316,9 +316,8 @@ def _build_module(
                 module_asm = module.module_asm()
                 module.set_module_asm("")
                 bitcode = module.bitcode()
-        triple = module.triple
-        module.close()  # the workers make their own pieces: free the whole module first
-        return _build_split(triple, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
+        # the plan reads its facts from the live module too; compile_split closes it once planned
+        return _build_split(module, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
     # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
     # line ends the guarded child below instead (`explain_asm`), with no second parse
@@ -417,7 +416,7 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 
 
 def _build_split(
-    triple: str, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str,
+    module: engine.Module, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str,
     bitcode: tuple[bytes, str] | None = None,
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad
@@ -426,6 +425,7 @@ def _build_split(
     from compiler.backend import split
 
     hooks = options.hooks
+    triple = module.triple
     config = split.BackendConfig(
         opt_level=options.opt_level,
         triple=triple or None,
@@ -447,6 +447,7 @@ def _build_split(
         spellings=spellings,
         check_asm=lambda probe: _codegen_isolated(probe, triple, path, options, opt_level=0),
         bitcode=bitcode,
+        module=module,
     )
     for stage, secs in result.stage_seconds.items():
         times.add(stage, secs, result.stage_cpu.get(stage, 0.0))

@@ -7,13 +7,10 @@ the objects; `parts(plan)` hashes the same JSON part by part, so a changed finge
 says where it changed. `plans_for(module, configs)` loads a module as `ember build`
 does before its split and plans it through `split.compile_split` itself, stopped by a
 harness hook (`BuildHooks.plan`) the moment the plan exists: the policy is the build's own.
-With `memory=True` the live module the text was printed from goes to the planner too
-(`planner.plan(..., module=...)`): the facts it reads in memory must give the same plans.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import json
@@ -192,24 +189,23 @@ def _stop(plan: planner.SplitPlan) -> planner.SplitPlan:
 
 def driver_text(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[str, str | None, bool]:
     """The module's text as the split driver prints it for the planner, the triple, and
-    whether the module had debug info (`driver_module`'s, the module closed)."""
-    with driver_module(data, name, level, debug=debug) as (_module, text, triple, had_debug):
-        return text, triple, had_debug
+    whether the module had debug info (`driver_module`, the module closed)."""
+    module, text, triple, had_debug = driver_module(data, name, level, debug=debug)
+    module.close()
+    return text, triple, had_debug
 
 
-@contextlib.contextmanager
-def driver_module(
-    data: bytes | str, name: str, level: int, *, debug: bool
-) -> Iterator[tuple[engine.Module, str, str | None, bool]]:
-    """The live module as the split driver has it when it prints it for the planner, that
-    text, the triple, and whether the module had debug info.
+def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[engine.Module, str, str | None, bool]:
+    """The live module as the split driver hands it to the planner, its text as printed
+    for the planner, the triple, and whether the module had debug info.
 
     These are the steps of `compiler.driver._build_module` (private: repeated here, in its
     order) for `ember build -O<level> --split <mode> [-g]` of a `.ll`/`.bc` input, with no
     `--target`: parse and verify (`driver.load_llvm_module` calls `llvm_stage.native`),
     the module's triple or the host's, `prepare`, debug info stripped without `-g`, unread
     table fields cleared at -O1 and up, names made plain and the unnamed named, printed."""
-    with llvm_stage.native(data, name) as module:
+    module = llvm_stage.native(data, name)
+    try:
         target = llvm_stage.native_target(module.triple or None, level)
         module.prepare(target, force_triple=False)
         had_debug = module.has_debug_info()
@@ -219,12 +215,16 @@ def driver_module(
             deadfields.clear_unread_fields(module, target)
         names.canonicalise(module)
         names.name_unnamed(module)
-        yield module, module.text(), module.triple or None, had_debug
+        return module, module.text(), module.triple or None, had_debug
+    except BaseException:
+        module.close()
+        raise
 
 
 def plan_text(text: str, config: Config, triple: str | None = None, module: engine.Module | None = None) -> planner.SplitPlan:
-    """The plan `split.compile_split` makes of printed `text` (and the live `module` it was
-    printed from, if given) for `config` (it builds the policy), stopped before any worker starts."""
+    """The plan `split.compile_split` makes of printed `text` for `config` (it builds the
+    policy), stopped before any worker starts; `module`: the live module the text was
+    printed from, as the driver passes it (closed by the plan)."""
     backend = split.BackendConfig(opt_level=config.level, triple=triple, in_process=True)
     try:
         split.compile_split(
@@ -235,41 +235,24 @@ def plan_text(text: str, config: Config, triple: str | None = None, module: engi
 
 
 def plans_for(
-    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None, *, memory: bool = False
+    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None, *, memory: bool = True
 ) -> Iterator[tuple[Config, planner.SplitPlan]]:
     """Each config's plan (every level and mode by default) of `module`, a `.ll`/`.bc` file
     or its contents (LLVM IR text or bitcode), as the build makes it; `-g` configs are
-    skipped when the module has no debug info (the same plan as without). The driver's
-    text is made once per level and `-g`. `memory`: the planner gets the live module too
-    (the configs then come grouped by level and `-g`, one live module at a time)."""
+    skipped when the module has no debug info (the same plan as without). Each plan gets
+    the live module as the driver hands it, made afresh (the plan closes it); without
+    `memory`, only its text (the planner's text readers: `planner.plan` without a module)."""
     if isinstance(module, Path):
         name = name or str(module)
         module = module.read_bytes() if module.suffix == ".bc" else module.read_text()
     data, name = module, name or "<module>"
-    if memory:
-        yield from _plans_from_memory(data, name, matrix(debug=True) if configs is None else list(configs))
-        return
-    texts: dict[tuple[int, bool], tuple[str, str | None, bool]] = {}
     for config in matrix(debug=True) if configs is None else configs:
-        key = (config.level, config.debug)
-        if key not in texts:
-            texts[key] = driver_text(data, name, config.level, debug=config.debug)
-        text, triple, had_debug = texts[key]
+        live, text, triple, had_debug = driver_module(data, name, config.level, debug=config.debug)
+        if (config.debug and not had_debug) or not memory:
+            live.close()
         if config.debug and not had_debug:
             continue
-        yield config, plan_text(text, config, triple)
-
-
-def _plans_from_memory(data: bytes | str, name: str, configs: list[Config]) -> Iterator[tuple[Config, planner.SplitPlan]]:
-    """`plans_for(..., memory=True)`: per level and `-g`, one live module for its configs."""
-    keys = list(dict.fromkeys((config.level, config.debug) for config in configs))
-    for level, debug in keys:
-        with driver_module(data, name, level, debug=debug) as (live, text, triple, had_debug):
-            if debug and not had_debug:
-                continue
-            for config in configs:
-                if (config.level, config.debug) == (level, debug):
-                    yield config, plan_text(text, config, triple, live)
+        yield config, plan_text(text, config, triple, live if memory else None)
 
 
 def input_digest(data: bytes | str) -> str:

@@ -259,3 +259,109 @@ def test_a_variable_marked_constant_reads_constant() -> None:
         assert not e.variable.constant
         planner._mark_constant(e)
         assert e.variable.constant
+
+
+def _variable_facts(module_text: str, names_: set[str]) -> list[tuple[object, object, object]]:
+    """(unescaped, written of those, opaque) from the text reading and from memory."""
+    with engine.Module(module_text) as module:
+        mod = irmodel.parse_module(module.text())
+        found = []
+        for m in (None, module):
+            unescaped, written = planner.variable_uses(mod, names_, m)
+            # (which escaped variables are also written is nobody's business: left out)
+            found.append((unescaped, written & unescaped, planner.opaque_variables(mod, m)))
+        return found
+
+
+def _stat_module(extra: str) -> str:
+    from tests.test_planner import _TABLE, _stat_user
+
+    no_debug = "    #dbg_value(ptr %now, !1, !DIExpression(), !2)\n"
+    return "\n".join([_TABLE, _stat_user("a"), _stat_user("b", extra)]).replace(no_debug, "")
+
+
+@pytest.mark.parametrize("extra", [
+    "",
+    "  store ptr %now, ptr @seen, align 8",  # the address stored: `seen` is fine, `stat` escapes
+    "  call void @use(ptr %mx)",
+    "  %cmp = icmp eq ptr %now, null",
+    "  %sel = select i1 true, ptr %now, ptr null",
+    "  %vol = load volatile i64, ptr %now, align 8",
+    "  %at = load atomic i64, ptr %now seq_cst, align 8",  # an escape, as the text reads it
+    "  store atomic i64 1, ptr %mx release, align 8",
+    "  %idx = ptrtoint ptr %now to i64\n  %gep = getelementptr i8, ptr @stat, i64 %idx",
+    "  %back = getelementptr i8, ptr %mx, i64 8\n  %w = load i64, ptr %back, align 8",
+    "  store ptr getelementptr (i8, ptr @stat, i64 8), ptr @seen, align 8",
+    "  %s = load ptr, ptr @seen, align 8\n  store ptr %s, ptr @seen, align 8",
+    "  store ptr @use, ptr @seen, align 8",
+    "  store volatile ptr null, ptr @seen, align 8",
+    "  %cx = cmpxchg ptr @seen, ptr null, ptr null seq_cst seq_cst",
+])
+def test_variable_accesses_from_memory_read_as_the_text_does(extra: str) -> None:
+    """`facts.variable_accesses` (use lists) against the planner's text walk: which variables
+    escape, which are written, which are opaque (loaded and stored run-time values only)."""
+    text_facts, memory_facts = _variable_facts(_stat_module(extra), {"stat", "seen"})
+    assert memory_facts == text_facts
+
+
+def test_variable_accesses_see_initialisers_and_aliases() -> None:
+    base = _stat_module("")
+    for extra in ("@keep = internal global ptr @seen", "@other = alias ptr, ptr @seen",
+                  "@inner = internal global ptr getelementptr (i8, ptr @stat, i64 16)"):
+        text_facts, memory_facts = _variable_facts(base + "\n" + extra + "\n", {"stat", "seen"})
+        assert memory_facts == text_facts, extra
+        assert memory_facts[0] != {"stat", "seen"}, extra  # something escaped
+
+
+def test_one_function_and_one_call_print_as_in_the_whole_module() -> None:
+    """The stand-ins' texts come from printing one function or one call, not the module: the
+    same spelling as the module's text (attribute groups numbered module-wide), the first call
+    in body order (not use-list order)."""
+    text = (
+        "declare void @other()\n"
+        "define internal fastcc i32 @f(i32 noundef %x, ptr %p) #1 {\n  ret i32 %x\n}\n"
+        "define i32 @g(ptr %q) #0 {\n  call void @other() #0\n  %a = call fastcc i32 @f(i32 noundef 1, ptr %q) #1\n"
+        "  %b = call fastcc i32 @f(i32 noundef 2, ptr null)\n  ret i32 %b\n}\n"
+        "attributes #0 = { nounwind }\nattributes #1 = { noinline }\n"
+    )
+    with engine.Module(text) as module:
+        whole = module.text()
+        f = facts.function_text(module, "f")
+        assert f.startswith("define internal fastcc i32 @f(") and f in whole
+        assert facts.first_call_text(module, "g", "f").strip().startswith("%a = call fastcc i32 @f(i32 noundef 1, ptr %q)")
+        assert facts.first_call_text(module, "g", "nothing") == facts.first_call_text(module, "f", "g") == ""
+
+
+METADATA = """
+@a = internal global i32 1
+@b = internal global [2 x i8] zeroinitializer
+@c = internal global i32 2
+@d = internal global i32 3
+@e = internal global i32 4, !associated !12
+@t = internal global i32 5
+!named = !{!9, !10}
+!9 = !{ptr @a}
+!10 = !{!11}
+!11 = !{ptr getelementptr (i8, ptr @b, i64 1)}
+!12 = !{ptr @d}
+declare void @llvm.foo(metadata)
+define void @callee() {
+  ret void
+}
+define i32 @f(ptr %p) {
+  %x = load i32, ptr @c
+  call void %p(), !callees !13
+  call void @llvm.foo(metadata ptr @t)
+  ret i32 %x
+}
+!13 = !{ptr @callee}
+"""
+
+
+def test_metadata_refs_from_memory_are_the_nodes_refs() -> None:
+    """Named metadata, nodes inside nodes, a constant expression, a global's attachment and an
+    instruction's: the names the text's metadata lines give; a `metadata ptr @t` argument
+    is not a node (the text has it in a body line)."""
+    with engine.Module(METADATA) as module:
+        text = set(planner._metadata_refs(irmodel.parse_module(module.text())))
+        assert facts.metadata_refs(module) == text == {"a", "b", "d", "callee"}

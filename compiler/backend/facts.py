@@ -61,6 +61,7 @@ class _CXX:
     instruction_count: Any
     assumes_dso_local: Any
     block_address: Any
+    value_as_metadata: Any
 
     @staticmethod
     def load(lib: ctypes.CDLL) -> _CXX:
@@ -76,7 +77,11 @@ class _CXX:
         # constant if something took it, without making one (LLVMBlockAddress would)
         lookup = lib._ZN4llvm12BlockAddress6lookupEPKNS_10BasicBlockE
         lookup.restype, lookup.argtypes = c_void_p, [c_void_p]
-        return _CXX(name, count, dso, lookup)
+        # static ValueAsMetadata *ValueAsMetadata::getIfExists(Value *): the value's metadata
+        # wrapper if metadata names it (`!{ptr @g}`), without making one
+        wrapped = lib._ZN4llvm15ValueAsMetadata11getIfExistsEPNS_5ValueE
+        wrapped.restype, wrapped.argtypes = c_void_p, [c_void_p]
+        return _CXX(name, count, dso, lookup, wrapped)
 
 
 MANGLED = (
@@ -84,6 +89,7 @@ MANGLED = (
     "_ZNK4llvm8Function19getInstructionCountEv",
     "_ZNK4llvm13TargetMachine20shouldAssumeDSOLocalEPKNS_11GlobalValueE",
     "_ZN4llvm12BlockAddress6lookupEPKNS_10BasicBlockE",
+    "_ZN4llvm15ValueAsMetadata11getIfExistsEPNS_5ValueE",
 )
 
 
@@ -444,3 +450,237 @@ def _plain_constant(lib: ctypes.CDLL, value: int, known: dict[int, bool], depth:
             )
         known[value] = found
     return found
+
+
+#: LLVMOpcode of the instructions a variable's accesses go through
+_LOAD, _STORE, _GEP = 27, 28, 29
+#: LLVMValueKind of a constant expression, and of the values a store may write without naming
+#: anything (`store i32 0`, `store ptr @other`: one printed token that is no `%` value)
+_CONSTANT_EXPR = 10
+_PLAIN_STORED = frozenset({14, 15, 18, 19, 20, 21, 25, *_GLOBALS})
+_SSA_KINDS = frozenset({0, _INSTRUCTION})
+
+
+@dataclass
+class VariableAccesses:
+    """How a module's functions use its variables, from their use lists (the planner's text
+    walk `planner.variable_uses` and `opaque_variables`, read in memory)."""
+
+    #: an address that may escape: some use is not a load from it, a store to it, or a
+    #: `getelementptr` of it (nested too) whose result is only used so in turn
+    escaped: set[str]
+    #: written by a store, or by a volatile load (which GlobalOpt does not fold through); an
+    #: atomic access counts as an escape, as the text reading has it
+    written: set[str]
+    #: loaded directly (`load T, ptr @v`, plain), and stored a run-time value directly
+    #: (`store T %x, ptr @v`, plain), and named any other way (`opaque_variables`' three sets)
+    loaded: set[str]
+    run_time_stored: set[str]
+    other: set[str]
+
+
+def variable_accesses(module: engine.Module, names: set[str]) -> VariableAccesses:
+    """`VariableAccesses` of the named variables (names the module lacks are left out)."""
+    lib = engine.capi()
+    out = VariableAccesses(set(), set(), set(), set(), set())
+    for name in sorted(names):
+        variable = lib.LLVMGetNamedGlobal(module.ref, name.encode())
+        if not variable:
+            continue
+        _direct_accesses(lib, variable, name, out)
+        if not _derived_accesses(lib, variable, name, out, set(), 0):
+            out.escaped.add(name)
+    return out
+
+
+def _direct_accesses(lib: ctypes.CDLL, variable: int, name: str, out: VariableAccesses) -> None:
+    """`opaque_variables`' reading of one variable: plain loads of it, plain stores to it of a
+    run-time value, and any other use."""
+    use = lib.LLVMGetFirstUse(variable)
+    while use:
+        user = lib.LLVMGetUser(use)
+        use = lib.LLVMGetNextUse(use)
+        opcode = lib.LLVMGetInstructionOpcode(user) if lib.LLVMGetValueKind(user) == _INSTRUCTION else None
+        plain = opcode in (_LOAD, _STORE) and not lib.LLVMGetVolatile(user) and not lib.LLVMGetOrdering(user)
+        if plain and opcode == _LOAD:
+            out.loaded.add(name)
+            continue
+        if plain and opcode == _STORE and lib.LLVMGetOperand(user, 1) == variable:
+            stored = lib.LLVMGetOperand(user, 0)
+            kind = lib.LLVMGetValueKind(stored)
+            if kind in _SSA_KINDS:
+                out.run_time_stored.add(name)
+                continue
+            if stored != variable and kind in _PLAIN_STORED:
+                continue
+        out.other.add(name)
+
+
+def _derived_accesses(lib: ctypes.CDLL, pointer: int, name: str, out: VariableAccesses, seen: set[int], depth: int) -> bool:
+    """Whether every use of `pointer` (the variable, or a `getelementptr` rooted in it) loads
+    from it, stores to it or derives another such pointer; marks `name` written on the way."""
+    use = lib.LLVMGetFirstUse(pointer)
+    while use:
+        user = lib.LLVMGetUser(use)
+        use = lib.LLVMGetNextUse(use)
+        kind = lib.LLVMGetValueKind(user)
+        opcode = (
+            lib.LLVMGetInstructionOpcode(user) if kind == _INSTRUCTION else
+            lib.LLVMGetConstOpcode(user) if kind == _CONSTANT_EXPR else None
+        )
+        if opcode in (_LOAD, _STORE) and lib.LLVMGetOrdering(user):
+            # an atomic access: the printed ordering follows the address (`ptr @v acquire`),
+            # which the text reading took for an escape; kept so (the plans stay the same)
+            return False
+        if opcode == _LOAD:
+            if lib.LLVMGetVolatile(user):
+                out.written.add(name)
+        elif opcode == _STORE and lib.LLVMGetOperand(user, 0) != pointer:
+            out.written.add(name)
+        elif opcode == _GEP and depth < 64:
+            operands = [lib.LLVMGetOperand(user, i) for i in range(lib.LLVMGetNumOperands(user))]
+            if pointer in operands[1:]:
+                return False
+            if user not in seen:
+                seen.add(user)
+                if not _derived_accesses(lib, user, name, out, seen, depth + 1):
+                    return False
+        else:
+            return False
+    return True
+
+
+def function_text(module: engine.Module, name: str) -> str:
+    """One function as the module's printer writes it (numbered as in the whole module's
+    text: LLVM's printer numbers a function's attribute groups and metadata module-wide),
+    without the comment lines before it (`; Function Attrs: ...`)."""
+    lib = engine.capi()
+    function = lib.LLVMGetNamedFunction(module.ref, name.encode())
+    text = engine.message(lib.LLVMPrintValueToString(function)) if function else ""
+    while text.startswith((";", "\n")):
+        text = text.split("\n", 1)[1] if "\n" in text else ""
+    return text
+
+
+def first_call_text(module: engine.Module, caller: str, callee: str) -> str:
+    """The first instruction of `caller` (in body order) that calls `callee`, as printed, or ""."""
+    lib = engine.capi()
+    function = lib.LLVMGetNamedFunction(module.ref, caller.encode())
+    target = lib.LLVMGetNamedFunction(module.ref, callee.encode())
+    block = lib.LLVMGetFirstBasicBlock(function) if function and target else None
+    while block:
+        instruction = lib.LLVMGetFirstInstruction(block)
+        while instruction:
+            if lib.LLVMGetInstructionOpcode(instruction) in _CALLS and lib.LLVMGetCalledValue(instruction) == target:
+                return engine.message(lib.LLVMPrintValueToString(instruction))
+            instruction = lib.LLVMGetNextInstruction(instruction)
+        block = lib.LLVMGetNextBasicBlock(block)
+    return ""
+
+
+def metadata_refs(module: engine.Module) -> set[str]:
+    """The global values metadata nodes name, directly (`!{ptr @g}`) or inside a constant
+    expression: what `planner._metadata_refs` reads from the text's `!N = ...` lines. A walk
+    from the roots (named metadata, global and instruction attachments), done only when some
+    value has a metadata wrapper (`ValueAsMetadata::getIfExists`): most modules have none. The
+    wrapper alone is not enough: debug records and `metadata ptr @g` arguments make one too,
+    and a stripped record leaves it behind."""
+    lib = engine.capi()
+    wrapped = _CXX.load(lib).value_as_metadata
+    values = [ref for _kind, ref in engine.global_value_refs(module.ref)]
+    candidates = {ref for ref in values if wrapped(ref) or _named_in_expression(lib, wrapped, ref, 0)}
+    if not candidates:
+        return set()
+    walk = _MetadataWalk(lib, module)
+    walk.roots(values)
+    # named only from an instruction's attachment (`!callees` at an indirect call, in Rust's
+    # std), or by no node at all: the calls first, every instruction only if that is not all
+    if candidates - walk.found:
+        walk.instruction_attachments(_CALLS)
+    if candidates - walk.found:
+        walk.instruction_attachments()
+    return {engine.Value(ref).name for ref in walk.found}
+
+
+class _MetadataWalk:
+    """The global values reachable through metadata nodes from some roots (each node once)."""
+
+    def __init__(self, lib: ctypes.CDLL, module: engine.Module) -> None:
+        self.lib, self.module = lib, module.ref
+        self.context = lib.LLVMGetModuleContext(module.ref)
+        self.seen: set[int] = set()
+        self.found: set[int] = set()
+
+    def roots(self, values: list[int]) -> None:
+        """Named metadata and the attachments of global values."""
+        lib = self.lib
+        named = lib.LLVMGetFirstNamedMetadata(self.module)
+        while named:
+            size = c_size_t()
+            raw = lib.LLVMGetNamedMetadataName(named, byref(size))
+            name = ctypes.string_at(raw, size.value) + b"\0"
+            count = lib.LLVMGetNamedMetadataNumOperands(self.module, name)
+            operands = (c_void_p * count)()
+            lib.LLVMGetNamedMetadataOperands(self.module, name, operands)
+            for operand in operands:
+                self.value(operand or 0)
+            named = lib.LLVMGetNextNamedMetadata(named)
+        for ref in values:
+            self.attachments(lib.LLVMGlobalCopyAllMetadata, ref)
+
+    def instruction_attachments(self, opcodes: frozenset[int] | None = None) -> None:
+        """The attachments of every instruction with metadata (of `opcodes` only, if given)."""
+        lib = self.lib
+        opcode_of, has_metadata, following = lib.LLVMGetInstructionOpcode, lib.LLVMHasMetadata, lib.LLVMGetNextInstruction
+        for _kind, function in engine.global_value_refs(self.module, "function"):
+            block = lib.LLVMGetFirstBasicBlock(function)
+            while block:
+                instruction = lib.LLVMGetFirstInstruction(block)
+                while instruction:
+                    if (opcodes is None or opcode_of(instruction) in opcodes) and has_metadata(instruction):
+                        self.attachments(lib.LLVMInstructionGetAllMetadataOtherThanDebugLoc, instruction)
+                    instruction = following(instruction)
+                block = lib.LLVMGetNextBasicBlock(block)
+
+    def attachments(self, copy: Any, value: int) -> None:
+        lib = self.lib
+        count = c_size_t()
+        entries = copy(value, byref(count))
+        if not entries:
+            return
+        try:
+            for i in range(count.value):
+                self.value(lib.LLVMMetadataAsValue(self.context, lib.LLVMValueMetadataEntriesGetMetadata(entries, i)))
+        finally:
+            lib.LLVMDisposeValueMetadataEntries(entries)
+
+    def value(self, value: int, depth: int = 0) -> None:
+        """A node's operand: a node (walked), a global value or a constant naming some."""
+        if not value or value in self.seen or depth > 256:
+            return
+        self.seen.add(value)
+        lib = self.lib
+        if lib.LLVMIsAMDNode(value):
+            count = lib.LLVMGetMDNodeNumOperands(value)
+            operands = (c_void_p * count)()
+            lib.LLVMGetMDNodeOperands(value, operands)
+            for operand in operands:
+                self.value(operand or 0, depth + 1)
+            return
+        kind = lib.LLVMGetValueKind(value)
+        if kind in _GLOBALS:
+            self.found.add(value)
+        elif kind not in _LEAVES:
+            for i in range(lib.LLVMGetNumOperands(value)):
+                self.value(lib.LLVMGetOperand(value, i), depth + 1)
+
+def _named_in_expression(lib: ctypes.CDLL, wrapped: Any, value: int, depth: int) -> bool:
+    """Whether metadata names a constant expression using `value` (through expressions)."""
+    use = lib.LLVMGetFirstUse(value)
+    while use:
+        user = lib.LLVMGetUser(use)
+        use = lib.LLVMGetNextUse(use)
+        expression = lib.LLVMGetValueKind(user) == _CONSTANT_EXPR and depth < 64
+        if expression and (wrapped(user) or _named_in_expression(lib, wrapped, user, depth + 1)):
+            return True
+    return False

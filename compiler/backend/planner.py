@@ -369,8 +369,7 @@ def plan(
     live module `text` was printed from (names canonical, numbered values named), from which
     the facts already read in memory come (`compiler/backend/facts.py`: call sites)."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
-    loaded = load_state(text, policy, strip_debug)
-    loaded.module = module
+    loaded = load_state(text, policy, strip_debug, module)
     state = _plan_level1(loaded, None)
     # every subgraph copies the callees the serial inliner takes; where that closure is large
     # (an interpreter's hundred helpers called from everywhere) fewer, bigger subgraphs do
@@ -411,8 +410,9 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     return state
 
 
-def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
-    """Parse the module (unnamed globals named, debug info dropped) and classify its definitions."""
+def load_state(text: str, policy: PlanPolicy, strip_debug: bool, module: engine.Module | None = None) -> PlanState:
+    """Parse the module (unnamed globals named, debug info dropped) and classify its definitions
+    (`module`: the live module `text` was printed from, whose facts the plan reads in memory)."""
     text = name_unnamed(text)
     mod = irmodel.parse_module(text)
     if strip_debug:
@@ -431,11 +431,12 @@ def load_state(text: str, policy: PlanPolicy, strip_debug: bool) -> PlanState:
         order={e.name: i for i, e in enumerate(mod.entities) if e.is_value},
         local_dup=_duplicable(mod, atoms),
         shared=_shared_copies(mod),
-        opaque=opaque_variables(mod),
+        opaque=opaque_variables(mod, module),
+        module=module,
     )
 
 
-def opaque_variables(mod: IRModule) -> set[str]:
+def opaque_variables(mod: IRModule, module: engine.Module | None = None) -> set[str]:
     """Local scalar variables the unsplit optimiser knows nothing useful about: loaded, and
     stored a value only known at run time (gawk's `srcfile`, `srcline`, which its tiny
     `set_loc` writes): no constant to fold, no dead store to drop, nothing to split. An
@@ -449,9 +450,12 @@ def opaque_variables(mod: IRModule) -> set[str]:
         head = e.variable
         if not head.constant and not head.thread_local and not head.section and head.scalar:
             candidates.add(e.name)
+    other: set[str] = {r for e in mod.entities if e.kind != "function" for r in e.refs}
+    if module is not None:
+        accesses = facts.variable_accesses(module, candidates)
+        return (candidates & accesses.loaded & accesses.run_time_stored) - other - accesses.other
     loaded: set[str] = set()
     run_time_stored: set[str] = set()
-    other: set[str] = {r for e in mod.entities if e.kind != "function" for r in e.refs}
     for e in mod.by_kind("function"):
         if not candidates.intersection(e.refs):
             continue
@@ -932,7 +936,7 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     unescaped: set[str] = set()
     constants: frozenset[str] = frozenset()
     if state.policy.serial_alias_facts:
-        unescaped, written = variable_uses(state.mod, exported)
+        unescaped, written = variable_uses(state.mod, exported, state.module)
         # GlobalOpt makes a never-written local constant unsplit and folds its loads (a flag
         # nothing sets: the calls it guards die, and the undefined symbols only they named);
         # marked constant here, every subgraph gets its initialiser to fold (`_declarations`)
@@ -948,7 +952,8 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         layout = PieceLayout(
             ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
-            prelude=variable_keepers(keep_local, k) + serial_argument_callers(state.mod, sites, local_here, members, renames[k], k),
+            prelude=variable_keepers(keep_local, k)
+            + serial_argument_callers(state.mod, sites, local_here, members, renames[k], k, state.module),
         )
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
@@ -1145,6 +1150,8 @@ class CallSites:
     keyed: bool = False
     #: keyed: the argument texts of the module's first site (what a stand-in passes)
     first_texts: list[str] = field(default_factory=list)
+    #: the function's printed header, once read (asked by each subgraph holding the function)
+    header: str = ""
     #: `arguments` over every caller, once computed (asked by each subgraph holding the function)
     _everywhere: list[tuple[int, list[set[object]]] | None] = field(default_factory=list, repr=False)
 
@@ -1199,7 +1206,7 @@ def call_sites(mod: IRModule, names: set[str], module: engine.Module | None = No
 
 def serial_argument_callers(
     mod: IRModule, sites: dict[str, CallSites], local_here: list[str], members: Iterable[str],
-    rename: dict[str, str], k: int,
+    rename: dict[str, str], k: int, module: engine.Module | None = None,
 ) -> list[str]:
     """One discardable caller per local of subgraph `k` that IPSCCP would specialise here only.
 
@@ -1212,7 +1219,8 @@ def serial_argument_callers(
     site of the module agrees, so IPSCCP sees the arguments the unsplit build sees. It is
     `linkonce_odr`, so not tracked by IPSCCP itself, and nothing calls it: GlobalOpt,
     two module passes after IPSCCP (CalledValuePropagation between), deletes it before the
-    inliner or any other pass counts the local's callers."""
+    inliner or any other pass counts the local's callers. With the live `module`, the
+    stand-in's texts (the first site, the callee's parameters) are printed from it alone."""
     out: list[str] = []
     by_name = mod.values
     member_set = set(members)
@@ -1230,11 +1238,17 @@ def serial_argument_callers(
         here = cs.arguments([m for m in cs.by_caller if m in member_set])
         if everywhere is None or here is None or not here[0] or here[0] >= everywhere[0]:
             continue
+        if not any(not constant(cs, s) and constant(cs, h) for s, h in zip(everywhere[1], here[1], strict=False)):
+            continue
         if cs.keyed and not cs.prefix:  # the texts a stand-in passes: the first site's
-            cs.prefix, cs.first_texts = next(_sites_in(by_name[next(iter(cs.by_caller))].text, name), ("", []))
+            first = next(iter(cs.by_caller))
+            body = "\n" + facts.first_call_text(module, first, name) if module is not None else by_name[first].text
+            cs.prefix, cs.first_texts = next(_sites_in(body, name), ("", []))
         if not cs.prefix:
             continue
-        header = by_name[name].text.split("\n", 1)[0]
+        if not cs.header:
+            cs.header = (facts.function_text(module, name) if module is not None else by_name[name].text).split("\n", 1)[0]
+        header = cs.header
         callee = "@" + quote(name) + "("
         params = irmodel.split_top_level(irmodel.parenthesised(header, header.index(callee) + len(callee) - 1))
         if len(params) != len(everywhere[1]) or not all(re.search(" " + tokens.IR_LOCAL + "$", p) for p in params):
@@ -1242,9 +1256,6 @@ def serial_argument_callers(
         if any(re.search(r"\b(?:swifterror|swiftasync|inalloca|preallocated)\b", p) for p in params):
             continue
         params = [re.sub(r" returned\b", "", p) for p in params]  # only valid where a value is returned
-
-        if not any(not constant(cs, s) and constant(cs, h) for s, h in zip(everywhere[1], here[1], strict=False)):
-            continue
         texts = cs.first_texts if cs.keyed else [str(next(iter(s))) for s in everywhere[1]]
         args = [t if constant(cs, s) else p for s, t, p in zip(everywhere[1], texts, params, strict=True)]
         target = "@" + quote(rename.get(name, name))
@@ -1331,9 +1342,10 @@ def never_written_variables(mod: IRModule, candidates: set[str]) -> set[str]:
     return unescaped - written
 
 
-def variable_uses(mod: IRModule, candidates: set[str]) -> tuple[set[str], set[str]]:
+def variable_uses(mod: IRModule, candidates: set[str], module: engine.Module | None = None) -> tuple[set[str], set[str]]:
     """`non_escaping_variables`, and which of them an instruction writes (a store, or a
-    volatile or atomic access)."""
+    volatile or atomic access): from the live `module`'s use lists when there is one
+    (`facts.variable_accesses`), else from the bodies' text."""
     wanted: set[str] = set()
     for name in candidates:
         e = mod.values.get(name)
@@ -1345,8 +1357,11 @@ def variable_uses(mod: IRModule, candidates: set[str]) -> tuple[set[str], set[st
         wanted.add(name)
     if not wanted:
         return set(), set()
-    written: set[str] = set()
     escaped = {r for e in mod.entities if e.kind not in ("function",) for r in e.refs if r in wanted and r != e.name}
+    if module is not None:
+        accesses = facts.variable_accesses(module, wanted)
+        return wanted - escaped - accesses.escaped, accesses.written
+    written: set[str] = set()
     for e in mod.by_kind("function"):
         named = wanted.intersection(e.refs) - escaped
         if not named:

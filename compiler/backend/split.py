@@ -431,8 +431,8 @@ def compile_split(
     module asm, and that asm (`engine.Module.module_asm`), from which
     the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
     piece texts, except where a harness rewrote a piece's text or caches tasks by text;
-    `module`: the live module `module_text` was printed from, if the caller keeps it (the
-    planner reads its facts there: `planner.plan`)."""
+    `module`: the live module the text was printed from, whose facts the plan reads in
+    memory (compiler/backend/facts.py), closed here once planned (the workers make their own)."""
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
         whole = None
         if bitcode is not None and (hooks is None or hooks.tasks is None):
@@ -487,7 +487,11 @@ def _compile_split(
         policy = dataclasses.replace(
             policy, assignment={synthetic.get(n, n): k for n, k in hooks.plan_assignment.items()})
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
-    the_plan = planner.plan(module_text, policy=policy, strip_debug=False, module=module)
+    try:
+        the_plan = planner.plan(module_text, policy=policy, strip_debug=False, module=module)
+    finally:
+        if module is not None:
+            module.close()  # the workers make their own pieces: free the whole module first
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
