@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import deadfields, engine, guard, llvm_stage, names, policy, split_mode
+from compiler.backend import engine, guard, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
@@ -296,15 +296,10 @@ def _build_module(
         options = dataclasses.replace(options, split=choice.mode)
         split_build = choice.mode != SplitMode.NONE
     if split_build:
-        # names the link could mistake for registers or mnemonics, or must quote: plain
-        # synthetic ones while split, spelled back in the link (compiler/backend/names.py)
-        if options.opt_level >= 1:
-            with times.stage("table fields"):
-                # what the serial GlobalOpt drops, no subgraph can see (compiler/backend/deadfields.py)
-                deadfields.clear_unread_fields(module, target)
+        from compiler.backend import split
+
+        spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
         with times.stage("module to text"):
-            spellings = names.canonicalise(module)
-            names.name_unnamed(module)  # the text and the bitcode name them alike
             text = module.text()
         # the workers cut their subgraphs from it in memory (compiler/backend/cut.py); with
         # debug info they still parse piece texts (the text cuts each unit's variable list)

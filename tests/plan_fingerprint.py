@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from compiler.backend import cut, deadfields, engine, llvm_stage, names, planner, split, split_mode
+from compiler.backend import cut, engine, llvm_stage, planner, split, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.hooks import BuildHooks
 
@@ -199,11 +199,11 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> t
     """The live module as the split driver hands it to the planner, its text as printed
     for the planner, the triple, and whether the module had debug info.
 
-    These are the steps of `compiler.driver._build_module` (private: repeated here, in its
-    order) for `ember build -O<level> --split <mode> [-g]` of a `.ll`/`.bc` input, with no
-    `--target`: parse and verify (`driver.load_llvm_module` calls `llvm_stage.native`),
-    the module's triple or the host's, `prepare`, debug info stripped without `-g`, unread
-    table fields cleared at -O1 and up, names made plain and the unnamed named, printed."""
+    These are the steps of `compiler.driver._build_module` for `ember build -O<level> --split
+    <mode> [-g]` of a `.ll`/`.bc` input, with no `--target`: parse and verify
+    (`driver.load_llvm_module` calls `llvm_stage.native`), the module's triple or the
+    host's, `prepare`, debug info stripped without `-g`, then the driver's own
+    `split.prepare_whole_module` (unread table fields, plain names), printed."""
     module = llvm_stage.native(data, name)
     try:
         target = llvm_stage.native_target(module.triple or None, level)
@@ -211,10 +211,7 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> t
         had_debug = module.has_debug_info()
         if not debug:
             module.strip_debug_info()
-        if level >= 1:
-            deadfields.clear_unread_fields(module, target)
-        names.canonicalise(module)
-        names.name_unnamed(module)
+        split.prepare_whole_module(module, target, level)
         return module, module.text(), module.triple or None, had_debug
     except BaseException:
         module.close()

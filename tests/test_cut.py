@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.backend import cut, engine, llvm_stage, names, planner
+from compiler.backend import cut, engine, llvm_stage, names, planner, split
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = [
@@ -61,14 +61,13 @@ define ptr @greeting() { ret ptr @0 }
 
 
 def _prepared(data: bytes | str, level: int) -> tuple[str, bytes, str, str]:
-    """The module as the split driver has it before planning: its text, its bitcode (without
-    the module asm, which travels apart) and that asm."""
+    """The module as the split driver has it before planning (`split.prepare_whole_module`):
+    its text, its bitcode (without the module asm, which travels apart) and that asm."""
     with engine.Module(data) as module:
         target = llvm_stage.native_target(module.triple or None, level)
         module.prepare(target, force_triple=False)
         module.strip_debug_info()
-        names.canonicalise(module)
-        names.name_unnamed(module)
+        split.prepare_whole_module(module, target, level)
         text, asm = module.text(), module.module_asm()
         module.set_module_asm("")
         return text, module.bitcode(), asm, target.triple

@@ -19,12 +19,25 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from compiler.backend import assembler, cut, engine, globalmerge, guard, llvm_stage, mclink, planner, pool, split_mode
+from compiler.backend import (
+    assembler,
+    cut,
+    deadfields,
+    engine,
+    globalmerge,
+    guard,
+    llvm_stage,
+    mclink,
+    names,
+    planner,
+    pool,
+    split_mode,
+)
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location
 from compiler.hooks import BuildHooks, TaskCache
@@ -145,6 +158,26 @@ class WholeModule:
 
     bitcode_path: str
     module_asm: str = ""
+
+
+def prepare_whole_module(
+    module: engine.Module, target: engine.Target, opt_level: int,
+    stage: Callable[[str], AbstractContextManager[object]] = lambda _name: nullcontext(),
+) -> dict[str, str]:
+    """The driver's steps between a prepared module (debug info already stripped without
+    `-g`) and its plan, in place: the table fields the serial GlobalOpt drops cleared (at -O1
+    and up: no subgraph can see them unread, compiler/backend/deadfields.py), names the link
+    could mistake for registers or mnemonics, or must quote, made plain synthetic ones (spelled
+    back in the link, compiler/backend/names.py), the unnamed named (the text and the bitcode
+    name them alike). Returns the synthetic names' spellings. `stage`: times each step
+    (`--time-report`'s "table fields" and "module to text")."""
+    if opt_level >= 1:
+        with stage("table fields"):
+            deadfields.clear_unread_fields(module, target)
+    with stage("module to text"):
+        spellings = names.canonicalise(module)
+        names.name_unnamed(module)
+    return spellings
 
 
 @dataclass(frozen=True)
