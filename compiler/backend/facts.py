@@ -108,6 +108,7 @@ def value_name(ref: int) -> str:
 
 @functools.cache
 def _attribute_kinds() -> dict[str, int]:
+    """Each `PLAN_ATTRIBUTES` word's attribute kind (looked up once)."""
     lib = engine.capi()
     return {word: lib.LLVMGetEnumAttributeKindForName(word.encode(), len(word)) for word in PLAN_ATTRIBUTES}
 

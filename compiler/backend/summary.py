@@ -435,6 +435,7 @@ class _ModuleWalk:
         return {name: self._facts(name, ref) for name, ref in self.defined.items()}
 
     def _facts(self, name: str, ref: int) -> FunctionFacts:
+        """One function's `FunctionFacts`: the lean walk over a big body, the full one otherwise."""
         lib = self.lib
         # the text counts two-space lines: the first instruction follows the header's newline
         # (not counted) unless a label opens the body, and a switch adds its `]` line
@@ -678,6 +679,7 @@ def _names_stderr(mod: IRModule) -> Callable[[str], bool]:
     """Whether a function's text holds `@stderr` (its name, or a value it names, spelled
     `stderr...` unquoted), from the entities' refs."""
     def plain(name: str) -> bool:
+        """`@` + the name starts with `@stderr` as printed (not quoted)."""
         return name.startswith("stderr") and quote(name) == name
 
     naming = {e.name for e in mod.by_kind("function") if plain(e.name) or any(plain(r) for r in e.refs)}
