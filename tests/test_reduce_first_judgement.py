@@ -5,6 +5,7 @@ difference, and a candidate judged alone runs both builds at once. Fake builds: 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -153,3 +154,34 @@ def test_one_build_at_a_time_unless_alone_and_the_first_check_likely_passes(tmp_
     single.stats.checks["split"].runs = 3
     assert single.alone("declare i64 @writev(i32, ptr, i32) ; 4\n") and single.stats.together == 0
     judge.close()
+
+
+def test_the_checks_after_the_regions_keep_to_the_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks at split cost 1 and without the plan each rebuild the whole result; with less
+    budget left than the input's first check took, they are not run (they ran 230-470 s past a
+    600 s budget on rust-regex), and the result says it was not built without the plan."""
+    cost_one: list[str] = []
+    delay = [0.4]  # every build: the input's first check takes ~0.8 s, its budget 1 s
+
+    def build(path: Path, check: str, diff: split_triage.Difference, _cache: Path | None,
+              plan: dict[str, int] | None = None) -> Sequence[Symbol]:
+        if diff.cost == 1:
+            cost_one.append(check)
+        if plan is not None:
+            plan.update({"main": 0, "helper": 1, "dead": 1, "flush": 1})
+        time.sleep(delay[0])
+        return _table(check, path.read_text())
+
+    monkeypatch.setattr(split_triage, "build_symbols", build)
+    said: list[str] = []
+    result = split_triage.triage(MODULE, split="subgraph", split_jobs=2, opt=2, cost=None, jobs=1, time_budget=1.0,
+                                 task_cache=None, say=said.append, keep_plan=True)
+    assert result is not None and "@writev" in result.text
+    assert cost_one == [], said
+    assert any("split cost 1: not checked, the time budget is spent" in line for line in said), said
+    assert result.difference.assignment is not None and result.needs_plan and not result.plan_checked
+    # with budget to spare, both checks run
+    delay[0] = 0.0
+    roomy = split_triage.triage(MODULE, split="subgraph", split_jobs=2, opt=2, cost=None, jobs=1, time_budget=600,
+                                task_cache=None, keep_plan=True)
+    assert roomy is not None and roomy.plan_checked and cost_one

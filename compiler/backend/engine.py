@@ -514,20 +514,7 @@ class Module:
         lib.LLVMGetModuleInlineAsm(self.ref, byref(size))
         if size.value:
             return True
-        fn = lib.LLVMGetFirstFunction(self.ref)
-        while fn:
-            block = lib.LLVMGetFirstBasicBlock(fn)
-            while block:
-                inst = lib.LLVMGetFirstInstruction(block)
-                while inst:
-                    if lib.LLVMGetInstructionOpcode(inst) in _CALL_OPCODES and lib.LLVMIsAInlineAsm(
-                        lib.LLVMGetCalledValue(inst)
-                    ):
-                        return True
-                    inst = lib.LLVMGetNextInstruction(inst)
-                block = lib.LLVMGetNextBasicBlock(block)
-            fn = lib.LLVMGetNextFunction(fn)
-        return False
+        return any(calls_inline_asm(fn) for _kind, fn in global_value_refs(self.ref, "function"))
 
     def global_value_sizes(self, names: list[str]) -> dict[str, int]:
         """The alloc size (bytes, the module's data layout) of each named global variable's value type."""
@@ -685,6 +672,23 @@ def global_value_refs(module: int, *kinds: str) -> Iterator[tuple[str, int]]:
             following = step(value)
             yield kind, value
             value = following
+
+
+def calls_inline_asm(function: int) -> bool:
+    """Whether a function's body calls an inline asm (a walk over its instructions, opcodes
+    only except at calls: no use list leads to an asm value)."""
+    lib = _lib()
+    next_instruction, opcode_of, called, is_asm = (
+        lib.LLVMGetNextInstruction, lib.LLVMGetInstructionOpcode, lib.LLVMGetCalledValue, lib.LLVMIsAInlineAsm)
+    block = lib.LLVMGetFirstBasicBlock(function)
+    while block:
+        instruction = lib.LLVMGetFirstInstruction(block)
+        while instruction:
+            if opcode_of(instruction) in _CALL_OPCODES and is_asm(called(instruction)):
+                return True
+            instruction = next_instruction(instruction)
+        block = lib.LLVMGetNextBasicBlock(block)
+    return False
 
 
 def _only_dead_constants_use(lib: ctypes.CDLL, value: int, depth: int = 0) -> bool:

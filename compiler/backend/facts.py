@@ -156,25 +156,10 @@ class _Reader:
         return IRModule([], self.entities)
 
     def _inline_asm(self) -> None:
-        """Which function bodies call inline asm: a walk over every instruction (no use list
-        leads to an asm value), opcodes only except at calls."""
-        lib = self.lib
-        next_instruction, opcode_of, called, is_asm = (
-            lib.LLVMGetNextInstruction, lib.LLVMGetInstructionOpcode, lib.LLVMGetCalledValue, lib.LLVMIsAInlineAsm)
+        """Which function bodies call inline asm (`engine.calls_inline_asm`)."""
         for ref, e in self.by_ref.items():
-            if e.kind != "function":
-                continue
-            found = False
-            block = lib.LLVMGetFirstBasicBlock(ref)
-            while block and not found:
-                instruction = lib.LLVMGetFirstInstruction(block)
-                while instruction:
-                    if opcode_of(instruction) in _CALLS and is_asm(called(instruction)):
-                        found = True
-                        break
-                    instruction = next_instruction(instruction)
-                block = lib.LLVMGetNextBasicBlock(block)
-            e.known_inline_asm = found
+            if e.kind == "function":
+                e.known_inline_asm = engine.calls_inline_asm(ref)
 
     def _entity(self, ref: int, kind: str, comdats: dict[int, str], machine: int) -> None:
         lib = self.lib

@@ -163,8 +163,10 @@ def _triage_file(
         import json
 
         outputs.write_output(out + ".plan.json", json.dumps(result.difference.assignment, indent=0, sort_keys=True) + "\n")
-        lines += ["  (shows only with the failing build's own split plan, kept in " + out + ".plan.json: "
-                  "`BuildHooks.plan_assignment`; no plain `--split-cost` shows it)"]
+        why = ("no plain `--split-cost` shows it" if result.plan_checked else
+               "not built without it: the time budget was spent first")
+        lines += ["  (shows with the failing build's own split plan, kept in " + out + ".plan.json: "
+                  f"`BuildHooks.plan_assignment`; {why})"]
     outputs.write_output(out + ".report.txt", "\n".join(lines) + "\n")
     return stats
 

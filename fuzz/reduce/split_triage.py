@@ -668,9 +668,12 @@ class TriageResult:
     seconds: float
     #: what the reduction started from, in words
     started: str
-    #: the result shows the difference only with the difference's fixed plan (`Difference.assignment`);
-    #: otherwise at split cost `difference.cost` without it (`without_plan`)
+    #: the result shows the difference only with the difference's fixed plan (`Difference.assignment`),
+    #: or the time budget left no check without it; otherwise at split cost `difference.cost`
+    #: without it (`without_plan`)
     needs_plan: bool = False
+    #: whether the result was built without the plan at all (False: the budget was spent first)
+    plan_checked: bool = True
 
 
 def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, workdir: Path, task_cache: Path | None,
@@ -790,7 +793,10 @@ def triage(
                              plan=plan if keep_plan else None, faults=faults)
         if diff is None:
             return None
-        say(f"difference: {diff.render()} ({time.monotonic() - start:.0f}s)")
+        # what one check of the whole input cost: the checks after the regions (at split cost
+        # 1, without the plan) run only while the budget has that much left
+        check_seconds = time.monotonic() - start
+        say(f"difference: {diff.render()} ({check_seconds:.0f}s)")
         external = external_names(stripped)
         mentioned = mentioned_symbols(stripped, diff)
         # a difference that names defined symbols (a planted MC-link mistake) is looked for in
@@ -836,6 +842,14 @@ def triage(
         def left() -> float | None:
             return None if time_budget is None else max(0.0, time_budget - (time.monotonic() - start))
 
+        def affordable(what: str) -> bool:
+            """Whether the budget left pays for another check like the input's first; says so when not."""
+            remaining = left()
+            if remaining is None or remaining >= check_seconds:
+                return True
+            say(f"{what}: not checked, the time budget is spent ({remaining:.0f}s left, a check took {check_seconds:.0f}s)")
+            return False
+
         reduced, rstats = reduce_regions(
             stripped, judge, jobs=jobs, time_budget=left(), on_success=on_success, symbols=set(diff.symbols),
             alone=judge.alone, start_graph=g0 if found is None else None,
@@ -843,7 +857,7 @@ def triage(
             measure=engine.lines_of,
         )
         say(f"regions: {engine.lines_of(reduced)} lines after {rstats.candidates} candidates ({time.monotonic() - start:.0f}s)")
-        finer = finest(reduced, diff, work, task_cache, parallel=jobs > 1)
+        finer = finest(reduced, diff, work, task_cache, parallel=jobs > 1) if affordable("split cost 1") else None
         if finer is not None:
             diff = finer
             counts = judge.stats
@@ -880,13 +894,17 @@ def triage(
                                           on_success=on_success, on_progress=progress, measure=engine.lines_of,
                                           after_pass=regions_again)
         needs_plan = False
-        if diff.assignment is not None:
+        unchecked = diff.assignment is not None and not affordable("the result without the plan")
+        if unchecked:
+            needs_plan = True  # not checked without it: the reproducer keeps the plan
+        elif diff.assignment is not None:
             plain = without_plan(reduced, diff, work, task_cache, parallel=jobs > 1)
             needs_plan = plain is None
             diff = plain or diff
             say("the result shows it " + ("only with the failing build's plan" if needs_plan else
                                           f"at split cost {diff.cost or 'default'} too"))
-        return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start, started, needs_plan)
+        return TriageResult(reduced, diff, rstats, pstats, judge.stats, time.monotonic() - start, started, needs_plan,
+                            plan_checked=not unchecked)
     finally:
         for j in judges:
             j.close()
