@@ -232,22 +232,24 @@ def plan_text(text: str, config: Config, triple: str | None = None, module: engi
 
 
 def plans_for(
-    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None
+    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None, *, memory: bool = True
 ) -> Iterator[tuple[Config, planner.SplitPlan]]:
     """Each config's plan (every level and mode by default) of `module`, a `.ll`/`.bc` file
     or its contents (LLVM IR text or bitcode), as the build makes it; `-g` configs are
     skipped when the module has no debug info (the same plan as without). Each plan gets
-    the live module as the driver hands it, made afresh (the plan closes it)."""
+    the live module as the driver hands it, made afresh (the plan closes it); without
+    `memory`, only its text (the planner's text readers: `planner.plan` without a module)."""
     if isinstance(module, Path):
         name = name or str(module)
         module = module.read_bytes() if module.suffix == ".bc" else module.read_text()
     data, name = module, name or "<module>"
     for config in matrix(debug=True) if configs is None else configs:
         live, text, triple, had_debug = driver_module(data, name, config.level, debug=config.debug)
-        if config.debug and not had_debug:
+        if (config.debug and not had_debug) or not memory:
             live.close()
+        if config.debug and not had_debug:
             continue
-        yield config, plan_text(text, config, triple, live)
+        yield config, plan_text(text, config, triple, live if memory else None)
 
 
 def input_digest(data: bytes | str) -> str:

@@ -243,6 +243,14 @@ def _load() -> ctypes.CDLL:
         ("LLVMGetSection", cp, (vp,)),
         ("LLVMGetCallSiteAttributeCount", ctypes.c_uint, (vp, ctypes.c_uint)),
         ("LLVMGetCallSiteAttributes", None, (vp, ctypes.c_uint, POINTER(vp))),
+        # the inline summary in memory (compiler/backend/summary.py)
+        ("LLVMGetSuccessor", vp, (vp, ctypes.c_uint)),
+        ("LLVMIsEnumAttribute", c_int, (vp,)),
+        ("LLVMGetEnumAttributeKind", ctypes.c_uint, (vp,)),
+        # (LLVMInstructionGetAllMetadataOtherThanDebugLoc, above, returns every attachment,
+        # `!dbg` included, despite its name: tests/test_summary_memory.py)
+        ("LLVMValueMetadataEntriesGetKind", ctypes.c_uint, (vp, ctypes.c_uint)),
+        ("LLVMGetIntTypeWidth", ctypes.c_uint, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:

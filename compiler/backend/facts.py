@@ -17,6 +17,7 @@ names them: the plans are the same either way on the whole corpus (DESIGN.md, st
 from __future__ import annotations
 
 import ctypes
+import functools
 from ctypes import byref, c_size_t, c_void_p
 from dataclasses import dataclass
 from typing import Any
@@ -92,6 +93,33 @@ MANGLED = (
 )
 
 
+@functools.cache
+def cxx() -> _CXX:
+    """The C++ methods, looked up once."""
+    return _CXX.load(engine.capi())
+
+
+def value_name(ref: int) -> str:
+    """A value's name, unquoted (bytes that are no UTF-8 kept as surrogates, as the text reader does)."""
+    size = c_size_t()
+    raw = engine.capi().LLVMGetValueName2(ref, byref(size))
+    return ctypes.string_at(raw, size.value).decode("utf-8", "surrogateescape") if raw else ""
+
+
+@functools.cache
+def _attribute_kinds() -> dict[str, int]:
+    """Each `PLAN_ATTRIBUTES` word's attribute kind (looked up once)."""
+    lib = engine.capi()
+    return {word: lib.LLVMGetEnumAttributeKindForName(word.encode(), len(word)) for word in PLAN_ATTRIBUTES}
+
+
+def attribute_words(ref: int) -> frozenset[str]:
+    """The `PLAN_ATTRIBUTES` a function or declaration has (`IRModule.function_attributes`'s
+    words the plan asks about)."""
+    at = engine.capi().LLVMGetEnumAttributeAtIndex
+    return frozenset(word for word, kind in _attribute_kinds().items() if at(ref, _FUNCTION_INDEX, kind))
+
+
 def read(module: engine.Module, triple: str | None = None) -> IRModule:
     """The module's global values as entities with the planner's facts (no text)."""
     return _Reader(module, triple).module()
@@ -100,7 +128,7 @@ def read(module: engine.Module, triple: str | None = None) -> IRModule:
 class _Reader:
     def __init__(self, module: engine.Module, triple: str | None) -> None:
         self.lib = engine.capi()
-        self.cxx = _CXX.load(self.lib)
+        self.cxx = cxx()
         self.module_ref = module.ref
         self.triple = triple or module.triple or "x86_64-unknown-linux-gnu"
         self.names: dict[int, str] = {}
@@ -111,16 +139,11 @@ class _Reader:
         #: the block addresses taken of each function's blocks (a block address is a use of
         #: the block, not of the function: the function's use list does not show it)
         self.block_addresses: dict[int, list[int]] = {}
-        self.attribute_kinds = {
-            word: self.lib.LLVMGetEnumAttributeKindForName(word.encode(), len(word)) for word in PLAN_ATTRIBUTES
-        }
 
     def name_of(self, ref: int) -> str:
         found = self.names.get(ref)
         if found is None:
-            size = c_size_t()
-            raw = self.lib.LLVMGetValueName2(ref, byref(size))
-            found = self.names[ref] = ctypes.string_at(raw, size.value).decode("utf-8", "surrogateescape") if raw else ""
+            found = self.names[ref] = value_name(ref)
         return found
 
     def module(self) -> IRModule:
@@ -160,9 +183,7 @@ class _Reader:
         if kind in ("global", "alias", "ifunc"):
             e.known_variable = self._variable(ref, kind, e, machine)
         if kind == "function":
-            e.known_attributes = frozenset(
-                word for word, k in self.attribute_kinds.items() if lib.LLVMGetEnumAttributeAtIndex(ref, _FUNCTION_INDEX, k)
-            )
+            e.known_attributes = attribute_words(ref)
             e.known_cost = self._cost(ref) if not declaration else 1
         else:
             e.known_cost = 1

@@ -598,9 +598,10 @@ def _out_of_line_locals(state: PlanState, locals_: list[str]) -> list[str]:
 
 
 def _inline_summary(state: PlanState) -> summary.ModuleSummary:
-    """The module's inline summary, computed once per plan (the shrunk re-plan reuses it)."""
+    """The module's inline summary, computed once per plan (the shrunk re-plan reuses it); its
+    bodies read from the live module where the plan has it, else from their text."""
     if state.inline is None:
-        state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level)
+        state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level, module=state.module)
     return state.inline
 
 
