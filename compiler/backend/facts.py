@@ -367,13 +367,35 @@ _NOT_CONSTANT_KINDS = frozenset({0, 1, 2, 3, 4, 22, 23, 24})
 
 @dataclass
 class FunctionCalls:
-    """The direct call sites of one function: per calling function (module order), per
-    site, a key per argument: `(constant, its call-site attributes)` or `NOT_CONSTANT`.
-    LLVM uniques constants and attributes per context, so two sites pass the same
-    constant with the same attributes exactly when their keys are equal (what the printed
-    argument texts `i32 noundef 1` compared)."""
+    """The direct call sites of one function: per calling function (module order), its call
+    instructions; `keys()` gives each site's argument keys, `(constant, its call-site
+    attributes)` or `NOT_CONSTANT`, read only when asked (most locals never are: all their
+    sites sit in one subgraph). LLVM uniques constants and attributes per context, so two
+    sites pass the same constant with the same attributes exactly when their keys are equal
+    (what the printed argument texts `i32 noundef 1` compared). Valid while the module lives."""
 
-    by_caller: dict[str, list[list[object]]]
+    sites: dict[str, list[int]]
+
+    def keys(self) -> dict[str, list[list[object]]]:
+        """Each caller's sites as their argument keys."""
+        lib = engine.capi()
+        constant_ok: dict[int, bool] = {}
+        buffer = (c_void_p * 64)()
+        found: dict[str, list[list[object]]] = {}
+        for caller, calls in self.sites.items():
+            for call in calls:
+                keys: list[object] = []
+                for i in range(lib.LLVMGetNumArgOperands(call)):
+                    value = lib.LLVMGetOperand(call, i)
+                    if not _plain_constant(lib, value, constant_ok):
+                        keys.append(NOT_CONSTANT)
+                        continue
+                    count = min(lib.LLVMGetCallSiteAttributeCount(call, i + 1), len(buffer))
+                    if count:
+                        lib.LLVMGetCallSiteAttributes(call, i + 1, buffer)
+                    keys.append((value, tuple(sorted(buffer[j] or 0 for j in range(count)))))
+                found.setdefault(caller, []).append(keys)
+        return found
 
 
 def call_sites(module: engine.Module, names: set[str]) -> dict[str, FunctionCalls]:
@@ -382,14 +404,12 @@ def call_sites(module: engine.Module, names: set[str]) -> dict[str, FunctionCall
     read from the functions' use lists."""
     lib = engine.capi()
     position = {ref: i for i, (_kind, ref) in enumerate(engine.global_value_refs(module.ref, "function"))}
-    constant_ok: dict[int, bool] = {}
-    buffer = (c_void_p * 64)()
     found: dict[str, FunctionCalls] = {}
     for name in sorted(names):
         function = lib.LLVMGetNamedFunction(module.ref, name.encode())
         if not function:
             continue
-        sites: list[tuple[int, int, list[object]]] = []
+        sites: list[tuple[int, int, int]] = []
         use = lib.LLVMGetFirstUse(function)
         while use:
             user = lib.LLVMGetUser(use)
@@ -402,22 +422,12 @@ def call_sites(module: engine.Module, names: set[str]) -> dict[str, FunctionCall
             operands = lib.LLVMGetNumOperands(user)
             if lib.LLVMGetInstructionOpcode(user) not in _CALLS or lib.LLVMGetOperandUse(user, operands - 1) != use_here:
                 continue  # its address, not a call of it
-            keys: list[object] = []
-            for i in range(lib.LLVMGetNumArgOperands(user)):
-                value = lib.LLVMGetOperand(user, i)
-                if not _plain_constant(lib, value, constant_ok):
-                    keys.append(NOT_CONSTANT)
-                    continue
-                count = min(lib.LLVMGetCallSiteAttributeCount(user, i + 1), len(buffer))
-                if count:
-                    lib.LLVMGetCallSiteAttributes(user, i + 1, buffer)
-                keys.append((value, tuple(sorted(buffer[j] or 0 for j in range(count)))))
-            sites.append((position[caller], caller, keys))
+            sites.append((position[caller], caller, user))
         if not sites:
             continue
         calls = found[name] = FunctionCalls({})
-        for _position, caller, keys in sorted(sites, key=lambda site: site[0]):
-            calls.by_caller.setdefault(engine.Value(caller).name, []).append(keys)
+        for _position, caller, call in sorted(sites, key=lambda site: site[0]):
+            calls.sites.setdefault(engine.Value(caller).name, []).append(call)
     return found
 
 

@@ -1152,18 +1152,24 @@ class CallSites:
     first_texts: list[str] = field(default_factory=list)
     #: the function's printed header, once read (asked by each subgraph holding the function)
     header: str = ""
+    #: how many sites each calling function holds (module order)
+    counts: dict[str, int] = field(default_factory=dict)
+    #: keyed: reads `by_caller` when first asked (`facts.FunctionCalls.keys`)
+    load: Callable[[], dict[str, list[list[object]]]] | None = field(default=None, repr=False)
     #: `arguments` over every caller, once computed (asked by each subgraph holding the function)
     _everywhere: list[tuple[int, list[set[object]]] | None] = field(default_factory=list, repr=False)
 
     def everywhere(self) -> tuple[int, list[set[object]]] | None:
         """`arguments` of all the module's sites (computed once)."""
         if not self._everywhere:
-            self._everywhere.append(self.arguments(self.by_caller))
+            self._everywhere.append(self.arguments(self.counts))
         return self._everywhere[0]
 
     def arguments(self, callers: Iterable[str]) -> tuple[int, list[set[object]]] | None:
         """How many sites `callers` hold and each argument position's texts over them; None
         when two sites pass different argument counts (varargs: left alone)."""
+        if self.load is not None:
+            self.by_caller, self.load = self.load(), None
         count, seen = 0, list[set[object]]()
         for caller in callers:
             for args in self.by_caller.get(caller, ()):
@@ -1193,7 +1199,10 @@ def call_sites(mod: IRModule, names: set[str], module: engine.Module | None = No
     """The call sites of each function in `names` over every definition of the module: from
     the live `module`'s use lists when there is one, else from the bodies' text."""
     if module is not None:
-        return {name: CallSites(calls.by_caller, keyed=True) for name, calls in facts.call_sites(module, names).items()}
+        return {
+            name: CallSites(keyed=True, counts={c: len(s) for c, s in calls.sites.items()}, load=calls.keys)
+            for name, calls in facts.call_sites(module, names).items()
+        }
     found: dict[str, CallSites] = {}
     for e in mod.by_kind("function"):
         for r in sorted(names.intersection(e.refs)):
@@ -1201,6 +1210,7 @@ def call_sites(mod: IRModule, names: set[str], module: engine.Module | None = No
             for prefix, args in _sites_in(e.text, r):
                 cs.prefix = cs.prefix or prefix
                 cs.by_caller.setdefault(e.name, []).append(list(args))
+                cs.counts[e.name] = cs.counts.get(e.name, 0) + 1
     return found
 
 
@@ -1234,14 +1244,17 @@ def serial_argument_callers(
 
     for name in local_here:
         cs = sites[name]
+        here_count = sum(n for caller, n in cs.counts.items() if caller in member_set)
+        if not here_count or here_count >= sum(cs.counts.values()):  # (the arguments are read only past this)
+            continue
         everywhere = cs.everywhere()
-        here = cs.arguments([m for m in cs.by_caller if m in member_set])
+        here = cs.arguments([m for m in cs.counts if m in member_set])
         if everywhere is None or here is None or not here[0] or here[0] >= everywhere[0]:
             continue
         if not any(not constant(cs, s) and constant(cs, h) for s, h in zip(everywhere[1], here[1], strict=False)):
             continue
         if cs.keyed and not cs.prefix:  # the texts a stand-in passes: the first site's
-            first = next(iter(cs.by_caller))
+            first = next(iter(cs.counts))
             body = "\n" + facts.first_call_text(module, first, name) if module is not None else by_name[first].text
             cs.prefix, cs.first_texts = next(_sites_in(body, name), ("", []))
         if not cs.prefix:
