@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import ctypes
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from ctypes import byref, c_size_t
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from compiler.backend import engine, tokens
 from compiler.backend.facts import attribute_words, cxx, value_name
@@ -287,26 +288,38 @@ def _all_paths_cold(text: str, cold: set[str], defined: dict[str, Entity]) -> bo
     blocks[name] = body[start:]
     order.append(name)
     entry = order[0] if blocks[order[0]].strip() else order[1] if len(order) > 1 else order[0]
-    # LLVM's walk, step for step: a block reached a second time before it is known cold ends
-    # the search (so loops and some joins make a function not cold): same order, same answer
+    return _every_path_cold(
+        entry,
+        lambda name: _has_cold_call(blocks.get(name, ""), cold, defined, stderr),
+        lambda name: _SUCCESSOR.findall(blocks.get(name, "")),
+    )
+
+
+#: a block as either reader names it: its label (text) or its `LLVMBasicBlockRef` (memory)
+B = TypeVar("B", str, int)
+
+
+def _every_path_cold(entry: B, cold_call: Callable[[B], bool], successors: Callable[[B], Sequence[B]]) -> bool:
+    """LLVM's walk (`allPathsGoThroughCold`), step for step, over blocks of either reader: a
+    block reached a second time before it is known cold ends the search (so loops and some
+    joins make a function not cold): same order, same answer."""
     cold_path = {entry: False}
     work = [entry]
     while work:
-        name = work.pop()
-        block = blocks.get(name, "")
-        if _has_cold_call(block, cold, defined, stderr):
-            cold_path[name] = True
+        block = work.pop()
+        if cold_call(block):
+            cold_path[block] = True
             continue
-        successors = _SUCCESSOR.findall(block)
-        if not successors:
+        following = successors(block)
+        if not following:
             return False
-        for succ in successors:
-            if succ in cold_path:
-                if cold_path[succ]:
+        for successor in following:
+            if successor in cold_path:
+                if cold_path[successor]:
                     continue
                 return False
-            cold_path[succ] = False
-            work.append(succ)
+            cold_path[successor] = False
+            work.append(successor)
     return True
 
 
@@ -634,27 +647,13 @@ class _ModuleWalk:
         the text's `label %x` order (branches, switches default first, invokes; not a
         `catchswitch`, whose unwind block comes first here and last in the text: Windows EH only)."""
         lib = self.lib
-        entry = lib.LLVMGetFirstBasicBlock(ref)
-        cold_path = {entry: False}
-        work = [entry]
-        while work:
-            block = work.pop()
-            if self._has_cold_call(block, cold, stderr):
-                cold_path[block] = True
-                continue
+
+        def successors(block: int) -> list[int]:
             terminator = lib.LLVMGetBasicBlockTerminator(block)
-            count = lib.LLVMGetNumSuccessors(terminator) if terminator else 0
-            if not count:
-                return False
-            for i in range(count):
-                successor = lib.LLVMGetSuccessor(terminator, i)
-                if successor in cold_path:
-                    if cold_path[successor]:
-                        continue
-                    return False
-                cold_path[successor] = False
-                work.append(successor)
-        return True
+            return [lib.LLVMGetSuccessor(terminator, i) for i in range(lib.LLVMGetNumSuccessors(terminator) if terminator else 0)]
+
+        return _every_path_cold(
+            lib.LLVMGetFirstBasicBlock(ref), lambda block: self._has_cold_call(block, cold, stderr), successors)
 
     def _has_cold_call(self, block: int, cold: set[str], stderr: set[int]) -> bool:
         """`_has_cold_call`: a `call` (not invoke) of a cold function or intrinsic, or of an
