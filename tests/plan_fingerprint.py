@@ -187,14 +187,6 @@ def _stop(plan: planner.SplitPlan) -> planner.SplitPlan:
     raise _Planned(plan)
 
 
-def driver_text(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[str, str | None, bool]:
-    """The module's text as the split driver prints it for the planner, the triple, and
-    whether the module had debug info (`driver_module`, the module closed)."""
-    module, text, triple, had_debug = driver_module(data, name, level, debug=debug)
-    module.close()
-    return text, triple, had_debug
-
-
 def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[engine.Module, str, str | None, bool]:
     """The live module as the split driver hands it to the planner, its text as printed
     for the planner, the triple, and whether the module had debug info.

@@ -6,8 +6,9 @@ test is that step's oracle: each plan's fingerprint (tests/plan_fingerprint.py: 
 costs, work, every `CutSpec` field, link names, GlobalMerge facts, asm probe) against the
 one recorded from the text planner in `tests/data/plan_fingerprints.json`.
 
-Plans are made as `ember build` makes them: the module loaded and printed as the driver
-does before its split (`plan_fingerprint.driver_text`), and planned by
+Plans are made as `ember build` makes them: the module loaded, prepared and printed as the
+driver does before its split (`plan_fingerprint.driver_module`: the live module goes to the
+plan too), and planned by
 `split.compile_split` itself, stopped by a plan hook before any worker starts.
 
 Inputs:
