@@ -24,7 +24,11 @@
 # it optimises subgraphs, where the `-g` differences found so far came from, and cuts them per function,
 # the most pieces for the MC link), every mode for cjson and zlib (also in the default test
 # command); every C program keeps a -O2 row in every split mode, a -g row and an AArch64 row, and
-# rust-markdown its strict-xfail -g row. 32 rows move to EMBER_CORPUS=all (154 -> 122 rows).
+# rust-markdown its strict-xfail -g row. 32 rows move to EMBER_CORPUS=all (154 -> 122 rows), and
+# so does the -j1 build of those programs' AArch64 rows (their x86-64 rows compare -j1 with -j2).
+# Measured on the loaded 2-core machine (lua, zlib, SQLite; tests/test_corpus.py's rows of them):
+# the moved rows were 2,017 of 4,453 s of test time, about 1,250 s net of the serial builds the
+# kept rows now make.
 #
 # `--dist worksteal`: each worker takes a contiguous half of the rows and steals from the other's
 # tail when idle, so the rows of one program (which share its serial reference build, the slowest
