@@ -29,6 +29,7 @@ from compiler import driver
 from compiler.backend import llvm_stage, planner
 from fuzz import corpus, cross
 from oracle import debuginfo, runner, symtab
+from tests import shared_build_cache
 
 #: `full` (CI's corpus step): every program; `all`: also the Rust rows CI leaves out (RUST_*)
 ALL = os.environ.get("EMBER_CORPUS") == "all"
@@ -175,11 +176,23 @@ def _build(path: Path, **options: object) -> bytes:
     return out
 
 
+@pytest.fixture(scope="session")
+def shared_builds(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The session's folder of serial reference builds, shared by its xdist workers: each
+    reference is built once per session (tests/shared_build_cache.py), not once per worker."""
+    return str(shared_build_cache.shared_folder(tmp_path_factory))
+
+
 @functools.lru_cache(maxsize=4)
-def _serial(name: str, level: int, tmp: str) -> tuple[bytes, corpus.WorkloadResult]:
-    program = corpus.BY_NAME[name]
-    obj = _build(_module(name), split="none", opt_level=level)
-    return obj, corpus.run_workload(program, corpus.link(obj, Path(tmp) / f"{name}-serial-O{level}", program))
+def _serial(name: str, level: int, tmp: str, shared: str) -> tuple[bytes, corpus.WorkloadResult]:
+    """The serial object and its workload's result, built once per session (`shared_builds`)."""
+
+    def build() -> tuple[bytes, corpus.WorkloadResult]:
+        program = corpus.BY_NAME[name]
+        obj = _build(_module(name), split="none", opt_level=level)
+        return obj, corpus.run_workload(program, corpus.link(obj, Path(tmp) / f"{name}-serial-O{level}", program))
+
+    return shared_build_cache.get_or_build(Path(shared), f"serial-{name}-O{level}-link-{LINK}", build)
 
 
 @functools.cache
@@ -202,11 +215,13 @@ def _cases() -> list[object]:
 
 
 @pytest.mark.parametrize(("name", "level", "mode"), _cases())
-def test_split_build_agrees_with_serial(name: str, level: int, mode: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_split_build_agrees_with_serial(
+    name: str, level: int, mode: str, tmp_path_factory: pytest.TempPathFactory, shared_builds: str
+) -> None:
     src = _module(name)
     program = corpus.BY_NAME[name]
     # one folder per (program, level) so the cached serial build is reused by every mode
-    reference, want = _serial(name, level, str(tmp_path_factory.getbasetemp() / f"serial-{name}-O{level}"))
+    reference, want = _serial(name, level, str(tmp_path_factory.getbasetemp() / f"serial-{name}-O{level}"), shared_builds)
     assert want.outputs and all(outcome == "exit 0" for _o, _e, outcome in want.outputs), want.outputs
     if program.front_end == "rustc":
         assert want.outputs == _native(name).outputs, f"{name} -O{level} --split none: not rustc's behaviour"
@@ -219,15 +234,21 @@ def test_split_build_agrees_with_serial(name: str, level: int, mode: str, tmp_pa
 
 
 @functools.lru_cache(maxsize=2)
-def _serial_debug(name: str) -> bytes:
-    return _build(_module(name, debug=True), split="none", opt_level=2, debug_info=True)
+def _serial_debug(name: str, shared: str) -> bytes:
+    """The serial `-g` object, built once per session (`shared_builds`)."""
+    return shared_build_cache.get_or_build(
+        Path(shared), f"serial-debug-{name}-O2-link-{LINK}",
+        lambda: _build(_module(name, debug=True), split="none", opt_level=2, debug_info=True),
+    )
 
 
 @pytest.mark.parametrize(
     ("name", "mode"),
     [(name, mode) for name in DEBUG_NAMES for mode in _debug_modes(name)],
 )
-def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+def test_debug_build_agrees_with_serial(
+    name: str, mode: str, tmp_path: Path, request: pytest.FixtureRequest, shared_builds: str
+) -> None:
     """`-g` (clang -g modules, one compile unit per source file): the split object's DWARF
     verifies, describes the same subprograms, and its line rows agree with the serial
     object's (tests/test_debuginfo.py has the checks); the workload prints the same."""
@@ -237,7 +258,7 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, re
         request.node.add_marker(pytest.mark.xfail(strict=True, raises=ExtraUndefined, reason=OPEN_DEBUG_SYMBOLS[name, mode]))
     src = _module(name, debug=True)
     program = corpus.BY_NAME[name]
-    reference = _serial_debug(name)
+    reference = _serial_debug(name, shared_builds)
     obj = _build(src, split=mode, jobs=2, opt_level=2, debug_info=True)
     problems = debuginfo.verify(obj)
     assert problems is None, problems
@@ -256,7 +277,9 @@ def test_debug_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, re
 
 
 @pytest.mark.parametrize(("name", "mode"), [(name, mode) for name in AARCH64_NAMES for mode in _aarch64_modes(name)])
-def test_aarch64_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+def test_aarch64_build_agrees_with_serial(
+    name: str, mode: str, tmp_path: Path, request: pytest.FixtureRequest, shared_builds: str
+) -> None:
     """The program cross-compiled for AArch64 (clang-19 --target aarch64-linux-gnu), -O2:
     bytes identical at -j1/-j2, `symdiff` clean against `--split none`, and the workload's
     output under qemu-aarch64 that of the serial build (fuzz/cross.py)."""
@@ -268,7 +291,7 @@ def test_aarch64_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, 
     program = corpus.BY_NAME[name]
     _module(name)  # skips without clang-19 or the sources
     src = corpus.module_path(program, target=cross.AARCH64)
-    reference, want = _serial_aarch64(name, str(src), str(tmp_path.parent))
+    reference, want = _serial_aarch64(name, str(src), str(tmp_path.parent), shared_builds)
     # -j1 against -j2 on AArch64 for cjson and zlib (and every program with `all`): the other
     # programs' x86-64 rows compare the two job counts in the same mode (SIDE_MODES)
     jobs = _jobs(name, 2, mode) if ALL or name in AARCH64_QUICK else (2,)
@@ -281,10 +304,14 @@ def test_aarch64_build_agrees_with_serial(name: str, mode: str, tmp_path: Path, 
 
 
 @functools.lru_cache(maxsize=2)
-def _serial_aarch64(name: str, src: str, tmp: str) -> tuple[bytes, corpus.WorkloadResult]:
-    """The serial AArch64 object and its workload's result, built once per program (and worker)."""
-    reference = _build(Path(src), split="none", opt_level=2)
-    return reference, _run_aarch64(corpus.BY_NAME[name], reference, Path(tmp) / f"serial-aarch64-{name}")
+def _serial_aarch64(name: str, src: str, tmp: str, shared: str) -> tuple[bytes, corpus.WorkloadResult]:
+    """The serial AArch64 object and its workload's result, built once per session (`shared_builds`)."""
+
+    def build() -> tuple[bytes, corpus.WorkloadResult]:
+        reference = _build(Path(src), split="none", opt_level=2)
+        return reference, _run_aarch64(corpus.BY_NAME[name], reference, Path(tmp) / f"serial-aarch64-{name}")
+
+    return shared_build_cache.get_or_build(Path(shared), f"serial-aarch64-{name}-O2-link-{LINK}", build)
 
 
 def _run_aarch64(program: corpus.Program, obj: bytes, folder: Path) -> corpus.WorkloadResult:
