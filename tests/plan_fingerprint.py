@@ -34,7 +34,7 @@ MODES: tuple[SplitMode, ...] = split_mode.SPLITTING
 #: (`test_plan_facts` fails when one appears or goes: decide whether it reaches the objects)
 PLAN_FIELDS = frozenset({"subgraphs", "local_names", "private_names", "order", "work", "dead_when_unused", "merge_facts", "asm_probe"})
 SUBGRAPH_FIELDS = frozenset({"index", "members", "cost", "cut", "_text", "_render"})
-CUT_FIELDS = frozenset({"keep", "cold", "constants", "declared", "asm", "prelude", "stand_in_refs"})
+CUT_FIELDS = frozenset({"keep", "cold", "constants", "declared", "asm", "keepers", "callers"})
 
 
 # ------------------------------------------------------------------ the fingerprint

@@ -227,12 +227,14 @@ def test_call_sites_from_memory_give_the_same_stand_ins(attributes_differ: bool)
         printed = module.text()
         from_text = planner.plan(printed, policy=policy)
         from_memory = planner.plan(printed, policy=policy, module=module)
-    preludes = [sg.cut.prelude for sg in from_text.subgraphs if sg.cut is not None]
-    assert preludes == [sg.cut.prelude for sg in from_memory.subgraphs if sg.cut is not None]
-    stand_ins = [line for p in preludes for line in p.splitlines() if line.startswith("  call ")]
-    assert stand_ins, "no stand-in: the module no longer shows the case"
+    callers = [sg.cut.callers for sg in from_text.subgraphs if sg.cut is not None]
+    assert callers == [sg.cut.callers for sg in from_memory.subgraphs if sg.cut is not None]
+    assert any(callers), "no stand-in: the module no longer shows the case"
     # `k` is passed as the agreed constant only where every site passes the same one
-    assert all(line.endswith("i32 %op, i32 %k)") if attributes_differ else line.endswith("i32 %op, i32 5)") for line in stand_ins)
+    assert all(c.constant == (False, False, not attributes_differ) for cs in callers for c in cs)
+    rendered = [ln for sg in from_memory.subgraphs for ln in sg.text.splitlines() if ln.startswith("  call i64 @pick")]
+    assert rendered, "the text pieces print no stand-in"
+    assert all(ln.endswith("i32 %op, i32 %k)" if attributes_differ else "i32 %op, i32 5)") for ln in rendered)
 
 
 @pytest.mark.skipif(not CORPUS, reason="no corpus bitcode (bash ci/fetch_lua.sh, ci/fetch_corpus.sh)")
@@ -245,7 +247,7 @@ def test_call_sites_from_memory_plan_alike_on_lua() -> None:
         names.name_unnamed(module)
         printed = module.text()
         plans = [planner.plan(printed, policy=policy, strip_debug=False, module=m) for m in (None, module)]
-    texts = [[(sg.members, sg.cut.prelude if sg.cut else sg.text) for sg in p.subgraphs] for p in plans]
+    texts = [[(sg.members, sg.cut.keepers, sg.cut.callers) if sg.cut else sg.text for sg in p.subgraphs] for p in plans]
     assert texts[0] == texts[1]
 
 
@@ -313,23 +315,25 @@ def test_variable_accesses_see_initialisers_and_aliases() -> None:
         assert memory_facts[0] != {"stat", "seen"}, extra  # something escaped
 
 
-def test_one_function_and_one_call_print_as_in_the_whole_module() -> None:
-    """The stand-ins' texts come from printing one function or one call, not the module: the
-    same spelling as the module's text (attribute groups numbered module-wide), the first call
-    in body order (not use-list order)."""
+def test_stand_in_parameters_from_memory_as_from_the_text() -> None:
+    """A stand-in caller takes every parameter of the callee: not of a varargs function, nor
+    one passed `swifterror`, `swiftasync`, `inalloca` or `preallocated` (a second caller
+    cannot pass those on). The live module and the header's text say the same."""
     text = (
-        "declare void @other()\n"
-        "define internal fastcc i32 @f(i32 noundef %x, ptr %p) #1 {\n  ret i32 %x\n}\n"
-        "define i32 @g(ptr %q) #0 {\n  call void @other() #0\n  %a = call fastcc i32 @f(i32 noundef 1, ptr %q) #1\n"
-        "  %b = call fastcc i32 @f(i32 noundef 2, ptr null)\n  ret i32 %b\n}\n"
-        "attributes #0 = { nounwind }\nattributes #1 = { noinline }\n"
+        "%T = type { i32 }\n"
+        "define internal i32 @plain(i32 noundef %x, ptr returned %p) {\n  ret i32 %x\n}\n"
+        "define internal i32 @none() {\n  ret i32 0\n}\n"
+        "define internal i32 @va(i32 %x, ...) {\n  ret i32 %x\n}\n"
+        "define internal void @err(ptr swifterror %e) {\n  ret void\n}\n"
+        "define internal void @async(ptr swiftasync %e) {\n  ret void\n}\n"
+        "define internal void @alloca(ptr inalloca(%T) %e) {\n  ret void\n}\n"
+        "define internal void @pre(ptr preallocated(%T) %e) {\n  ret void\n}\n"
     )
+    want = {"plain": 2, "none": 0, "va": None, "err": None, "async": None, "alloca": None, "pre": None}
     with engine.Module(text) as module:
-        whole = module.text()
-        f = facts.function_text(module, "f")
-        assert f.startswith("define internal fastcc i32 @f(") and f in whole
-        assert facts.first_call_text(module, "g", "f").strip().startswith("%a = call fastcc i32 @f(i32 noundef 1, ptr %q)")
-        assert facts.first_call_text(module, "g", "nothing") == facts.first_call_text(module, "f", "g") == ""
+        mod = irmodel.parse_module(module.text())
+        assert {n: facts.stand_in_parameters(module, n) for n in want} == want
+    assert {n: planner._stand_in_parameters(mod, n) for n in want} == want
 
 
 METADATA = """

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ctypes
 from ctypes import byref, c_void_p
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from compiler.backend import engine
 
@@ -37,6 +37,30 @@ FOLD = "fold"
 
 
 @dataclass(frozen=True)
+class Keeper:
+    """`function`, hidden, stands in for other subgraphs' accesses to `variable` (local in this
+    piece): `void (i64 %at, i8 %value, ptr %out)` loads and stores a byte of it at an unknown
+    offset, volatile, so no pass folds, narrows or deletes the variable while its address
+    still never escapes (`planner.variable_keepers` says why)."""
+
+    function: str
+    variable: str
+
+
+@dataclass(frozen=True)
+class ArgumentCaller:
+    """`function`, `linkonce_odr hidden`, calls `callee` once as the whole module's call sites
+    do: where `constant[i]`, with the argument (and its attributes) of `model`'s first call of
+    `callee` (every site of the module passes that constant), else with a parameter of its
+    own carrying the callee's parameter attributes (`planner.serial_argument_callers`)."""
+
+    function: str
+    callee: str
+    model: str
+    constant: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
 class CutSpec:
     """One piece of the whole module: the definitions it keeps and how, by name."""
 
@@ -50,10 +74,10 @@ class CutSpec:
     declared: frozenset[str] = frozenset()
     #: the module's asm goes with this piece
     asm: bool = False
-    #: stand-in functions (`planner.variable_keepers`, `serial_argument_callers`) as a module
-    #: text whose declarations are spelled `stand_in_refs`' keys
-    prelude: str = ""
-    stand_in_refs: dict[str, str] = field(default_factory=dict)
+    #: stand-in functions built in the piece (`planner.variable_keepers`,
+    #: `planner.serial_argument_callers`); the worker deletes them after optimisation
+    keepers: tuple[Keeper, ...] = ()
+    callers: tuple[ArgumentCaller, ...] = ()
 
 
 class _CXX:
@@ -100,8 +124,8 @@ def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>", module_asm: str = 
         if (error.value or 0) & ~1:  # the low bit is the "not checked yet" flag of an assertions build
             raise engine.EngineError(f"{name}: cannot read the module's bodies")
         _apply_flags(lib, m, spec)
-        if spec.prelude:
-            _link_prelude(lib, m, spec)
+        if spec.keepers or spec.callers:
+            _build_stand_ins(lib, m, spec)
         _prune(lib, cxx, m, spec)
     except BaseException:
         module.close()
@@ -206,41 +230,123 @@ def _apply_flags(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
                 lib.LLVMAddAttributeAtIndex(f, _FUNCTION_INDEX, lib.LLVMCreateEnumAttribute(ctx, kind, 0))
 
 
-def _link_prelude(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
-    """Link the stand-in functions in, then point their declarations (spelled apart, so the
-    linker binds none of them to a local of the piece) at the piece's own values."""
+def _build_stand_ins(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
+    """The plan's stand-in functions, built in the piece with the IR builder, in the plan's
+    order (keepers, then callers), after the piece's own functions."""
     ctx = lib.LLVMGetModuleContext(m)
-    raw = spec.prelude.encode()
-    buffer = lib.LLVMCreateMemoryBufferWithMemoryRangeCopy(raw, len(raw), b"<stand-ins>")
-    handle, err = c_void_p(), c_void_p()
-    if lib.LLVMParseIRInContext(ctx, buffer, byref(handle), byref(err)):
-        raise engine.EngineError("stand-ins: " + engine.message(err.value).strip())
-    source = int(handle.value or 0)
-    # the linker takes a linkonce definition only where something uses it: nothing calls a stand-in
-    linkages = {}
-    for f in (f for _kind, f in engine.global_value_refs(source, "function")):
-        if not lib.LLVMIsDeclaration(f):
-            linkages[engine.Value(f).name] = lib.LLVMGetLinkage(f)
-            lib.LLVMSetLinkage(f, _EXTERNAL)
-    if lib.LLVMLinkModules2(m, source):  # takes the source module
-        raise engine.EngineError("stand-ins: cannot link them into the piece")
-    for name, linkage in linkages.items():
-        lib.LLVMSetLinkage(lib.LLVMGetNamedFunction(m, name.encode()), linkage)
-    for spelled, name in spec.stand_in_refs.items():
-        stand_in = _named_value(lib, m, spelled)
-        target = _named_value(lib, m, name)
-        if stand_in is None:
-            continue
-        if target is None:
-            engine.Value(stand_in).rename(name)
-            continue
-        lib.LLVMReplaceAllUsesWith(stand_in, target)
-        _erase(lib, stand_in)
+    builder = lib.LLVMCreateBuilderInContext(ctx)
+    try:
+        for keeper in spec.keepers:
+            _build_keeper(lib, m, ctx, builder, keeper)
+        for caller in spec.callers:
+            _build_caller(lib, m, ctx, builder, caller)
+    finally:
+        lib.LLVMDisposeBuilder(builder)
 
 
-def _named_value(lib: ctypes.CDLL, m: int, name: str) -> int | None:
-    encoded = name.encode()
-    return lib.LLVMGetNamedFunction(m, encoded) or lib.LLVMGetNamedGlobal(m, encoded) or None
+def _build_keeper(lib: ctypes.CDLL, m: int, ctx: int, builder: int, keeper: Keeper) -> None:
+    """`planner.variable_keepers`' function: a volatile byte load and store at `%at`."""
+    variable = lib.LLVMGetNamedGlobal(m, keeper.variable.encode())
+    if not variable:
+        raise engine.EngineError(f"stand-in {keeper.function}: the piece has no variable {keeper.variable}")
+    i8, i64 = lib.LLVMInt8TypeInContext(ctx), lib.LLVMInt64TypeInContext(ctx)
+    params = (c_void_p * 3)(i64, i8, lib.LLVMPointerTypeInContext(ctx, 0))
+    function = lib.LLVMAddFunction(m, keeper.function.encode(), lib.LLVMFunctionType(lib.LLVMVoidTypeInContext(ctx), params, 3, 0))
+    lib.LLVMSetVisibility(function, _HIDDEN)
+    at, value, out = (_named(lib, lib.LLVMGetParam(function, i), n) for i, n in enumerate(("at", "value", "out")))
+    lib.LLVMPositionBuilderAtEnd(builder, lib.LLVMAppendBasicBlockInContext(ctx, function, b""))
+    address = lib.LLVMBuildGEP2(builder, i8, variable, (c_void_p * 1)(at), 1, b"p")
+    old = lib.LLVMBuildLoad2(builder, i8, address, b"old")
+    lib.LLVMSetVolatile(old, 1)
+    lib.LLVMSetAlignment(old, 1)
+    lib.LLVMSetAlignment(lib.LLVMBuildStore(builder, old, out), 1)
+    store = lib.LLVMBuildStore(builder, value, address)
+    lib.LLVMSetVolatile(store, 1)
+    lib.LLVMSetAlignment(store, 1)
+    lib.LLVMBuildRetVoid(builder)
+
+
+def _build_caller(lib: ctypes.CDLL, m: int, ctx: int, builder: int, caller: ArgumentCaller) -> None:
+    """`planner.serial_argument_callers`' function, modelled on a call site of this piece."""
+    callee = lib.LLVMGetNamedFunction(m, caller.callee.encode())
+    site = _first_call(lib, lib.LLVMGetNamedFunction(m, caller.model.encode()), callee) if callee else None
+    if site is None:
+        raise engine.EngineError(f"stand-in {caller.function}: no call of {caller.callee} in {caller.model}")
+    callee_type = lib.LLVMGlobalGetValueType(callee)
+    count = lib.LLVMCountParamTypes(callee_type)
+    if count != len(caller.constant):
+        raise engine.EngineError(f"stand-in {caller.function}: {caller.callee} takes {count} arguments, not {len(caller.constant)}")
+    types = (c_void_p * max(count, 1))()
+    lib.LLVMGetParamTypes(callee_type, types)
+    # the stand-in takes the callee's parameters, attributes too (`returned` aside: only
+    # valid where a value is returned), and passes them where no constant is agreed
+    function = lib.LLVMAddFunction(m, caller.function.encode(), lib.LLVMFunctionType(lib.LLVMVoidTypeInContext(ctx), types, count, 0))
+    lib.LLVMSetLinkage(function, engine.LINKONCE_ODR)
+    lib.LLVMSetVisibility(function, _HIDDEN)
+    returned = lib.LLVMGetEnumAttributeKindForName(b"returned", 8)
+    parameter_attributes = [
+        [a for a in _attributes(lib, callee, i + 1) if not (lib.LLVMIsEnumAttribute(a) and lib.LLVMGetEnumAttributeKind(a) == returned)]
+        for i in range(count)
+    ]
+    args = []
+    for i, constant in enumerate(caller.constant):
+        param = _named(lib, lib.LLVMGetParam(function, i), engine.Value(lib.LLVMGetParam(callee, i)).name)
+        for attribute in parameter_attributes[i]:
+            lib.LLVMAddAttributeAtIndex(function, i + 1, attribute)
+        args.append(lib.LLVMGetOperand(site, i) if constant else param)
+    lib.LLVMPositionBuilderAtEnd(builder, lib.LLVMAppendBasicBlockInContext(ctx, function, b""))
+    call = lib.LLVMBuildCall2(builder, callee_type, callee, (c_void_p * max(count, 1))(*args), count, b"")
+    lib.LLVMSetInstructionCallConv(call, lib.LLVMGetInstructionCallConv(site))
+    if lib.LLVMCanValueUseFastMathFlags(site):
+        lib.LLVMSetFastMathFlags(call, lib.LLVMGetFastMathFlags(site))
+    for attribute in _call_site_attributes(lib, site, 0):  # the return value's
+        lib.LLVMAddCallSiteAttribute(call, 0, attribute)
+    for i, constant in enumerate(caller.constant):
+        # a constant passes with the site's attributes, a parameter with the callee's
+        for attribute in _call_site_attributes(lib, site, i + 1) if constant else parameter_attributes[i]:
+            lib.LLVMAddCallSiteAttribute(call, i + 1, attribute)
+    lib.LLVMBuildRetVoid(builder)
+
+
+def _named(lib: ctypes.CDLL, value: int, name: str) -> int:
+    raw = name.encode()
+    lib.LLVMSetValueName2(value, raw, len(raw))
+    return value
+
+
+def _first_call(lib: ctypes.CDLL, function: int, callee: int) -> int | None:
+    """The first call or invoke of `callee` in `function`'s body (block order), or None."""
+    block = lib.LLVMGetFirstBasicBlock(function) if function else None
+    while block:
+        instruction = lib.LLVMGetFirstInstruction(block)
+        while instruction:
+            if lib.LLVMGetInstructionOpcode(instruction) in _CALLS and lib.LLVMGetCalledValue(instruction) == callee:
+                return int(instruction)
+            instruction = lib.LLVMGetNextInstruction(instruction)
+        block = lib.LLVMGetNextBasicBlock(block)
+    return None
+
+
+#: LLVMOpcode of `invoke`, `call` and `callbr` (facts.py's call sites)
+_CALLS = frozenset({5, 45, 67})
+
+
+def _attributes(lib: ctypes.CDLL, function: int, index: int) -> list[int]:
+    """The attributes of `function` at `index` (0 the return value, i + 1 parameter i)."""
+    count = lib.LLVMGetAttributeCountAtIndex(function, index)
+    found = (c_void_p * max(count, 1))()
+    if count:
+        lib.LLVMGetAttributesAtIndex(function, index, found)
+    return [int(found[i]) for i in range(count)]
+
+
+def _call_site_attributes(lib: ctypes.CDLL, call: int, index: int) -> list[int]:
+    """The attributes of a call site at `index` (0 the return value, i + 1 argument i)."""
+    count = lib.LLVMGetCallSiteAttributeCount(call, index)
+    found = (c_void_p * max(count, 1))()
+    if count:
+        lib.LLVMGetCallSiteAttributes(call, index, found)
+    return [int(found[i]) for i in range(count)]
 
 
 def _erase(lib: ctypes.CDLL, value: int) -> None:

@@ -546,33 +546,19 @@ def _derived_accesses(lib: ctypes.CDLL, pointer: int, name: str, out: VariableAc
     return True
 
 
-def function_text(module: engine.Module, name: str) -> str:
-    """One function as the module's printer writes it (numbered as in the whole module's
-    text: LLVM's printer numbers a function's attribute groups and metadata module-wide),
-    without the comment lines before it (`; Function Attrs: ...`). Costs what numbering the
-    whole module costs (68 ms on SQLite): for a few values, not for every one."""
+def stand_in_parameters(module: engine.Module, name: str) -> int | None:
+    """How many parameters function `name` takes, when a stand-in caller can take them all
+    (`planner.serial_argument_callers`): not varargs, none `swifterror`, `swiftasync`,
+    `inalloca` or `preallocated` (a second caller cannot pass those on); else None."""
     lib = engine.capi()
     function = lib.LLVMGetNamedFunction(module.ref, name.encode())
-    text = engine.message(lib.LLVMPrintValueToString(function)) if function else ""
-    while text.startswith((";", "\n")):
-        text = text.split("\n", 1)[1] if "\n" in text else ""
-    return text
-
-
-def first_call_text(module: engine.Module, caller: str, callee: str) -> str:
-    """The first instruction of `caller` (in body order) that calls `callee`, as printed, or ""."""
-    lib = engine.capi()
-    function = lib.LLVMGetNamedFunction(module.ref, caller.encode())
-    target = lib.LLVMGetNamedFunction(module.ref, callee.encode())
-    block = lib.LLVMGetFirstBasicBlock(function) if function and target else None
-    while block:
-        instruction = lib.LLVMGetFirstInstruction(block)
-        while instruction:
-            if lib.LLVMGetInstructionOpcode(instruction) in _CALLS and lib.LLVMGetCalledValue(instruction) == target:
-                return engine.message(lib.LLVMPrintValueToString(instruction))
-            instruction = lib.LLVMGetNextInstruction(instruction)
-        block = lib.LLVMGetNextBasicBlock(block)
-    return ""
+    if not function or lib.LLVMIsFunctionVarArg(lib.LLVMGlobalGetValueType(function)):
+        return None
+    count = lib.LLVMCountParams(function)
+    kinds = [lib.LLVMGetEnumAttributeKindForName(k, len(k)) for k in (b"swifterror", b"swiftasync", b"inalloca", b"preallocated")]
+    if any(lib.LLVMGetEnumAttributeAtIndex(function, i + 1, kind) for i in range(count) for kind in kinds):
+        return None
+    return count
 
 
 def metadata_refs(module: engine.Module) -> set[str]:

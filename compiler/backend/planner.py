@@ -952,8 +952,8 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         layout = PieceLayout(
             ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
-            prelude=variable_keepers(keep_local, k)
-            + serial_argument_callers(state.mod, sites, local_here, members, renames[k], k, state.module),
+            keepers=variable_keepers(keep_local, k),
+            callers=serial_argument_callers(state.mod, sites, local_here, members, renames[k], k, state.module),
         )
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
@@ -1022,11 +1022,9 @@ class PieceLayout:
     constants_visible: bool = False
     imported: set[str] | None = None
     cold: set[str] | None = None
-    prelude: list[str] | None = None
-
-
-#: how the stand-in functions' module spells the values it declares (`cut_spec`)
-STAND_IN_REF = "__ember_stand_in_ref."
+    #: stand-in functions (`variable_keepers`, `serial_argument_callers`), before the members
+    keepers: list[cut.Keeper] | None = None
+    callers: list[cut.ArgumentCaller] | None = None
 
 
 def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = frozenset()) -> cut.CutSpec:
@@ -1050,8 +1048,8 @@ def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = fro
             keep[r] = (cut.FOLD, rename.get(r, ""))
     declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r not in needed}
     cold = {rename.get(n, n) for n in (layout.cold or ()) if n in needed or n in imported}
-    prelude, refs = _stand_in_module(mod, layout.prelude or [], rename)
-    return cut.CutSpec(keep, frozenset(cold), constants, frozenset(declared), layout.include_asm, prelude, refs)
+    return cut.CutSpec(keep, frozenset(cold), constants, frozenset(declared), layout.include_asm,
+                       tuple(layout.keepers or ()), tuple(layout.callers or ()))
 
 
 def _metadata_refs(mod: IRModule) -> list[str]:
@@ -1061,25 +1059,6 @@ def _metadata_refs(mod: IRModule) -> list[str]:
         cached = mod.derived["metadata refs"] = list(dict.fromkeys(r for e in mod.by_kind("metadata") for r in e.refs))
     assert isinstance(cached, list)
     return cached
-
-
-def _stand_in_module(mod: IRModule, functions: list[str], rename: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """The stand-in functions as a module of their own, each value they name declared under
-    a spelling of its own (`STAND_IN_REF`): the linker binds no local of the piece, the cut
-    points them at the piece's values. Returns the text and spelling -> name."""
-    if not functions:
-        return "", {}
-    original = {new: old for old, new in rename.items()}
-    own = {n for text in functions for n, _s, _e in irmodel.iter_refs(text.split("\n", 1)[0])}
-    named = dict.fromkeys(n for text in functions for n, _s, _e in irmodel.iter_refs(text) if n not in own)
-    spelled = {n: f"{STAND_IN_REF}{i}" for i, n in enumerate(named)}
-    parts = [e.text for e in mod.by_kind("type")]
-    parts += [irmodel.rename_refs(text, spelled) for text in functions]
-    for n in named:
-        for text in _declarations(mod, [original.get(n, n)], constants_visible=False):
-            parts.append(irmodel.rename_refs(text, {original.get(n, n): spelled[n]}))
-    parts += [e.text for e in mod.by_kind("attributes")]
-    return irmodel.module_text(mod.header, parts), {s: n for n, s in spelled.items()}
 
 
 def piece_text(
@@ -1092,14 +1071,15 @@ def piece_text(
     constants_visible: bool = False,
     imported: set[str] | None = None,
     cold: set[str] | None = None,
-    prelude: list[str] | None = None,
+    keepers: list[cut.Keeper] | None = None,
+    callers: list[cut.ArgumentCaller] | None = None,
 ) -> str:
     """Module text holding `members`: definitions (exported locals made hidden), declarations of the rest.
 
     With `constants_visible` (level 1), pure-data constants owned elsewhere come as
     `available_externally` copies so the optimiser can still fold loads from them (and
-    libcalls on constant strings) exactly as the unsplit compile does. `prelude`: function
-    definitions placed before the members (`serial_argument_callers`).
+    libcalls on constant strings) exactly as the unsplit compile does. `keepers`, `callers`:
+    stand-in functions placed before the members (`variable_keepers`, `serial_argument_callers`).
     """
     by_name = mod.values
     member_set = set(members)
@@ -1114,7 +1094,8 @@ def piece_text(
         parts.extend(e.text for e in mod.by_kind("asm"))
     needed: dict[str, None] = {}
     rename = rename or {}
-    parts.extend(prelude or ())
+    parts.extend(_keeper_text(keeper) for keeper in keepers or ())
+    parts.extend(_caller_text(mod, caller, rename) for caller in callers or ())
     first_member = len(parts)
     for name in members:
         e = by_name[name]
@@ -1161,19 +1142,15 @@ class CallSites:
     #: each calling function's sites: their argument texts (type, attributes and value), or
     #: with `keyed` the keys `facts.call_sites` read from the live module
     by_caller: dict[str, list[list[object]]] = field(default_factory=dict)
-    #: what a call needs between `call` and the callee (calling convention, return type)
-    prefix: str = ""
     keyed: bool = False
-    #: keyed: the argument texts of the module's first site (what a stand-in passes)
-    first_texts: list[str] = field(default_factory=list)
-    #: the function's printed header, once read (asked by each subgraph holding the function)
-    header: str = ""
     #: how many sites each calling function holds (module order)
     counts: dict[str, int] = field(default_factory=dict)
     #: keyed: reads `by_caller` when first asked (`facts.FunctionCalls.keys`)
     load: Callable[[], dict[str, list[list[object]]]] | None = field(default=None, repr=False)
     #: `arguments` over every caller, once computed (asked by each subgraph holding the function)
     _everywhere: list[tuple[int, list[set[object]]] | None] = field(default_factory=list, repr=False)
+    #: `_stand_in_parameters` of the function, once read (likewise)
+    parameters: list[int | None] = field(default_factory=list, repr=False)
 
     def everywhere(self) -> tuple[int, list[set[object]]] | None:
         """`arguments` of all the module's sites (computed once)."""
@@ -1223,8 +1200,7 @@ def call_sites(mod: IRModule, names: set[str], module: engine.Module | None = No
     for e in mod.by_kind("function"):
         for r in sorted(names.intersection(e.refs)):
             cs = found.setdefault(r, CallSites())
-            for prefix, args in _sites_in(e.text, r):
-                cs.prefix = cs.prefix or prefix
+            for _prefix, args in _sites_in(e.text, r):
                 cs.by_caller.setdefault(e.name, []).append(list(args))
                 cs.counts[e.name] = cs.counts.get(e.name, 0) + 1
     return found
@@ -1233,7 +1209,7 @@ def call_sites(mod: IRModule, names: set[str], module: engine.Module | None = No
 def serial_argument_callers(
     mod: IRModule, sites: dict[str, CallSites], local_here: list[str], members: Iterable[str],
     rename: dict[str, str], k: int, module: engine.Module | None = None,
-) -> list[str]:
+) -> list[cut.ArgumentCaller]:
     """One discardable caller per local of subgraph `k` that IPSCCP would specialise here only.
 
     A copied local (or its home original) sees only the subgraph's share of its call sites.
@@ -1245,11 +1221,10 @@ def serial_argument_callers(
     site of the module agrees, so IPSCCP sees the arguments the unsplit build sees. It is
     `linkonce_odr`, so not tracked by IPSCCP itself, and nothing calls it: GlobalOpt,
     two module passes after IPSCCP (CalledValuePropagation between), deletes it before the
-    inliner or any other pass counts the local's callers. The stand-in's texts (the first
-    site, the callee's parameters) come from the entities' text, or, for entities read from
-    the live `module` (no text), printed from it one value at a time."""
-    out: list[str] = []
-    by_name = mod.values
+    inliner or any other pass counts the local's callers. The constants come from the first
+    call site in the subgraph's first calling function (every site passes them): the cut
+    builds the caller there (`cut.ArgumentCaller`), the text piece prints it (`_caller_text`)."""
+    out: list[cut.ArgumentCaller] = []
     member_set = set(members)
     types = {e.name for e in mod.by_kind("type")}
 
@@ -1261,42 +1236,59 @@ def serial_argument_callers(
 
     for name in local_here:
         cs = sites[name]
-        here_count = sum(n for caller, n in cs.counts.items() if caller in member_set)
+        callers_here = [caller for caller in cs.counts if caller in member_set]
+        here_count = sum(cs.counts[caller] for caller in callers_here)
         if not here_count or here_count >= sum(cs.counts.values()):  # (the arguments are read only past this)
             continue
         everywhere = cs.everywhere()
-        here = cs.arguments([m for m in cs.counts if m in member_set])
+        here = cs.arguments(callers_here)
         if everywhere is None or here is None or not here[0] or here[0] >= everywhere[0]:
             continue
         if not any(not constant(cs, s) and constant(cs, h) for s, h in zip(everywhere[1], here[1], strict=False)):
             continue
-        if cs.keyed and not cs.prefix:  # the texts a stand-in passes: the first site's
-            # the entity's text while the plan has one: printing one value from the module
-            # costs as much as numbering the whole module (68 ms a function on SQLite)
-            first = next(iter(cs.counts))
-            body = by_name[first].text or ("\n" + facts.first_call_text(module, first, name) if module is not None else "")
-            cs.prefix, cs.first_texts = next(_sites_in(body, name), ("", []))
-        if not cs.prefix:
+        if not cs.parameters:
+            cs.parameters.append(
+                facts.stand_in_parameters(module, name) if module is not None else _stand_in_parameters(mod, name))
+        if cs.parameters[0] != len(everywhere[1]):
             continue
-        if not cs.header:
-            text = by_name[name].text or (facts.function_text(module, name) if module is not None else "")
-            cs.header = text.split("\n", 1)[0]
-        header = cs.header
-        callee = "@" + quote(name) + "("
-        params = irmodel.split_top_level(irmodel.parenthesised(header, header.index(callee) + len(callee) - 1))
-        if len(params) != len(everywhere[1]) or not all(re.search(" " + tokens.IR_LOCAL + "$", p) for p in params):
-            continue
-        if any(re.search(r"\b(?:swifterror|swiftasync|inalloca|preallocated)\b", p) for p in params):
-            continue
-        params = [re.sub(r" returned\b", "", p) for p in params]  # only valid where a value is returned
-        texts = cs.first_texts if cs.keyed else [str(next(iter(s))) for s in everywhere[1]]
-        args = [t if constant(cs, s) else p for s, t, p in zip(everywhere[1], texts, params, strict=True)]
-        target = "@" + quote(rename.get(name, name))
-        out.append(
-            f"define linkonce_odr hidden void @{quote(f'{CALLER_PREFIX}{k}.{len(out)}')}({', '.join(params)}) {{\n"
-            f"  call {cs.prefix}{target}({', '.join(args)})\n  ret void\n}}"
-        )
+        out.append(cut.ArgumentCaller(
+            f"{CALLER_PREFIX}{k}.{len(out)}", rename.get(name, name), rename.get(callers_here[0], callers_here[0]),
+            tuple(constant(cs, s) for s in everywhere[1]),
+        ))
     return out
+
+
+#: parameter attributes a second caller cannot pass on (the stand-in would not verify)
+_UNPASSABLE = re.compile(r"\b(?:swifterror|swiftasync|inalloca|preallocated)\b")
+
+
+def _parameter_texts(mod: IRModule, name: str) -> list[str]:
+    """The parameters of function `name` as its header prints them (type, attributes, name)."""
+    header = mod.values[name].text.split("\n", 1)[0]
+    callee = "@" + quote(name) + "("
+    return irmodel.split_top_level(irmodel.parenthesised(header, header.index(callee) + len(callee) - 1))
+
+
+def _stand_in_parameters(mod: IRModule, name: str) -> int | None:
+    """How many parameters function `name` takes, when a stand-in caller can take them all
+    (`facts.stand_in_parameters` from the text: not varargs, none `_UNPASSABLE`), else None."""
+    params = _parameter_texts(mod, name)
+    if any(p == "..." or _UNPASSABLE.search(p) for p in params):
+        return None
+    return len(params)
+
+
+def _caller_text(mod: IRModule, caller: cut.ArgumentCaller, rename: dict[str, str]) -> str:
+    """`caller` as `cut._build_caller` builds it, in the piece's text (names as in the piece)."""
+    original = {new: old for old, new in rename.items()}
+    callee, model = original.get(caller.callee, caller.callee), original.get(caller.model, caller.model)
+    prefix, texts = next(_sites_in(mod.values[model].text, callee))
+    params = [re.sub(r" returned\b", "", p) for p in _parameter_texts(mod, callee)]
+    args = [irmodel.rename_refs(t, rename) if c else p for c, t, p in zip(caller.constant, texts, params, strict=True)]
+    return (
+        f"define linkonce_odr hidden void @{quote(caller.function)}({', '.join(params)}) {{\n"
+        f"  call {prefix}@{quote(caller.callee)}({', '.join(args)})\n  ret void\n}}"
+    )
 
 
 #: prefix of the functions that stand in for other subgraphs' loads and stores of a variable kept
@@ -1432,7 +1424,7 @@ def _mark_constant(e: Entity) -> None:
         e.known_variable = dataclasses.replace(e.variable, constant=True)
 
 
-def variable_keepers(names: list[str], k: int) -> list[str]:
+def variable_keepers(names: list[str], k: int) -> list[cut.Keeper]:
     """A function per variable that stays local in its owner `k` while other subgraphs use it.
 
     Exported (`hidden`) while compiling, the variable loses what GlobalsAA knows about a
@@ -1443,16 +1435,17 @@ def variable_keepers(names: list[str], k: int) -> list[str]:
     access: this exported function loads and stores unknown values at an unknown offset
     (volatile), so GlobalOpt and IPSCCP fold, narrow, split or delete nothing, while the
     address still never escapes. The worker deletes it after optimisation; the other
-    subgraphs declare the variable as before and the MC link joins them."""
-    out = []
-    for i, name in enumerate(names):
-        g = "@" + quote(name)
-        out.append(
-            f"define hidden void @{quote(f'{KEEPER_PREFIX}{k}.{i}')}(i64 %at, i8 %value, ptr %out) {{\n"
-            f"  %p = getelementptr i8, ptr {g}, i64 %at\n  %old = load volatile i8, ptr %p, align 1\n"
-            f"  store i8 %old, ptr %out, align 1\n  store volatile i8 %value, ptr %p, align 1\n  ret void\n}}"
-        )
-    return out
+    subgraphs declare the variable as before and the link joins them."""
+    return [cut.Keeper(f"{KEEPER_PREFIX}{k}.{i}", name) for i, name in enumerate(names)]
+
+
+def _keeper_text(keeper: cut.Keeper) -> str:
+    """`keeper` as `cut._build_keeper` builds it, in the piece's text."""
+    return (
+        f"define hidden void @{quote(keeper.function)}(i64 %at, i8 %value, ptr %out) {{\n"
+        f"  %p = getelementptr i8, ptr @{quote(keeper.variable)}, i64 %at\n  %old = load volatile i8, ptr %p, align 1\n"
+        f"  store i8 %old, ptr %out, align 1\n  store volatile i8 %value, ptr %p, align 1\n  ret void\n}}"
+    )
 
 
 def _with_cold(text: str, name: str, cold: set[str] | None) -> str:
