@@ -11,11 +11,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.backend import engine, guard, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
+
+if TYPE_CHECKING:  # split loads late: a serial build never needs it
+    from compiler.backend.split import CutPiece
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
 OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
@@ -379,16 +383,19 @@ def _most_pieces(path: str) -> int | None:
         return None  # the build itself reports it, located
 
 
-def _codegen_isolated(text: str, triple: str, path: str, options: BuildOptions, opt_level: int | None = None) -> bytes | str:
-    """Object or assembly of a module holding asm, generated in a worker (a bad asm line is
-    then `PATH: error: inline asm: ...`)."""
+def _codegen_isolated(
+    source: str | CutPiece, triple: str, path: str, options: BuildOptions, opt_level: int | None = None,
+) -> bytes | str:
+    """Object or assembly of a module holding asm (its text, or the split's asm probe cut
+    from the whole module), generated in a worker (a bad asm line is then `PATH: error:
+    inline asm: ...`)."""
     from compiler.backend import split
 
     level = options.opt_level if opt_level is None else opt_level
     in_process = options.hooks is not None and options.hooks.in_process
     config = split.BackendConfig(opt_level=level, triple=triple or None, force_triple=options.target is not None,
                                  in_process=in_process)
-    return split.codegen_isolated(text, options.emit, options.job_count, config, path, options.worker_timeout)
+    return split.codegen_isolated(source, options.emit, options.job_count, config, path, options.worker_timeout)
 
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:

@@ -96,7 +96,8 @@ def _plan_parts(plan: planner.SplitPlan) -> dict[str, object]:
         "order": sorted(plan.order, key=lambda n: (plan.order[n], n)),
         "dead_when_unused": canonical(plan.dead_when_unused),
         "merge_facts": canonical(plan.merge_facts),
-        "asm_probe": plan.asm_probe,
+        # the probe as its cut (`planner.AsmProbe.text` renders the same piece as text)
+        "asm_probe": None if plan.asm_probe is None else canonical(plan.asm_probe.cut),
     }
 
 

@@ -133,7 +133,7 @@ class SplitPlan:
     merge_facts: globalmerge.ModuleFacts | None = None
     #: the module's asm and only the functions holding inline asm, the rest declared (None:
     #: no asm): LLVM ends a worker on a bad asm line, so the driver generates this first
-    asm_probe: str | None = None
+    asm_probe: AsmProbe | None = None
 
     def describe(self, pieces: dict[int, list[list[str]]] | None = None) -> str:
         """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
@@ -963,18 +963,34 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
     kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
     deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}
-    facts = globalmerge.module_facts(state.mod, kept)
+    facts = globalmerge.module_facts(state.mod, kept, state.module)
     return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable, facts, asm_probe(state.mod))
 
 
-def asm_probe(mod: IRModule) -> str | None:
-    """A module of the asm in `mod` (module asm, and the functions whose bodies hold inline
-    asm, everything else declared), or None when there is none: what the driver generates
-    code for before any worker starts, at the cost of those few functions, not the module's."""
+@dataclass
+class AsmProbe:
+    """The module's asm and the functions holding inline asm, everything else declared: what
+    the driver generates code for before any worker starts, at the cost of those few
+    functions, not the module's. `cut`: cut from the whole module's bitcode (the build's
+    way); `text()`: rendered as text, only where there is no bitcode (`-g`, a harness that
+    caches tasks by text, a caller of `split.compile_split` without bitcode)."""
+
+    cut: cut.CutSpec
+    _render: Callable[[], str]
+
+    def text(self) -> str:
+        """The probe as module text (`piece_text`)."""
+        return self._render()
+
+
+def asm_probe(mod: IRModule) -> AsmProbe | None:
+    """The asm probe of `mod` (module asm, and the functions whose bodies hold inline asm),
+    or None when there is no asm."""
     members = [e.name for e in mod.by_kind("function") if e.inline_asm]
     if not members and not mod.by_kind("asm"):
         return None
-    return piece_text(mod, members, set(), include_asm=True)
+    layout = PieceLayout(members, set(), include_asm=True)
+    return AsmProbe(cut_spec(mod, layout), functools.partial(piece_text, mod, **vars(layout)))
 
 
 def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:
