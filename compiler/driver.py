@@ -320,6 +320,7 @@ def _build_module(
                 module_asm = module.module_asm()
                 module.set_module_asm("")
                 bitcode = module.bitcode()
+                module.set_module_asm(module_asm)  # the plan asks whether there is any
         # the plan reads its facts from the live module too; compile_split closes it once planned
         return _build_split(module, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end

@@ -121,7 +121,8 @@ def attribute_words(ref: int) -> frozenset[str]:
 
 
 def read(module: engine.Module, triple: str | None = None) -> IRModule:
-    """The module's global values as entities with the planner's facts (no text)."""
+    """The module's global values as entities with the planner's facts (no text), and an
+    `asm` entity (no text either) when the module has module asm."""
     return _Reader(module, triple).module()
 
 
@@ -130,6 +131,7 @@ class _Reader:
         self.lib = engine.capi()
         self.cxx = cxx()
         self.module_ref = module.ref
+        self.module_asm = bool(module.module_asm())
         self.triple = triple or module.triple or "x86_64-unknown-linux-gnu"
         self.names: dict[int, str] = {}
         self.entities: list[Entity] = []
@@ -153,6 +155,8 @@ class _Reader:
                 self._entity(ref, "global" if kind == "variable" else kind, comdats, machine)
         self._references()
         self._inline_asm()
+        if self.module_asm:  # what the plan asks of it: whether there is any (the asm probe)
+            self.entities.append(Entity("asm", "asm0", "", len(self.entities)))
         return IRModule([], self.entities)
 
     def _inline_asm(self) -> None:
