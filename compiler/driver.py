@@ -308,10 +308,14 @@ def _build_module(
         from compiler.backend import split
 
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
-        with times.stage("module to text"):
-            text = module.text()
-        # the workers cut their subgraphs from it in memory (compiler/backend/cut.py); with
-        # debug info they still parse piece texts (the text cuts each unit's variable list)
+        # the plan reads the live module alone (compiler/backend/facts.py) unless pieces
+        # travel as text: with debug info (the text cuts each unit's variable list) or under
+        # a harness's hooks (they rewrite pieces, cache tasks by their text)
+        text = None
+        if module.has_debug_info() or options.hooks is not None:
+            with times.stage("module to text"):
+                text = module.text()
+        # the workers cut their subgraphs from the bitcode in memory (compiler/backend/cut.py)
         bitcode, module_asm = None, ""
         if not module.has_debug_info():
             with times.stage("module to bitcode"):
@@ -320,6 +324,7 @@ def _build_module(
                 module_asm = module.module_asm()
                 module.set_module_asm("")
                 bitcode = module.bitcode()
+                module.set_module_asm(module_asm)  # the plan asks whether there is any
         # the plan reads its facts from the live module too; compile_split closes it once planned
         return _build_split(module, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
@@ -423,7 +428,7 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 
 
 def _build_split(
-    module: engine.Module, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str,
+    module: engine.Module, options: BuildOptions, times: StageTimes, text: str | None, spellings: dict[str, str], path: str,
     bitcode: tuple[bytes, str] | None = None,
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad

@@ -58,7 +58,8 @@ def _old_sizes(mod: irmodel.IRModule, names: list[str], triple: str | None) -> d
 def _compare(data: bytes | str, name: str, level: int = 2) -> int:
     """Sizes from memory against the old text sizes, and the facts from entities without
     text against those from the text; the number of aliases compared."""
-    module, text, triple, _debug = pf.driver_module(data, name, level, debug=False)
+    made = pf.driver_module(data, name, level, debug=False)
+    module, text, triple = made.module, made.text(), made.triple
     with module:
         mod = irmodel.parse_module(planner.name_unnamed(text))
         found = globalmerge.module_facts(mod, set(), module)
@@ -82,7 +83,8 @@ def test_unusual_value_types(triple: str) -> None:
     """Structs, vectors, `i1`, an offset base; a function or opaque value type has no size
     (AsmPrinter writes no `.size`), the rest still do."""
     assert _compare(f'target triple = "{triple}"\n' + UNUSUAL, "unusual") == 8
-    module, text, _triple, _debug = pf.driver_module(f'target triple = "{triple}"\n' + UNUSUAL, "unusual", 2, debug=False)
+    made = pf.driver_module(f'target triple = "{triple}"\n' + UNUSUAL, "unusual", 2, debug=False)
+    module, text = made.module, made.text()
     with module:
         found = globalmerge.module_facts(irmodel.parse_module(text), set(), module)
     assert found is not None

@@ -96,6 +96,11 @@ class Subgraph:
     def text(self, value: str) -> None:
         self._text, self._render, self.cut = value, None, None
 
+    def render_by(self, render: Callable[[], str]) -> None:
+        """Render the text (when first asked for) with `render` instead."""
+        if self._text is None:
+            self._render = render
+
 
 @dataclass(frozen=True)
 class PlanWork:
@@ -357,7 +362,7 @@ class PlanState:
 
 
 def plan(
-    text: str,
+    text: str | None,
     *,
     target_cost: int = TARGET_SUBGRAPH_COST,
     strip_debug: bool = True,
@@ -365,9 +370,11 @@ def plan(
     policy: PlanPolicy | None = None,
     module: engine.Module | None = None,
 ) -> SplitPlan:
-    """Cut printed LLVM IR into level-1 subgraphs (the steps below, in order). `module`: the
-    live module `text` was printed from (names canonical, numbered values named), from which
-    the facts already read in memory come (`compiler/backend/facts.py`: call sites)."""
+    """Cut a module into level-1 subgraphs (the steps below, in order): printed LLVM IR
+    (`text`), or with `text` None the live `module` alone (names canonical, numbered values
+    named: `compiler/backend/facts.py` reads every fact; its subgraphs have no text to
+    render). With both, the entities come from the text and the facts read in memory so far
+    from the module (the text path: `-g` and a harness's rewrites render piece texts)."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
     loaded = load_state(text, policy, strip_debug, module)
     state = _plan_level1(loaded, None)
@@ -410,12 +417,17 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     return state
 
 
-def load_state(text: str, policy: PlanPolicy, strip_debug: bool, module: engine.Module | None = None) -> PlanState:
+def load_state(text: str | None, policy: PlanPolicy, strip_debug: bool, module: engine.Module | None = None) -> PlanState:
     """Parse the module (unnamed globals named, debug info dropped) and classify its definitions
-    (`module`: the live module `text` was printed from, whose facts the plan reads in memory)."""
-    text = name_unnamed(text)
-    mod = irmodel.parse_module(text)
-    if strip_debug:
+    (`module`: the live module `text` was printed from, whose facts the plan reads in memory;
+    with `text` None, the entities too: `facts.read`, with the values metadata names)."""
+    if text is None:
+        if module is None:
+            raise ValueError("planner.load_state: neither text nor a module")
+        mod = facts.read(module, metadata=True)
+    else:
+        mod = irmodel.parse_module(name_unnamed(text))
+    if strip_debug and text is not None:
         for e in mod.entities:
             if e.kind == "function":
                 e.text = irmodel.strip_debug(e.text)

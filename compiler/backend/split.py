@@ -183,11 +183,11 @@ def prepare_whole_module(
     could mistake for registers or mnemonics, or must quote, made plain synthetic ones (spelled
     back in the link, compiler/backend/names.py), the unnamed named (the text and the bitcode
     name them alike). Returns the synthetic names' spellings. `stage`: times each step
-    (`--time-report`'s "table fields" and "module to text")."""
+    (`--time-report`'s "table fields" and "names")."""
     if opt_level >= 1:
         with stage("table fields"):
             deadfields.clear_unread_fields(module, target)
-    with stage("module to text"):
+    with stage("names"):
         spellings = names.canonicalise(module)
         names.name_unnamed(module)
     return spellings
@@ -479,7 +479,7 @@ def assemble_linked(asm: str, config: BackendConfig, timeout: float) -> tuple[by
 
 
 def compile_split(
-    module_text: str,
+    module_text: str | None,
     mode: str,
     jobs: int,
     config: BackendConfig,
@@ -503,7 +503,12 @@ def compile_split(
     the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
     piece texts, except where a harness rewrote a piece's text or caches tasks by text;
     `module`: the live module the text was printed from, whose facts the plan reads in
-    memory (compiler/backend/facts.py), closed here once planned (the workers make their own)."""
+    memory (compiler/backend/facts.py), closed here once planned (the workers make their own).
+    With `module_text` None the plan reads the module alone (`planner.plan`) and a piece's
+    text, where one is asked for (a saved piece, a printed plan, a harness's rewrite), is its
+    cut printed: that needs `bitcode`, and no task cache (it keys tasks by their text)."""
+    if module_text is None and (module is None or bitcode is None or (hooks is not None and hooks.tasks is not None)):
+        raise EmberError("compile_split: planning without the module's text needs the live module, its bitcode and no task cache")
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
         whole = None
         if bitcode is not None and (hooks is None or hooks.tasks is None):
@@ -515,7 +520,7 @@ def compile_split(
 
 
 def _compile_split(
-    module_text: str,
+    module_text: str | None,
     mode: str,
     jobs: int,
     config: BackendConfig,
@@ -563,6 +568,11 @@ def _compile_split(
     finally:
         if module is not None:
             module.close()  # the workers make their own pieces: free the whole module first
+    if module_text is None:  # no entity text to render a piece from: print its cut instead
+        assert whole is not None
+        for sg in the_plan.subgraphs:
+            if sg.cut is not None:
+                sg.render_by(functools.partial(_source_text, CutPiece(whole, sg.cut)))
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
