@@ -11,11 +11,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from compiler.backend import engine, guard, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
+
+if TYPE_CHECKING:  # split loads late: a serial build never needs it
+    from compiler.backend.split import CutPiece
 
 EMIT_KINDS = ("obj", "asm", "llvm", "mlir", "ptx")
 OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
@@ -304,10 +308,14 @@ def _build_module(
         from compiler.backend import split
 
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
-        with times.stage("module to text"):
-            text = module.text()
-        # the workers cut their subgraphs from it in memory (compiler/backend/cut.py); with
-        # debug info they still parse piece texts (the text cuts each unit's variable list)
+        # the plan reads the live module alone (compiler/backend/facts.py) unless pieces
+        # travel as text: with debug info (the text cuts each unit's variable list) or under
+        # a harness's hooks (they rewrite pieces, cache tasks by their text)
+        text = None
+        if module.has_debug_info() or options.hooks is not None:
+            with times.stage("module to text"):
+                text = module.text()
+        # the workers cut their subgraphs from the bitcode in memory (compiler/backend/cut.py)
         bitcode, module_asm = None, ""
         if not module.has_debug_info():
             with times.stage("module to bitcode"):
@@ -316,6 +324,7 @@ def _build_module(
                 module_asm = module.module_asm()
                 module.set_module_asm("")
                 bitcode = module.bitcode()
+                module.set_module_asm(module_asm)  # the plan asks whether there is any
         # the plan reads its facts from the live module too; compile_split closes it once planned
         return _build_split(module, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
@@ -379,16 +388,19 @@ def _most_pieces(path: str) -> int | None:
         return None  # the build itself reports it, located
 
 
-def _codegen_isolated(text: str, triple: str, path: str, options: BuildOptions, opt_level: int | None = None) -> bytes | str:
-    """Object or assembly of a module holding asm, generated in a worker (a bad asm line is
-    then `PATH: error: inline asm: ...`)."""
+def _codegen_isolated(
+    source: str | CutPiece, triple: str, path: str, options: BuildOptions, opt_level: int | None = None,
+) -> bytes | str:
+    """Object or assembly of a module holding asm (its text, or the split's asm probe cut
+    from the whole module), generated in a worker (a bad asm line is then `PATH: error:
+    inline asm: ...`)."""
     from compiler.backend import split
 
     level = options.opt_level if opt_level is None else opt_level
     in_process = options.hooks is not None and options.hooks.in_process
     config = split.BackendConfig(opt_level=level, triple=triple or None, force_triple=options.target is not None,
                                  in_process=in_process)
-    return split.codegen_isolated(text, options.emit, options.job_count, config, path, options.worker_timeout)
+    return split.codegen_isolated(source, options.emit, options.job_count, config, path, options.worker_timeout)
 
 
 def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
@@ -416,7 +428,7 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 
 
 def _build_split(
-    module: engine.Module, options: BuildOptions, times: StageTimes, text: str, spellings: dict[str, str], path: str,
+    module: engine.Module, options: BuildOptions, times: StageTimes, text: str | None, spellings: dict[str, str], path: str,
     bitcode: tuple[bytes, str] | None = None,
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad

@@ -96,7 +96,8 @@ def _plan_parts(plan: planner.SplitPlan) -> dict[str, object]:
         "order": sorted(plan.order, key=lambda n: (plan.order[n], n)),
         "dead_when_unused": canonical(plan.dead_when_unused),
         "merge_facts": canonical(plan.merge_facts),
-        "asm_probe": plan.asm_probe,
+        # the probe as its cut (`planner.AsmProbe.text` renders the same piece as text)
+        "asm_probe": None if plan.asm_probe is None else canonical(plan.asm_probe.cut),
     }
 
 
@@ -187,15 +188,33 @@ def _stop(plan: planner.SplitPlan) -> planner.SplitPlan:
     raise _Planned(plan)
 
 
-def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> tuple[engine.Module, str, str | None, bool]:
-    """The live module as the split driver hands it to the planner, its text as printed
-    for the planner, the triple, and whether the module had debug info.
+@dataclass
+class DriverModule:
+    """What the split driver hands the planner: the live module, its text (printed only where
+    the build prints it: with debug info; `text()` prints it for the text paths), its
+    bitcode and module asm (the workers' cut source), the triple, and whether the input had
+    debug info."""
+
+    module: engine.Module
+    printed: str | None
+    bitcode: tuple[bytes, str] | None
+    triple: str | None
+    had_debug: bool
+
+    def text(self) -> str:
+        return self.printed if self.printed is not None else self.module.text()
+
+
+def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> DriverModule:
+    """The live module as the split driver hands it to the planner, its text where the
+    driver prints it, its bitcode, the triple, and whether the module had debug info.
 
     These are the steps of `compiler.driver._build_module` for `ember build -O<level> --split
     <mode> [-g]` of a `.ll`/`.bc` input, with no `--target`: parse and verify
     (`driver.load_llvm_module` calls `llvm_stage.native`), the module's triple or the
     host's, `prepare`, debug info stripped without `-g`, then the driver's own
-    `split.prepare_whole_module` (unread table fields, plain names), printed."""
+    `split.prepare_whole_module` (unread table fields, plain names), printed where it keeps
+    debug info, else written as bitcode without its module asm (`driver._build_module`)."""
     module = llvm_stage.native(data, name)
     try:
         target = llvm_stage.native_target(module.triple or None, level)
@@ -204,44 +223,65 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> t
         if not debug:
             module.strip_debug_info()
         split.prepare_whole_module(module, target, level)
-        return module, module.text(), module.triple or None, had_debug
+        printed = module.text() if module.has_debug_info() else None
+        bitcode = None
+        if not module.has_debug_info():
+            asm = module.module_asm()
+            module.set_module_asm("")
+            bitcode = (module.bitcode(), asm)
+            module.set_module_asm(asm)
+        return DriverModule(module, printed, bitcode, module.triple or None, had_debug)
     except BaseException:
         module.close()
         raise
 
 
-def plan_text(text: str, config: Config, triple: str | None = None, module: engine.Module | None = None) -> planner.SplitPlan:
-    """The plan `split.compile_split` makes of printed `text` for `config` (it builds the
-    policy), stopped before any worker starts; `module`: the live module the text was
-    printed from, as the driver passes it (closed by the plan)."""
+def plan_text(
+    text: str | None, config: Config, triple: str | None = None, module: engine.Module | None = None,
+    bitcode: tuple[bytes, str] | None = None,
+) -> planner.SplitPlan:
+    """The plan `split.compile_split` makes of printed `text` (None: of the live `module`
+    alone, which needs its `bitcode`) for `config` (it builds the policy), stopped before
+    any worker starts; `module`: the live module, as the driver passes it (closed by the plan)."""
     backend = split.BackendConfig(opt_level=config.level, triple=triple, in_process=True)
     try:
         split.compile_split(
-            text, config.mode, 1, backend, subgraph_cost=config.cost, hooks=BuildHooks(plan=(_stop,)), module=module)
+            text, config.mode, 1, backend, subgraph_cost=config.cost, hooks=BuildHooks(plan=(_stop,)), module=module,
+            bitcode=bitcode)
     except _Planned as planned:
         return planned.plan
     raise AssertionError("compile_split returned without planning")
 
 
+#: how `plans_for` plans: as the build does (the live module alone, or with its text where
+#: the driver prints it: debug info kept), from the text with the live module (the text path
+#: of `-g` and harness hooks), or from the text alone (the planner's text readers)
+BUILD, TEXT_AND_MODULE, TEXT = "build", "text and module", "text"
+
+
 def plans_for(
-    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None, *, memory: bool = True
+    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None, *, how: str = BUILD
 ) -> Iterator[tuple[Config, planner.SplitPlan]]:
     """Each config's plan (every level and mode by default) of `module`, a `.ll`/`.bc` file
-    or its contents (LLVM IR text or bitcode), as the build makes it; `-g` configs are
-    skipped when the module has no debug info (the same plan as without). Each plan gets
-    the live module as the driver hands it, made afresh (the plan closes it); without
-    `memory`, only its text (the planner's text readers: `planner.plan` without a module)."""
+    or its contents (LLVM IR text or bitcode), made `how` (`BUILD`: as the build makes it);
+    `-g` configs are skipped when the module has no debug info (the same plan as without).
+    Each plan gets the live module as the driver hands it, made afresh (the plan closes it)."""
     if isinstance(module, Path):
         name = name or str(module)
         module = module.read_bytes() if module.suffix == ".bc" else module.read_text()
     data, name = module, name or "<module>"
     for config in matrix(debug=True) if configs is None else configs:
-        live, text, triple, had_debug = driver_module(data, name, config.level, debug=config.debug)
-        if (config.debug and not had_debug) or not memory:
-            live.close()
-        if config.debug and not had_debug:
+        made = driver_module(data, name, config.level, debug=config.debug)
+        if config.debug and not made.had_debug:
+            made.module.close()
             continue
-        yield config, plan_text(text, config, triple, live if memory else None)
+        if how == BUILD:
+            yield config, plan_text(made.printed, config, made.triple, made.module, made.bitcode)
+            continue
+        text = made.text()
+        if how == TEXT:
+            made.module.close()
+        yield config, plan_text(text, config, made.triple, made.module if how == TEXT_AND_MODULE else None, made.bitcode)
 
 
 def input_digest(data: bytes | str) -> str:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.backend import cut, engine, llvm_stage, names, planner, split
+from compiler.backend import cut, engine, irmodel, llvm_stage, names, planner, split
+from compiler.diagnostics import EmberError
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = [
@@ -179,3 +180,58 @@ def test_cxx_entry_points_exist() -> None:
     assert lib is engine.capi()
     for fn in (cxx.delete_body, cxx.remove_dead_constant_users, cxx.materialize_all, cxx.erase_alias):
         assert fn is not None
+
+
+#: inline asm in a local function and in an exported one, called from functions without asm
+INLINE_ASM = (
+    'module asm ".globl marker"\nmodule asm "marker: ret"\n'
+    'define internal void @spin() {\n  call void asm sideeffect "pause", ""()\n  ret void\n}\n'
+    'define i32 @fence(i32 %x) {\n  call void asm sideeffect "mfence", "~{memory}"()\n  ret i32 %x\n}\n'
+    "define i32 @plain(i32 %x) {\n  call void @spin()\n  %y = call i32 @fence(i32 %x)\n  ret i32 %y\n}\n"
+)
+RUST_REGEX = sorted((ROOT / ".cache/corpus/rust").glob("rust-regex-*/module.bc"))
+
+
+def _check_probe(data: bytes | str) -> None:
+    """The asm probe cut from the bitcode is the probe's text: same values, same -O0 code."""
+    text, bitcode, asm, triple = _prepared(data, 0)
+    probe = planner.asm_probe(irmodel.parse_module(planner.name_unnamed(text)))
+    assert probe is not None
+    with engine.Module(probe.text(), "text probe") as by_text, cut.cut(bitcode, probe.cut, "cut probe", asm) as in_memory:
+        in_memory.verify()
+        assert in_memory.module_asm() == asm
+        assert _census(by_text) == _census(in_memory)
+        a, b = _assembly(by_text, triple, 0), _assembly(in_memory, triple, 0)
+        assert a == b, "\n".join(list(difflib.unified_diff(a, b, lineterm="", n=1))[:40])
+
+
+@pytest.mark.parametrize("data", [HOSTILE, INLINE_ASM], ids=["module-asm", "inline-asm"])
+def test_asm_probe_cut_equals_its_text(data: str) -> None:
+    _check_probe(data)
+
+
+@pytest.mark.skipif(not RUST_REGEX, reason="the corpus is not built (ci/corpus.sh builds it)")
+def test_asm_probe_cut_equals_its_text_on_rust_regex() -> None:
+    """11 lines of inline asm in 3,481 functions."""
+    _check_probe(RUST_REGEX[0].read_bytes())
+
+
+@pytest.mark.parametrize("bad", [
+    'module asm "  bogus_instruction %rax"\n' + INLINE_ASM,
+    INLINE_ASM.replace('"mfence"', '"bogus_instruction %rax"'),
+], ids=["module-asm", "inline-asm"])
+def test_bad_asm_fails_alike_in_the_cut_probe(tmp_path: Path, bad: str) -> None:
+    """Generating code for the probe fails with the same one line, cut or text."""
+    text, bitcode, asm, triple = _prepared(bad, 0)
+    probe = planner.asm_probe(irmodel.parse_module(planner.name_unnamed(text)))
+    assert probe is not None
+    whole = split.WholeModule(str(tmp_path / "module.bc"), asm)
+    Path(whole.bitcode_path).write_bytes(bitcode)
+    config = split.BackendConfig(opt_level=0, triple=triple)
+    said = []
+    for source in (probe.text(), split.CutPiece(whole, probe.cut)):
+        with pytest.raises(EmberError) as failed:
+            split.codegen_isolated(source, "obj", 1, config, "in.ll", 120)
+        said.append(str(failed.value))
+    assert said[0] == said[1]
+    assert "inline asm: invalid instruction mnemonic 'bogus_instruction'" in said[0], said

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import engine, irmodel, planner
+from compiler.backend import cut, engine, irmodel, planner
 from fuzz.genmodule import ModuleShape, generate
 from oracle import symtab
 
@@ -431,9 +431,11 @@ def test_asm_probe_holds_only_the_asm() -> None:
     )
     probe = planner.asm_probe(irmodel.parse_module(text))
     assert probe is not None
-    assert 'module asm ".globl marker"' in probe and "define internal void @spin()" in probe
-    assert "define i32 @plain" not in probe and "define i32 @main" not in probe
-    engine.Module(probe, verify=True).close()  # a module LLVM accepts as it is
+    assert probe.cut.keep == {"spin": (cut.AS_IS, "")} and probe.cut.asm  # the build cuts it from the bitcode
+    shown = probe.text()  # without bitcode (`-g`)
+    assert 'module asm ".globl marker"' in shown and "define internal void @spin()" in shown
+    assert "define i32 @plain" not in shown and "define i32 @main" not in shown
+    engine.Module(shown, verify=True).close()  # a module LLVM accepts as it is
     no_asm = "define i32 @main() {\n  ret i32 0\n}\n"
     assert planner.asm_probe(irmodel.parse_module(no_asm)) is None
 

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import irmodel, planner, split
+from compiler.backend import engine, irmodel, planner, split
 from compiler.diagnostics import EmberError
 from fuzz import faults
 from fuzz.genmodule import ModuleShape, generate
 from oracle import runner, symtab
+from tests import plan_fingerprint
 from tests.conftest import DATA
 
 MODES = ["subgraph", "function", "two-level"]
@@ -114,6 +115,29 @@ def test_crashing_worker_is_reported_and_piece_saved(tmp_path: Path, monkeypatch
     assert "worker process crashed" in info.value.message
     saved = Path(str(info.value.location))
     assert saved.exists() and "ember.test.crash.worker" in saved.read_text()
+
+
+def test_a_crashed_piece_of_a_plan_without_text_is_saved_as_its_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build plans from the live module alone (no text to render a piece from): a piece
+    whose worker dies is saved as its cut, printed (`split._source_text`), with its members."""
+    monkeypatch.setenv("EMBER_CRASH_DIR", str(tmp_path / "crashes"))
+    text = (
+        'define i32 @"ember.test.crash.worker"() {\n  ret i32 1\n}\n'
+        "define i32 @main() {\n  %r = call i32 @helper()\n  ret i32 %r\n}\n"
+        "define internal i32 @helper() {\n  ret i32 0\n}\n"
+    )
+    made = plan_fingerprint.driver_module(text, "crash.ll", 0, debug=False)
+    assert made.printed is None and made.bitcode is not None  # the driver would print nothing
+    hooks = faults.hooks_for({faults.CRASH_WORKER})
+    config = split.BackendConfig(opt_level=0, triple=made.triple, worker_hooks=hooks.worker)
+    with pytest.raises(EmberError) as info:
+        split.compile_split(None, "two-level", 1, config, subgraph_cost=1, module=made.module, bitcode=made.bitcode,
+                            hooks=hooks)
+    assert "worker process crashed" in info.value.message
+    saved = Path(str(info.value.location)).read_text()
+    assert "define i32 @ember.test.crash.worker()" in saved  # the member, with its body
+    with engine.Module(saved) as piece:  # a module LLVM reads back
+        piece.verify()
 
 
 def test_hanging_worker_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ import contextlib
 import ctypes
 import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from ctypes import POINTER, byref, c_char_p, c_int, c_size_t, c_void_p
 from dataclasses import dataclass
@@ -28,6 +28,9 @@ _RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
 AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE, EXTERN_WEAK = 1, 2, 3, 8, 9, 12
 #: LLVMValueKind of a constant expression
 CONSTANT_EXPR_KIND = 10
+#: LLVMTypeKind of types `LLVMTypeIsSized` calls sized but a global cannot have (scalable
+#: vectors, target extension types): no alloc size an alias's `.size` could take
+_UNSIZED_KINDS = frozenset({17, 20})
 #: LLVMValueKind of the values that are global values, and of instructions
 _GLOBAL_KINDS, _INSTRUCTION_KIND, _FUNCTION_KIND = frozenset({5, 6, 7, 8}), 24, 5
 #: LLVMValueKind of uses that are not constants: arguments, blocks, memory SSA, metadata, inline asm
@@ -154,6 +157,8 @@ def _load() -> ctypes.CDLL:
         ("LLVMGlobalGetValueType", vp, (vp,)),
         ("LLVMGetModuleDataLayout", vp, (vp,)),
         ("LLVMABISizeOfType", ctypes.c_ulonglong, (vp, vp)),
+        ("LLVMGetNamedGlobalAlias", vp, (vp, cp, c_size_t)),
+        ("LLVMTypeIsSized", c_int, (vp,)),
         ("LLVMDeleteFunction", None, (vp,)),
         ("LLVMGetFirstGlobalAlias", vp, (vp,)),
         ("LLVMGetNextGlobalAlias", vp, (vp,)),
@@ -545,14 +550,31 @@ class Module:
         return any(calls_inline_asm(fn) for _kind, fn in global_value_refs(self.ref, "function"))
 
     def global_value_sizes(self, names: list[str]) -> dict[str, int]:
-        """The alloc size (bytes, the module's data layout) of each named global variable's value type."""
+        """The alloc size (bytes, the module's data layout) of each named global variable's
+        value type (none for an unsized one: an opaque struct)."""
         lib = _lib()
         layout = lib.LLVMGetModuleDataLayout(self.ref)
         sizes: dict[str, int] = {}
         for name in names:
             value = lib.LLVMGetNamedGlobal(self.ref, name.encode())
-            if value:
-                sizes[name] = int(lib.LLVMABISizeOfType(layout, lib.LLVMGlobalGetValueType(value)))
+            size = _alloc_size(lib, layout, lib.LLVMGlobalGetValueType(value)) if value else None
+            if size is not None:
+                sizes[name] = size
+        return sizes
+
+    def alias_value_sizes(self, names: Iterable[str]) -> dict[str, int]:
+        """The alloc size (bytes, the module's data layout) of each named alias's value type,
+        what AsmPrinter writes as an alias's `.size`; an unsized one (a function, an opaque
+        struct, a scalable vector) has none, as AsmPrinter writes none."""
+        lib = _lib()
+        layout = lib.LLVMGetModuleDataLayout(self.ref)
+        sizes: dict[str, int] = {}
+        for name in names:
+            encoded = name.encode()
+            alias = lib.LLVMGetNamedGlobalAlias(self.ref, encoded, len(encoded))
+            size = _alloc_size(lib, layout, lib.LLVMGlobalGetValueType(alias)) if alias else None
+            if size is not None:
+                sizes[name] = size
         return sizes
 
     def global_values(self) -> Iterator[Value]:
@@ -657,6 +679,14 @@ class Module:
                 if not lib.LLVMIsDeclaration(value):
                     yield Value(value)
                 value = step(value)
+
+
+def _alloc_size(lib: ctypes.CDLL, layout: int, value_type: int) -> int | None:
+    """`value_type`'s alloc size in `layout`, or None where it has none (LLVM aborts when
+    asked the size of an opaque struct or a function type)."""
+    if not lib.LLVMTypeIsSized(value_type) or lib.LLVMGetTypeKind(value_type) in _UNSIZED_KINDS:
+        return None
+    return int(lib.LLVMABISizeOfType(layout, value_type))
 
 
 def aliased_variable(alias: int) -> int | None:

@@ -120,9 +120,17 @@ def attribute_words(ref: int) -> frozenset[str]:
     return frozenset(word for word, kind in _attribute_kinds().items() if at(ref, _FUNCTION_INDEX, kind))
 
 
-def read(module: engine.Module, triple: str | None = None) -> IRModule:
-    """The module's global values as entities with the planner's facts (no text)."""
-    return _Reader(module, triple).module()
+def read(module: engine.Module, triple: str | None = None, *, metadata: bool = False) -> IRModule:
+    """The module's global values as entities with the planner's facts (no text), an `asm`
+    entity (no text either) when the module has module asm, and with `metadata` one
+    `metadata` entity naming the values metadata names (`metadata_refs`), as the text's
+    metadata lines do: the planner takes what they name for address-taken and escaped."""
+    mod = _Reader(module, triple).module()
+    if metadata:
+        named = sorted(metadata_refs(module))
+        if named:
+            mod.entities.append(Entity("metadata", "!ember.metadata_refs", "", len(mod.entities), refs=named, address_refs=set(named)))
+    return mod
 
 
 class _Reader:
@@ -130,6 +138,7 @@ class _Reader:
         self.lib = engine.capi()
         self.cxx = cxx()
         self.module_ref = module.ref
+        self.module_asm = bool(module.module_asm())
         self.triple = triple or module.triple or "x86_64-unknown-linux-gnu"
         self.names: dict[int, str] = {}
         self.entities: list[Entity] = []
@@ -153,6 +162,8 @@ class _Reader:
                 self._entity(ref, "global" if kind == "variable" else kind, comdats, machine)
         self._references()
         self._inline_asm()
+        if self.module_asm:  # what the plan asks of it: whether there is any (the asm probe)
+            self.entities.append(Entity("asm", "asm0", "", len(self.entities)))
         return IRModule([], self.entities)
 
     def _inline_asm(self) -> None:

@@ -23,10 +23,10 @@ not merged). The MC link then writes the size the serial object has
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from compiler.backend import irmodel, tokens
+from compiler.backend import engine, irmodel, tokens
 
 #: GlobalMerge's MaxOffset on AArch64 (AArch64TargetMachine.cpp: createGlobalMergePass(TM, 4095, ...))
 MAX_OFFSET = 4095
@@ -39,7 +39,9 @@ class AliasFact:
 
     name: str
     base: str
-    value_type: str
+    #: the alloc size of the alias's value type in the module's data layout (what AsmPrinter
+    #: writes as its `.size` when the base has no symbol); None: unsized, no `.size` either
+    value_size: int | None
     base_private: bool
 
 
@@ -52,29 +54,43 @@ class ModuleFacts:
     #: local or `external` and DSO-local, not `llvm.used`/`llvm.compiler.used`
     candidates: set[str]
     minsize: set[str]
-    #: named type definitions (the alias value types may name them)
-    type_defs: list[str] = field(default_factory=list)
 
 
-def module_facts(mod: irmodel.IRModule, kept: set[str]) -> ModuleFacts | None:
-    """The facts, or None when no alias has a global variable as its base (nothing to do)."""
+def module_facts(mod: irmodel.IRModule, kept: set[str], module: engine.Module | None = None) -> ModuleFacts | None:
+    """The facts, or None when no alias has a global variable as its base (nothing to do).
+    `module`: the live module `mod` was read from (prepared: the target's data layout), which
+    gives the alias value types' sizes; without it they come from the aliases' texts."""
     values = mod.values
-    aliases: list[AliasFact] = []
+    found: list[tuple[irmodel.Entity, irmodel.Entity]] = []
     for e in mod.by_kind("alias"):
         base = _base_object(e, values)
-        if base is None or base.kind != "global" or not base.is_definition or e.linkage == "private":
-            continue
-        head = e.text.split("=", 1)[1]
-        at = re.search(r"\balias\b", head)
-        if at is None:
-            continue
-        aliases.append(AliasFact(e.name, base.name, irmodel.read_type(head, at.end()), base.linkage == "private"))
-    if not aliases:
+        if base is not None and base.kind == "global" and base.is_definition and e.linkage != "private":
+            found.append((e, base))
+    if not found:
         return None
+    names = [e.name for e, _base in found]
+    sizes = module.alias_value_sizes(names) if module is not None else _text_value_sizes(mod, [e for e, _base in found])
+    aliases = [AliasFact(e.name, base.name, sizes.get(e.name), base.linkage == "private") for e, base in found]
     candidates = {e.name for e in mod.by_kind("global") if _candidate(e, kept)}
     minsize = {e.name for e in mod.by_kind("function") if "minsize" in mod.function_attributes(e)}
-    type_defs = [e.text for e in mod.by_kind("type")]
-    return ModuleFacts(aliases, candidates, minsize, type_defs)
+    return ModuleFacts(aliases, candidates, minsize)
+
+
+def _text_value_sizes(mod: irmodel.IRModule, aliases: list[irmodel.Entity]) -> dict[str, int]:
+    """The alias value types' sizes read from the aliases' texts (the text path, until it
+    goes): a module of the type definitions and one external variable per value type,
+    prepared for the module's own triple (as the build prepares the module)."""
+    types = {}
+    for e in aliases:
+        head = e.text.split("=", 1)[1]
+        at = re.search(r"\balias\b", head)
+        if at is not None:
+            types[e.name] = irmodel.read_type(head, at.end())
+    triple = next((m.group(1) for line in mod.header if (m := _TRIPLE.match(line))), None)
+    return _value_sizes(types, [e.text for e in mod.by_kind("type")], triple)
+
+
+_TRIPLE = re.compile(r'^target triple = "([^"]*)"')
 
 
 def _base_object(e: irmodel.Entity, values: dict[str, irmodel.Entity]) -> irmodel.Entity | None:
@@ -311,11 +327,9 @@ def alias_sizes(
     triple: str | None,
     opt_level: int,
     order: dict[str, int],
-    value_sizes: dict[str, int] | None = None,
 ) -> dict[str, int]:
     """For each alias whose size in the linked object would differ from the serial one's,
-    the size to write (`value_sizes`: alloc sizes of the alias value types, computed on
-    demand by `compiler.backend.engine` when None)."""
+    the size to write."""
     merging = active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize))
     if not merging and not any(a.base_private for a in facts.aliases):
         return {}  # no piece merges, so none sized an alias otherwise than the serial build
@@ -329,21 +343,13 @@ def alias_sizes(
             base_size.setdefault(name, obj.size)
         explicit.update(piece.alias_size)
     wanted: dict[str, int] = {}
-    need_value: list[AliasFact] = []
     for alias in facts.aliases:
         sized_by_type = alias.base_private or alias.base in merged
         if sized_by_type:
-            if alias.name in explicit:
-                continue  # the piece wrote the value type's size already
-            need_value.append(alias)
+            if alias.name not in explicit and alias.value_size is not None:  # else the piece wrote it already
+                wanted[alias.name] = alias.value_size
         elif alias.base in base_size and explicit.get(alias.name, base_size[alias.base]) != base_size[alias.base]:
             wanted[alias.name] = base_size[alias.base]
-    if need_value:
-        if value_sizes is None:
-            value_sizes = _value_sizes(need_value, facts.type_defs, triple)
-        for alias in need_value:
-            if alias.name in value_sizes:
-                wanted[alias.name] = value_sizes[alias.name]
     return wanted
 
 
@@ -356,20 +362,26 @@ def object_alias_sizes(facts: ModuleFacts, triple: str | None, opt_level: int) -
     its base's size either way."""
     if active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize)):
         return None
-    private = [a for a in facts.aliases if a.base_private]
-    return _value_sizes(private, facts.type_defs, triple) if private else {}
+    return {a.name: a.value_size for a in facts.aliases if a.base_private and a.value_size is not None}
 
 
-def _value_sizes(aliases: Iterable[AliasFact], type_defs: list[str], triple: str | None) -> dict[str, int]:
-    from compiler.backend import engine, llvm_stage
+def _value_sizes(value_types: dict[str, str], type_defs: list[str], triple: str | None) -> dict[str, int]:
+    """The alloc size of each alias's value type (by alias name), given as text: a module of
+    `type_defs` and one external variable per type, prepared for `triple`; none for an
+    unsized type (a function type does not parse as a variable's: then one at a time)."""
+    from compiler.backend import llvm_stage
 
-    listed = list(aliases)
-    lines = [*type_defs] + [f"@__ember_vt{i} = external global {a.value_type}" for i, a in enumerate(listed)]
+    listed = list(value_types.items())
+    if not listed:
+        return {}
+    lines = [*type_defs] + [f"@__ember_vt{i} = external global {vt}" for i, (_name, vt) in enumerate(listed)]
     target = llvm_stage.native_target(triple)
     try:
         with engine.Module("\n".join(lines) + "\n", "<alias value types>") as module:
             module.prepare(target, force_triple=True)
             sizes = module.global_value_sizes([f"__ember_vt{i}" for i in range(len(listed))])
-    except engine.EngineError:
-        return {}  # an unsized value type: AsmPrinter writes no `.size` either
-    return {a.name: sizes[f"__ember_vt{i}"] for i, a in enumerate(listed) if f"__ember_vt{i}" in sizes}
+    except engine.EngineError:  # an unsized value type: AsmPrinter writes no `.size` either
+        if len(listed) == 1:
+            return {}
+        return {k: v for name, vt in listed for k, v in _value_sizes({name: vt}, type_defs, triple).items()}
+    return {name: sizes[f"__ember_vt{i}"] for i, (name, _vt) in enumerate(listed) if f"__ember_vt{i}" in sizes}

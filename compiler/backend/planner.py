@@ -96,6 +96,11 @@ class Subgraph:
     def text(self, value: str) -> None:
         self._text, self._render, self.cut = value, None, None
 
+    def render_by(self, render: Callable[[], str]) -> None:
+        """Render the text (when first asked for) with `render` instead."""
+        if self._text is None:
+            self._render = render
+
 
 @dataclass(frozen=True)
 class PlanWork:
@@ -133,7 +138,7 @@ class SplitPlan:
     merge_facts: globalmerge.ModuleFacts | None = None
     #: the module's asm and only the functions holding inline asm, the rest declared (None:
     #: no asm): LLVM ends a worker on a bad asm line, so the driver generates this first
-    asm_probe: str | None = None
+    asm_probe: AsmProbe | None = None
 
     def describe(self, pieces: dict[int, list[list[str]]] | None = None) -> str:
         """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
@@ -357,7 +362,7 @@ class PlanState:
 
 
 def plan(
-    text: str,
+    text: str | None,
     *,
     target_cost: int = TARGET_SUBGRAPH_COST,
     strip_debug: bool = True,
@@ -365,9 +370,11 @@ def plan(
     policy: PlanPolicy | None = None,
     module: engine.Module | None = None,
 ) -> SplitPlan:
-    """Cut printed LLVM IR into level-1 subgraphs (the steps below, in order). `module`: the
-    live module `text` was printed from (names canonical, numbered values named), from which
-    the facts already read in memory come (`compiler/backend/facts.py`: call sites)."""
+    """Cut a module into level-1 subgraphs (the steps below, in order): printed LLVM IR
+    (`text`), or with `text` None the live `module` alone (names canonical, numbered values
+    named: `compiler/backend/facts.py` reads every fact; its subgraphs have no text to
+    render). With both, the entities come from the text and the facts read in memory so far
+    from the module (the text path: `-g` and a harness's rewrites render piece texts)."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
     loaded = load_state(text, policy, strip_debug, module)
     state = _plan_level1(loaded, None)
@@ -410,12 +417,17 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     return state
 
 
-def load_state(text: str, policy: PlanPolicy, strip_debug: bool, module: engine.Module | None = None) -> PlanState:
+def load_state(text: str | None, policy: PlanPolicy, strip_debug: bool, module: engine.Module | None = None) -> PlanState:
     """Parse the module (unnamed globals named, debug info dropped) and classify its definitions
-    (`module`: the live module `text` was printed from, whose facts the plan reads in memory)."""
-    text = name_unnamed(text)
-    mod = irmodel.parse_module(text)
-    if strip_debug:
+    (`module`: the live module `text` was printed from, whose facts the plan reads in memory;
+    with `text` None, the entities too: `facts.read`, with the values metadata names)."""
+    if text is None:
+        if module is None:
+            raise ValueError("planner.load_state: neither text nor a module")
+        mod = facts.read(module, metadata=True)
+    else:
+        mod = irmodel.parse_module(name_unnamed(text))
+    if strip_debug and text is not None:
         for e in mod.entities:
             if e.kind == "function":
                 e.text = irmodel.strip_debug(e.text)
@@ -963,18 +975,34 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
     kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
     deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}
-    facts = globalmerge.module_facts(state.mod, kept)
+    facts = globalmerge.module_facts(state.mod, kept, state.module)
     return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable, facts, asm_probe(state.mod))
 
 
-def asm_probe(mod: IRModule) -> str | None:
-    """A module of the asm in `mod` (module asm, and the functions whose bodies hold inline
-    asm, everything else declared), or None when there is none: what the driver generates
-    code for before any worker starts, at the cost of those few functions, not the module's."""
+@dataclass
+class AsmProbe:
+    """The module's asm and the functions holding inline asm, everything else declared: what
+    the driver generates code for before any worker starts, at the cost of those few
+    functions, not the module's. `cut`: cut from the whole module's bitcode (the build's
+    way); `text()`: rendered as text, only where there is no bitcode (`-g`, a harness that
+    caches tasks by text, a caller of `split.compile_split` without bitcode)."""
+
+    cut: cut.CutSpec
+    _render: Callable[[], str]
+
+    def text(self) -> str:
+        """The probe as module text (`piece_text`)."""
+        return self._render()
+
+
+def asm_probe(mod: IRModule) -> AsmProbe | None:
+    """The asm probe of `mod` (module asm, and the functions whose bodies hold inline asm),
+    or None when there is no asm."""
     members = [e.name for e in mod.by_kind("function") if e.inline_asm]
     if not members and not mod.by_kind("asm"):
         return None
-    return piece_text(mod, members, set(), include_asm=True)
+    layout = PieceLayout(members, set(), include_asm=True)
+    return AsmProbe(cut_spec(mod, layout), functools.partial(piece_text, mod, **vars(layout)))
 
 
 def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:

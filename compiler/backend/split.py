@@ -183,11 +183,11 @@ def prepare_whole_module(
     could mistake for registers or mnemonics, or must quote, made plain synthetic ones (spelled
     back in the link, compiler/backend/names.py), the unnamed named (the text and the bitcode
     name them alike). Returns the synthetic names' spellings. `stage`: times each step
-    (`--time-report`'s "table fields" and "module to text")."""
+    (`--time-report`'s "table fields" and "names")."""
     if opt_level >= 1:
         with stage("table fields"):
             deadfields.clear_unread_fields(module, target)
-    with stage("module to text"):
+    with stage("names"):
         spellings = names.canonicalise(module)
         names.name_unnamed(module)
     return spellings
@@ -208,13 +208,28 @@ def _whole_bitcode(path: str) -> bytes:
     return Path(path).read_bytes()
 
 
+def _module_of(source: str | CutPiece, name: str) -> engine.Module:
+    """The module a worker compiles: parsed from its text, or cut from the whole module."""
+    if isinstance(source, str):
+        return llvm_stage.native(source, name)
+    return cut.cut(_whole_bitcode(source.whole.bitcode_path), source.spec, name, source.whole.module_asm)
+
+
+def _source_text(source: str | CutPiece) -> str:
+    """A worker's module as text (rendered only to save it when the worker fails)."""
+    if isinstance(source, str):
+        return source
+    with _module_of(source, "<piece>") as module:
+        return module.text()
+
+
 def _subgraph_module(source: str | CutPiece, k: int, config: BackendConfig) -> engine.Module:
     """The subgraph's module: cut from the whole module in memory, or parsed from its text;
     a harness's worker hooks see its text either way."""
     if isinstance(source, str):
         _run_worker_hooks(source, config)
         return llvm_stage.native(source, f"<subgraph {k}>")
-    module = cut.cut(_whole_bitcode(source.whole.bitcode_path), source.spec, f"<subgraph {k}>", source.whole.module_asm)
+    module = _module_of(source, f"<subgraph {k}>")
     if config.worker_hooks:
         try:
             _run_worker_hooks(module.text(), config)
@@ -385,12 +400,13 @@ def dead_definitions(
     return {k: dead for k, r in enumerate(optimised) if (dead := sorted(n for n in r.defined if n in candidates and n not in live))}
 
 
-def codegen_task(text: str, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
-    """Codegen an (optimised) module in a worker, LLVM's error output in `stderr_path`: LLVM
-    exits the whole process on a bad inline or module asm line."""
+def codegen_task(source: str | CutPiece, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
+    """Codegen an (optimised) module, as text or as a cut of the whole module (the asm
+    probe), in a worker, LLVM's error output in `stderr_path`: LLVM exits the whole process
+    on a bad inline or module asm line."""
     with _stderr_to(stderr_path):
         target = _worker_target(config)
-        with llvm_stage.native(text, "<input>") as module:
+        with _module_of(source, "<input>") as module:
             module.prepare(target, force_triple=config.force_triple)
             return llvm_stage.emit_object(module, target) if emit == "obj" else llvm_stage.emit_assembly(module, target)
 
@@ -413,16 +429,19 @@ def _stderr_to(path: str | None) -> Iterator[None]:
         os.close(saved)
 
 
-def codegen_isolated(text: str, emit: str, jobs: int, config: BackendConfig, path: str, timeout: float) -> bytes | str:
-    """`emit` ('obj' or 'asm') of a module generated in a worker, so what LLVM ends the process
-    on becomes one line: a bad inline or module asm line `PATH: error: inline asm: ...`, and
-    what it cannot lower for the target (a COMDAT on MachO) `PATH: error: LLVM cannot
-    generate code for 'TRIPLE': ...`."""
+def codegen_isolated(
+    source: str | CutPiece, emit: str, jobs: int, config: BackendConfig, path: str, timeout: float,
+) -> bytes | str:
+    """`emit` ('obj' or 'asm') of a module (its text, or a cut of the whole module: the asm
+    probe) generated in a worker, so what LLVM ends the process on becomes one line: a bad
+    inline or module asm line `PATH: error: inline asm: ...`, and what it cannot lower for
+    the target (a COMDAT on MachO) `PATH: error: LLVM cannot generate code for 'TRIPLE': ...`."""
+    label = source if isinstance(source, str) else functools.partial(_source_text, source)
     with tempfile.TemporaryDirectory(prefix="ember-asm-") as tmp:
         err = os.path.join(tmp, "stderr.txt")
         try:
             [out] = pool.run(
-                jobs, codegen_task, [(text, (text, config, emit, err))], timeout, doing="generating code", isolated=True,
+                jobs, codegen_task, [(label, (source, config, emit, err))], timeout, doing="generating code", isolated=True,
                 in_process=config.in_process,
             )
         except EmberError:
@@ -460,7 +479,7 @@ def assemble_linked(asm: str, config: BackendConfig, timeout: float) -> tuple[by
 
 
 def compile_split(
-    module_text: str,
+    module_text: str | None,
     mode: str,
     jobs: int,
     config: BackendConfig,
@@ -470,20 +489,26 @@ def compile_split(
     subgraph_cost: int | None = None,
     hooks: BuildHooks | None = None,
     spellings: dict[str, str] | None = None,
-    check_asm: Callable[[str], object] | None = None,
+    check_asm: Callable[[str | CutPiece], object] | None = None,
     bitcode: tuple[bytes, str] | None = None,
     module: engine.Module | None = None,
 ) -> SplitResult:
     """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
     harness's changes to the plan, the pieces and the link (compiler/hooks.py); `spellings`:
     the synthetic names `names.canonicalise` gave the module, spelled back in the link;
-    `check_asm`: generates code for the plan's `asm_probe` (a bad asm line raises there, as
-    one line, before it can end a worker); `bitcode`: the same module as bitcode without its
+    `check_asm`: generates code for the plan's `asm_probe`, cut from `bitcode` (its text
+    where there is none; a bad asm line raises there, as one line, before it can end a
+    worker); `bitcode`: the same module as bitcode without its
     module asm, and that asm (`engine.Module.module_asm`), from which
     the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
     piece texts, except where a harness rewrote a piece's text or caches tasks by text;
     `module`: the live module the text was printed from, whose facts the plan reads in
-    memory (compiler/backend/facts.py), closed here once planned (the workers make their own)."""
+    memory (compiler/backend/facts.py), closed here once planned (the workers make their own).
+    With `module_text` None the plan reads the module alone (`planner.plan`) and a piece's
+    text, where one is asked for (a saved piece, a printed plan, a harness's rewrite), is its
+    cut printed: that needs `bitcode`, and no task cache (it keys tasks by their text)."""
+    if module_text is None and (module is None or bitcode is None or (hooks is not None and hooks.tasks is not None)):
+        raise EmberError("compile_split: planning without the module's text needs the live module, its bitcode and no task cache")
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
         whole = None
         if bitcode is not None and (hooks is None or hooks.tasks is None):
@@ -495,7 +520,7 @@ def compile_split(
 
 
 def _compile_split(
-    module_text: str,
+    module_text: str | None,
     mode: str,
     jobs: int,
     config: BackendConfig,
@@ -505,7 +530,7 @@ def _compile_split(
     subgraph_cost: int | None,
     hooks: BuildHooks | None,
     spellings: dict[str, str] | None,
-    check_asm: Callable[[str], object] | None,
+    check_asm: Callable[[str | CutPiece], object] | None,
     whole: WholeModule | None,
     module: engine.Module | None = None,
 ) -> SplitResult:
@@ -543,12 +568,17 @@ def _compile_split(
     finally:
         if module is not None:
             module.close()  # the workers make their own pieces: free the whole module first
+    if module_text is None:  # no entity text to render a piece from: print its cut instead
+        assert whole is not None
+        for sg in the_plan.subgraphs:
+            if sg.cut is not None:
+                sg.render_by(functools.partial(_source_text, CutPiece(whole, sg.cut)))
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
     if check_asm is not None and the_plan.asm_probe is not None:
         t0, c0 = time.perf_counter(), time.process_time()
-        check_asm(the_plan.asm_probe)
+        check_asm(_probe_source(the_plan.asm_probe, whole))
         seconds["asm check"], cpu_seconds["asm check"] = time.perf_counter() - t0, time.process_time() - c0
     order = the_plan.order
     local_names = set(the_plan.local_names)
@@ -753,6 +783,12 @@ def _source(sg: planner.Subgraph, whole: WholeModule | None) -> str | CutPiece:
     """What a subgraph's worker gets: its cut of the whole module's bitcode file, or its text
     (no bitcode file, or a harness rewrote the text)."""
     return CutPiece(whole, sg.cut) if whole is not None and sg.cut is not None else sg.text
+
+
+def _probe_source(probe: planner.AsmProbe, whole: WholeModule | None) -> str | CutPiece:
+    """What the asm check generates code for: the probe cut from the whole module's bitcode
+    file, or its text where there is no such file (`-g`, a harness caching tasks by text)."""
+    return CutPiece(whole, probe.cut) if whole is not None else probe.text()
 
 
 def _label(sg: planner.Subgraph) -> Callable[[], str]:
