@@ -223,6 +223,13 @@ def _source_text(source: str | CutPiece) -> str:
         return module.text()
 
 
+def _printed_cut(bitcode: tuple[bytes, str], spec: cut.CutSpec) -> str:
+    """A piece of a plan made without the module's text, as text: its cut of the whole
+    module's bitcode (and module asm), printed."""
+    with cut.cut(bitcode[0], spec, "<piece>", bitcode[1]) as module:
+        return module.text()
+
+
 def _subgraph_module(source: str | CutPiece, k: int, config: BackendConfig) -> engine.Module:
     """The subgraph's module: cut from the whole module in memory, or parsed from its text;
     a harness's worker hooks see its text either way."""
@@ -516,7 +523,7 @@ def compile_split(
             Path(whole.bitcode_path).write_bytes(bitcode[0])
         return _compile_split(module_text, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
                               subgraph_cost=subgraph_cost, hooks=hooks, spellings=spellings, check_asm=check_asm,
-                              whole=whole, module=module)
+                              whole=whole, module=module, bitcode=bitcode)
 
 
 def _compile_split(
@@ -533,8 +540,11 @@ def _compile_split(
     check_asm: Callable[[str | CutPiece], object] | None,
     whole: WholeModule | None,
     module: engine.Module | None = None,
+    bitcode: tuple[bytes, str] | None = None,
 ) -> SplitResult:
-    """`compile_split`, the whole module's bitcode (if any) in a file (`whole`)."""
+    """`compile_split`, the whole module's bitcode (if any) in a file (`whole`) and in memory
+    (`bitcode`: what a printed piece of a plan made without text is cut from, after the
+    file is gone)."""
     import time
 
     if mode not in split_mode.SPLITTING:
@@ -569,10 +579,10 @@ def _compile_split(
         if module is not None:
             module.close()  # the workers make their own pieces: free the whole module first
     if module_text is None:  # no entity text to render a piece from: print its cut instead
-        assert whole is not None
+        assert bitcode is not None  # (the bytes, not `whole`'s file: a printed plan outlives it)
         for sg in the_plan.subgraphs:
             if sg.cut is not None:
-                sg.render_by(functools.partial(_source_text, CutPiece(whole, sg.cut)))
+                sg.render_by(functools.partial(_printed_cut, bitcode, sg.cut))
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
