@@ -15,6 +15,7 @@ alias; `libLLVM.so` exports the C++ methods that do, called here by their mangle
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from ctypes import byref, c_void_p
 from dataclasses import dataclass
 
@@ -320,33 +321,29 @@ def _first_call(lib: ctypes.CDLL, function: int, callee: int) -> int | None:
     while block:
         instruction = lib.LLVMGetFirstInstruction(block)
         while instruction:
-            if lib.LLVMGetInstructionOpcode(instruction) in _CALLS and lib.LLVMGetCalledValue(instruction) == callee:
+            if lib.LLVMGetInstructionOpcode(instruction) in engine.CALL_OPCODES and lib.LLVMGetCalledValue(instruction) == callee:
                 return int(instruction)
             instruction = lib.LLVMGetNextInstruction(instruction)
         block = lib.LLVMGetNextBasicBlock(block)
     return None
 
 
-#: LLVMOpcode of `invoke`, `call` and `callbr` (facts.py's call sites)
-_CALLS = frozenset({5, 45, 67})
-
-
 def _attributes(lib: ctypes.CDLL, function: int, index: int) -> list[int]:
     """The attributes of `function` at `index` (0 the return value, i + 1 parameter i)."""
-    count = lib.LLVMGetAttributeCountAtIndex(function, index)
-    found = (c_void_p * max(count, 1))()
-    if count:
-        lib.LLVMGetAttributesAtIndex(function, index, found)
-    return [int(found[i]) for i in range(count)]
+    return _attribute_list(lib.LLVMGetAttributeCountAtIndex, lib.LLVMGetAttributesAtIndex, function, index)
 
 
 def _call_site_attributes(lib: ctypes.CDLL, call: int, index: int) -> list[int]:
     """The attributes of a call site at `index` (0 the return value, i + 1 argument i)."""
-    count = lib.LLVMGetCallSiteAttributeCount(call, index)
+    return _attribute_list(lib.LLVMGetCallSiteAttributeCount, lib.LLVMGetCallSiteAttributes, call, index)
+
+
+def _attribute_list(count_at: Callable[..., int], read_at: Callable[..., None], value: int, index: int) -> list[int]:
+    count = count_at(value, index)
     found = (c_void_p * max(count, 1))()
     if count:
-        lib.LLVMGetCallSiteAttributes(call, index, found)
-    return [int(found[i]) for i in range(count)]
+        read_at(value, index, found)
+    return [int(found[i] or 0) for i in range(count)]
 
 
 def _erase(lib: ctypes.CDLL, value: int) -> None:

@@ -14,7 +14,7 @@ import contextlib
 import ctypes
 import functools
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from ctypes import POINTER, byref, c_char_p, c_int, c_size_t, c_void_p
 from dataclasses import dataclass
@@ -36,7 +36,7 @@ _GLOBAL_KINDS, _INSTRUCTION_KIND, _FUNCTION_KIND = frozenset({5, 6, 7, 8}), 24, 
 #: LLVMValueKind of uses that are not constants: arguments, blocks, memory SSA, metadata, inline asm
 _NOT_CONSTANT_KINDS = frozenset({0, 1, 2, 3, 4, 22, 23})
 #: LLVMOpcode of the instructions that can call an inline asm: LLVMInvoke, LLVMCall, LLVMCallBr
-_CALL_OPCODES = frozenset({5, 45, 67})
+CALL_OPCODES = frozenset({5, 45, 67})
 #: the targets Ember initialises (architecture prefix in `libLLVM.so` symbol names)
 _TARGETS = ("X86", "AArch64", "NVPTX", "AMDGPU")
 
@@ -553,26 +553,23 @@ class Module:
         """The alloc size (bytes, the module's data layout) of each named global variable's
         value type (none for an unsized one: an opaque struct)."""
         lib = _lib()
-        layout = lib.LLVMGetModuleDataLayout(self.ref)
-        sizes: dict[str, int] = {}
-        for name in names:
-            value = lib.LLVMGetNamedGlobal(self.ref, name.encode())
-            size = _alloc_size(lib, layout, lib.LLVMGlobalGetValueType(value)) if value else None
-            if size is not None:
-                sizes[name] = size
-        return sizes
+        return self._value_type_sizes(names, lambda name: lib.LLVMGetNamedGlobal(self.ref, name.encode()))
 
     def alias_value_sizes(self, names: Iterable[str]) -> dict[str, int]:
         """The alloc size (bytes, the module's data layout) of each named alias's value type,
         what AsmPrinter writes as an alias's `.size`; an unsized one (a function, an opaque
         struct, a scalable vector) has none, as AsmPrinter writes none."""
         lib = _lib()
+        return self._value_type_sizes(names, lambda name: lib.LLVMGetNamedGlobalAlias(self.ref, name.encode(), len(name.encode())))
+
+    def _value_type_sizes(self, names: Iterable[str], find: Callable[[str], int | None]) -> dict[str, int]:
+        """The alloc size of the value type of each value `find` finds by name (none unsized)."""
+        lib = _lib()
         layout = lib.LLVMGetModuleDataLayout(self.ref)
         sizes: dict[str, int] = {}
         for name in names:
-            encoded = name.encode()
-            alias = lib.LLVMGetNamedGlobalAlias(self.ref, encoded, len(encoded))
-            size = _alloc_size(lib, layout, lib.LLVMGlobalGetValueType(alias)) if alias else None
+            value = find(name)
+            size = _alloc_size(lib, layout, lib.LLVMGlobalGetValueType(value)) if value else None
             if size is not None:
                 sizes[name] = size
         return sizes
@@ -742,7 +739,7 @@ def calls_inline_asm(function: int) -> bool:
     while block:
         instruction = lib.LLVMGetFirstInstruction(block)
         while instruction:
-            if opcode_of(instruction) in _CALL_OPCODES and is_asm(called(instruction)):
+            if opcode_of(instruction) in CALL_OPCODES and is_asm(called(instruction)):
                 return True
             instruction = next_instruction(instruction)
         block = lib.LLVMGetNextBasicBlock(block)
