@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
+from elftools.elf.relocation import RelocationSection
 from elftools.elf.sections import SymbolTableSection
 
 from compiler.backend import engine
@@ -76,10 +77,52 @@ def subprograms(obj: bytes) -> set[tuple[str, str, int]]:
 
 @dataclass(frozen=True)
 class Function:
-    """A defined function: its address (section offset in an object) and its bytes."""
+    """A defined function: its address (section offset in an object) and its bytes, with the
+    offsets (from its start) of the bytes a relocation writes."""
 
     address: int
     code: bytes
+    relocated: frozenset[int] = frozenset()
+
+    def same_code(self, other: Function) -> bool:
+        """Byte for byte the same code, the bytes either's relocations write aside: the
+        serial assembler resolves a call inside one section, where a split object's call
+        to another piece stays a relocation until the final link."""
+        if len(self.code) != len(other.code):
+            return False
+        masked = self.relocated | other.relocated
+        if not masked:
+            return self.code == other.code
+        return _masked(self.code, masked) == _masked(other.code, masked)
+
+
+def _masked(code: bytes, offsets: frozenset[int]) -> bytes:
+    out = bytearray(code)
+    for at in offsets:
+        if at < len(out):
+            out[at] = 0
+    return bytes(out)
+
+
+#: relocation types that write 8 bytes (x86-64 R_X86_64_64, AArch64 R_AARCH64_ABS64); the
+#: others of code sections write 4 (a displacement, or bits of a 4-byte instruction)
+_WIDE_RELOCATIONS = {(62, 1), (183, 257)}
+
+
+def _relocated_bytes(elf: ELFFile) -> dict[int, set[int]]:
+    """Section index -> the offsets of the bytes its relocations write."""
+    machine = elf["e_machine"]
+    number = {"EM_X86_64": 62, "EM_AARCH64": 183}.get(machine, machine) if isinstance(machine, str) else machine
+    out: dict[int, set[int]] = {}
+    for section in elf.iter_sections():
+        if not isinstance(section, RelocationSection) or section["sh_type"] not in ("SHT_RELA", "SHT_REL"):
+            continue
+        target = section["sh_info"]
+        touched = out.setdefault(target, set())
+        for rel in section.iter_relocations():
+            width = 8 if (number, rel["r_info_type"]) in _WIDE_RELOCATIONS else 4
+            touched.update(range(rel["r_offset"], rel["r_offset"] + width))
+    return out
 
 
 def functions(elf_bytes: bytes) -> dict[str, Function]:
@@ -90,6 +133,7 @@ def functions(elf_bytes: bytes) -> dict[str, Function]:
     if not isinstance(symtab, SymbolTableSection):
         return {}
     data: dict[int, tuple[int, bytes]] = {}
+    relocated = _relocated_bytes(elf)
     out: dict[str, Function] = {}
     twice: set[str] = set()
     for sym in symtab.iter_symbols():
@@ -103,7 +147,9 @@ def functions(elf_bytes: bytes) -> dict[str, Function]:
         start = sym["st_value"] - base
         if sym.name in out:
             twice.add(sym.name)
-        out[sym.name] = Function(sym["st_value"], content[start : start + sym["st_size"]])
+        end = start + sym["st_size"]
+        touched = frozenset(at - start for at in relocated.get(shndx, ()) if start <= at < end)
+        out[sym.name] = Function(sym["st_value"], content[start:end], touched)
     for name in twice:
         del out[name]
     return out
@@ -200,7 +246,7 @@ def compare_lines(serial: bytes, split: bytes, samples: int = 8) -> LineCheck:
         for name in sorted(code_a.keys() & code_b.keys() & at_a.keys() & at_b.keys()):
             fa, fb = at_a[name], at_b[name]
             offsets = [0]
-            same = code_a[name].code == code_b[name].code
+            same = code_a[name].same_code(code_b[name])
             if same:
                 inside = [r - fa.address for r in rows if fa.address < r < fa.address + len(fa.code)]
                 step = max(1, len(inside) // samples)

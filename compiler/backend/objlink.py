@@ -420,7 +420,7 @@ def _merge(inputs: list[_Input], link_names: ObjectNames) -> bytes:
     local = {n.encode("utf-8", "surrogateescape") for n in link_names.local}
     private = {n.encode("utf-8", "surrogateescape") for n in link_names.private}
     dead = _dead_variables(inputs, layout, {n.encode("utf-8", "surrogateescape") for n in link_names.dead_when_unused} & local)
-    maps, globals_, local_def = _input_symbols(inputs, layout, symbols, local, private, dead)
+    maps, globals_, local_def = _input_symbols(inputs, layout, symbols, local, private, dead, groups)
     final = _final_symbols(inputs, layout, symbols, globals_, local_def, local, private, dead)
     sizes = {k.encode("utf-8", "surrogateescape"): v for k, v in link_names.sizes.items()}
     table = _symbol_array(symbols, final, globals_, sizes)
@@ -437,13 +437,16 @@ _Ref = tuple[str, int, int] | tuple[str, bytes] | None
 
 def _input_symbols(
     inputs: list[_Input], layout: _Layout, symbols: _Symbols, local: set[bytes], private: set[bytes],
-    dead: set[tuple[int, int]],
+    dead: set[tuple[int, int]], groups: list[bytes],
 ) -> tuple[list[list[_Ref]], dict[bytes, _Global], dict[bytes, int]]:
     """Every input symbol mapped (`_Ref`), the global names with their winning rows, and the
-    module locals some owner kept local (name -> output index)."""
+    module locals some owner kept local (name -> output index). A local signature symbol of
+    a comdat group (defined in the group section, as LLVM writes one for a comdat no symbol
+    is named after) is written once, in the output's group section of that signature."""
     maps: list[list[_Ref]] = []
     globals_: dict[bytes, _Global] = {}
     local_def: dict[bytes, int] = {}
+    signatures: dict[bytes, int] = {}
     for oi, o in enumerate(inputs):
         m: list[_Ref] = [None] * len(o.syms)
         where = layout.placed[oi]
@@ -452,6 +455,11 @@ def _input_symbols(
             typ, bind, sh = info & 0xF, info >> 4, o.shndx[j]
             value, size, raw = o.value[j], o.size[j], o.sym_names[j]
             if typ == STT_FILE or (oi, j) in dead:
+                continue
+            if bind == STB_LOCAL and _defined(sh) and sh < len(o.sh) and o.sh[sh][1] == SHT_GROUP and raw in groups:
+                if raw not in signatures:
+                    signatures[raw] = symbols.local(raw, info, other, 1 + groups.index(raw), value, size)
+                m[j] = ("l", signatures[raw], 0)
                 continue
             if sh in layout.dropped[oi]:
                 sh = SHN_UNDEF  # a losing comdat member: refer to the kept one
