@@ -77,7 +77,7 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
         help="target instructions per level-2 codegen piece (small values cut per function)",
     )
     p.add_argument(
-        "--link", default="asm", choices=driver.LINKS,
+        "--link", default="object", choices=driver.LINKS,
         help="how a split build's pieces become one object: join their assembly and assemble it once (asm, the default), "
         "or merge the pieces' objects (object; --emit asm keeps the asm link)",
     )

@@ -90,7 +90,7 @@ class BuildOptions:
     piece_cost: int | None = None
     #: how a split build's pieces become one object (LINKS): `asm` joins their assembly and
     #: assembles it once; `object` merges the pieces' objects (compiler/backend/objlink.py)
-    link: str = "asm"
+    link: str = "object"
     #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
     offload_flow: str = "all-kernel"
     gpu_arch: str = "sm_80"
@@ -309,15 +309,15 @@ def _build_module(
 
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
         # the plan reads the live module alone (compiler/backend/facts.py) unless pieces
-        # travel as text: with debug info (the text cuts each unit's variable list) or under
-        # a harness's hooks (they rewrite pieces, cache tasks by their text)
+        # travel as text: under a harness's hooks (they rewrite pieces, cache tasks by their text)
         text = None
-        if module.has_debug_info() or options.hooks is not None:
+        if options.hooks is not None:
             with times.stage("module to text"):
                 text = module.text()
-        # the workers cut their subgraphs from the bitcode in memory (compiler/backend/cut.py)
+        # the workers cut their subgraphs from the bitcode in memory (compiler/backend/cut.py;
+        # debug units: cutdebug.py)
         bitcode, module_asm = None, ""
-        if not module.has_debug_info():
+        if text is None or not module.has_debug_info():
             with times.stage("module to bitcode"):
                 # without its asm: the bitcode writer parses it for a symbol table, and a bad
                 # line would end ember before the split's asm check names it

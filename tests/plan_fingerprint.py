@@ -190,8 +190,8 @@ def _stop(plan: planner.SplitPlan) -> planner.SplitPlan:
 
 @dataclass
 class DriverModule:
-    """What the split driver hands the planner: the live module, its text (printed only where
-    the build prints it: with debug info; `text()` prints it for the text paths), its
+    """What the split driver hands the planner: the live module, its text (the build prints
+    none without a harness's hooks; `text()` prints it for the text paths), its
     bitcode and module asm (the workers' cut source), the triple, and whether the input had
     debug info."""
 
@@ -213,8 +213,8 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> D
     <mode> [-g]` of a `.ll`/`.bc` input, with no `--target`: parse and verify
     (`driver.load_llvm_module` calls `llvm_stage.native`), the module's triple or the
     host's, `prepare`, debug info stripped without `-g`, then the driver's own
-    `split.prepare_whole_module` (unread table fields, plain names), printed where it keeps
-    debug info, else written as bitcode without its module asm (`driver._build_module`)."""
+    `split.prepare_whole_module` (unread table fields, plain names), written as bitcode
+    without its module asm (`driver._build_module`)."""
     module = llvm_stage.native(data, name)
     try:
         target = llvm_stage.native_target(module.triple or None, level)
@@ -223,14 +223,11 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> D
         if not debug:
             module.strip_debug_info()
         split.prepare_whole_module(module, target, level)
-        printed = module.text() if module.has_debug_info() else None
-        bitcode = None
-        if not module.has_debug_info():
-            asm = module.module_asm()
-            module.set_module_asm("")
-            bitcode = (module.bitcode(), asm)
-            module.set_module_asm(asm)
-        return DriverModule(module, printed, bitcode, module.triple or None, had_debug)
+        asm = module.module_asm()
+        module.set_module_asm("")
+        bitcode = (module.bitcode(), asm)
+        module.set_module_asm(asm)
+        return DriverModule(module, None, bitcode, module.triple or None, had_debug)
     except BaseException:
         module.close()
         raise
@@ -253,9 +250,8 @@ def plan_text(
     raise AssertionError("compile_split returned without planning")
 
 
-#: how `plans_for` plans: as the build does (the live module alone, or with its text where
-#: the driver prints it: debug info kept), from the text with the live module (the text path
-#: of `-g` and harness hooks), or from the text alone (the planner's text readers)
+#: how `plans_for` plans: as the build does (the live module alone), from the text with the
+#: live module (the text path of harness hooks), or from the text alone (the planner's text readers)
 BUILD, TEXT_AND_MODULE, TEXT = "build", "text and module", "text"
 
 

@@ -35,7 +35,7 @@ from tests import shared_build_cache
 ALL = os.environ.get("EMBER_CORPUS") == "all"
 FULL = ALL or os.environ.get("EMBER_CORPUS") == "full"
 #: `EMBER_CORPUS_LINK=object`: the split builds link with `--link object` (compiler/backend/objlink.py)
-LINK = os.environ.get("EMBER_CORPUS_LINK", "asm")
+LINK = os.environ.get("EMBER_CORPUS_LINK", "object")
 QUICK = ("cjson", "bzip2", "zlib", "mujs", "bc")
 NAMES = [p.name for p in corpus.PROGRAMS if FULL or p.name in QUICK]
 MODES = ("subgraph", "function", "two-level")

@@ -18,6 +18,7 @@ from compiler.backend import cut, engine, irmodel, llvm_stage, names, planner, s
 from compiler.diagnostics import EmberError
 
 ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests/data"
 SMALL = [
     ROOT / "lit-tests/backend/Inputs/legal-names.ll",
     ROOT / "lit-tests/backend/Inputs/shared-callee.ll",
@@ -61,13 +62,14 @@ define ptr @greeting() { ret ptr @0 }
 """
 
 
-def _prepared(data: bytes | str, level: int) -> tuple[str, bytes, str, str]:
+def _prepared(data: bytes | str, level: int, debug: bool = False) -> tuple[str, bytes, str, str]:
     """The module as the split driver has it before planning (`split.prepare_whole_module`):
     its text, its bitcode (without the module asm, which travels apart) and that asm."""
     with engine.Module(data) as module:
         target = llvm_stage.native_target(module.triple or None, level)
         module.prepare(target, force_triple=False)
-        module.strip_debug_info()
+        if not debug:
+            module.strip_debug_info()
         split.prepare_whole_module(module, target, level)
         text, asm = module.text(), module.module_asm()
         module.set_module_asm("")
@@ -116,8 +118,8 @@ def _assembly(module: engine.Module, triple: str, level: int) -> list[str]:
     return [ln for ln in lines if not ln.startswith("\t.hidden")] + hidden
 
 
-def _check_same(data: bytes | str, level: int, cost: int) -> int:
-    text, bitcode, asm, triple = _prepared(data, level)
+def _check_same(data: bytes | str, level: int, cost: int, debug: bool = False) -> int:
+    text, bitcode, asm, triple = _prepared(data, level, debug)
     plan = _plan(text, level, cost)
     for sg in plan.subgraphs:
         assert sg.cut is not None
@@ -135,6 +137,13 @@ def _check_same(data: bytes | str, level: int, cost: int) -> int:
 @pytest.mark.parametrize("level,cost", [(2, 1), (2, planner.TARGET_SUBGRAPH_COST), (0, 1)])
 def test_cut_equals_text_piece(path: Path, level: int, cost: int) -> None:
     _check_same(path.read_text(), level, cost)
+
+
+@pytest.mark.parametrize("level,cost", [(2, 1), (0, 1), (2, planner.TARGET_SUBGRAPH_COST)])
+def test_cut_with_debug_info_equals_text_piece(level: int, cost: int) -> None:
+    """-g: each cut lists the units its IR reaches, each with the variables it defines, as the
+    text piece does (compiler/backend/cutdebug.py): the DWARF in the assembly is the same."""
+    assert _check_same((DATA / "debug_two_units.ll").read_text(), level, cost, debug=True) >= (2 if cost == 1 else 1)
 
 
 @pytest.mark.parametrize("level", [0, 2])

@@ -170,7 +170,8 @@ def test_save_pieces_and_plan(tmp_path: Path, ember) -> None:
     assert "subgraph 0" in r.stderr and "anchor_a" in r.stderr
     assert (out / "plan.txt").exists()
     assert len(list(out.glob("subgraph-*.ll"))) >= 4
-    assert list(out.glob("piece-*.s"))
+    pieces = list(out.glob("piece-*.o"))  # the object link's pieces (--link asm keeps their assembly)
+    assert pieces and all(p.read_bytes()[:4] == b"\x7fELF" for p in pieces)
 
 
 def test_entity_model_finds_linkage_and_references() -> None:

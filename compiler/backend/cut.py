@@ -19,7 +19,7 @@ from collections.abc import Callable
 from ctypes import byref, c_void_p
 from dataclasses import dataclass
 
-from compiler.backend import engine
+from compiler.backend import cutdebug, engine
 
 #: LLVMLinkage / LLVMVisibility values the cut sets
 _EXTERNAL, _APPENDING, _HIDDEN = 0, 7, 1
@@ -128,6 +128,7 @@ def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>", module_asm: str = 
         if spec.keepers or spec.callers:
             _build_stand_ins(lib, m, spec)
         _prune(lib, cxx, m, spec)
+        cutdebug.restrict_units(module)  # -g: the units it reaches, each variable described once
     except BaseException:
         module.close()
         raise

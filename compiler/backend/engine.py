@@ -284,6 +284,18 @@ def _load() -> ctypes.CDLL:
         ("LLVMCanValueUseFastMathFlags", c_int, (vp,)),
         ("LLVMGetFastMathFlags", ctypes.c_uint, (vp,)),
         ("LLVMSetFastMathFlags", None, (vp, ctypes.c_uint)),
+        # a piece's debug units (compiler/backend/cutdebug.py)
+        ("LLVMGetNamedMetadata", vp, (vp, cp, c_size_t)),
+        ("LLVMAddNamedMetadataOperand", None, (vp, cp, vp)),
+        ("LLVMReplaceMDNodeOperandWith", None, (vp, ctypes.c_uint, vp)),
+        ("LLVMMDNodeInContext2", vp, (vp, POINTER(vp), c_size_t)),
+        ("LLVMValueAsMetadata", vp, (vp,)),
+        ("LLVMGetMDKindIDInContext", ctypes.c_uint, (vp, cp, ctypes.c_uint)),
+        ("LLVMGetFirstDbgRecord", vp, (vp,)),
+        ("LLVMGetNextDbgRecord", vp, (vp,)),
+        ("LLVMDbgRecordGetDebugLoc", vp, (vp,)),
+        ("LLVMDbgRecordGetKind", ctypes.c_uint, (vp,)),
+        ("LLVMDbgVariableRecordGetVariable", vp, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:

@@ -63,6 +63,16 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
 SPLIT_ELF_TARGETS = ("x86-64", "x86", "aarch64")
 
 
+#: LLVM target names whose ELF64 objects the object link merges (compiler/backend/objlink.py);
+#: 32-bit x86 objects (ELF32, addends in the section bytes) still go through the MC link
+OBJECT_LINK_TARGETS = ("x86-64", "aarch64")
+
+
+def object_linkable(triple: str) -> bool:
+    """Whether the object link can merge the pieces' objects for `triple`."""
+    return engine.target_name(triple) in OBJECT_LINK_TARGETS
+
+
 def splittable(triple: str) -> bool:
     """Whether the split back end can build for `triple` (x86-64/x86/AArch64 ELF objects,
     NVPTX assembly)."""

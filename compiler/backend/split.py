@@ -686,7 +686,10 @@ def _choose_link(
         return config, None, None
     because = None
     sizes: dict[str, int] | None = {}
-    if hooks.pieces or hooks.link_names or hooks.linked:
+    triple = config.triple or llvm_stage.host_triple()
+    if not llvm_stage.object_linkable(triple):
+        because = f"the object link merges ELF64 objects: not {triple}'s"
+    elif hooks.pieces or hooks.link_names or hooks.linked:
         because = "a harness rewrites the pieces' text, the link's names or the linked text"
     elif the_plan.merge_facts is not None:
         sizes = globalmerge.object_alias_sizes(the_plan.merge_facts, config.triple, config.opt_level)
