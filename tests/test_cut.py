@@ -158,6 +158,39 @@ def test_cut_equals_text_piece_on_lua() -> None:
     assert _check_same(LUA[0].read_bytes(), 2, planner.TARGET_SUBGRAPH_COST) >= 4
 
 
+def _check_level2(data: bytes | str, level: int, debug: bool = False) -> int:
+    """Level 2 on an optimised subgraph (the whole module, optimised): the cuts
+    `planner.split_functions` makes equal the text pieces `piece_text` renders of the same
+    layout (names given as the text's: unnamed values numbered, fresh locals suffixed)."""
+    _text, bitcode, asm, triple = _prepared(data, level, debug)
+    with engine.Module(bitcode, "whole") as optimised:
+        optimised.set_module_asm(asm)
+        llvm_stage.optimise(optimised, llvm_stage.native_target(triple, level), level)
+        pieces, _local, _private = planner.split_functions(optimised, set(), 7, per_function=True, piece_cost=1)
+        named = optimised.text()  # after split_functions named it
+        piece_asm = optimised.module_asm()
+        optimised.set_module_asm("")
+        optimised_bitcode = optimised.bitcode()
+    mod = irmodel.parse_module(named)
+    layout = planner.level2_layout(mod, per_function=True, piece_cost=1)
+    assert [members for members, _spec, _shared in pieces] == layout.pieces
+    for i, (members, spec, _shared) in enumerate(pieces):
+        text = planner.piece_text(mod, members, layout.exported, include_asm=(i == 0))
+        with engine.Module(text, "text piece") as by_text, cut.cut(optimised_bitcode, spec, "cut piece", piece_asm) as in_memory:
+            in_memory.verify()
+            assert _census(by_text) == _census(in_memory), f"piece {i}"
+            a, b = _assembly(by_text, triple, 0), _assembly(in_memory, triple, 0)
+            assert sorted(a) == sorted(b), f"piece {i}:\n" + "\n".join(list(difflib.unified_diff(a, b, lineterm="", n=1))[:40])
+    return len(pieces)
+
+
+@pytest.mark.parametrize("data,debug", [(HOSTILE, False), ((DATA / "split_semantics.ll").read_text(), False),
+                                        ((DATA / "debug_two_units.ll").read_text(), True)],
+                         ids=["hostile", "split_semantics", "debug_two_units"])
+def test_level2_cut_equals_text_piece(data: str, debug: bool) -> None:
+    assert _check_level2(data, 2, debug) >= 3
+
+
 def test_name_unnamed_numbers_as_the_printer() -> None:
     """Naming in memory gives the names the planner gives the printed text."""
     with engine.Module(HOSTILE) as module:

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import cut, engine, facts, globalmerge, irdebug, irmodel, summary, tokens
+from compiler.backend import cut, engine, facts, globalmerge, irdebug, irmodel, names, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -1527,27 +1527,55 @@ def _declare_alias(alias: Entity, mod: IRModule) -> str:
 
 
 def split_functions(
-    text: str, known: set[str], k: int, *, per_function: bool = True, piece_cost: int = LEVEL2_PIECE_COST
-) -> tuple[list[tuple[list[str], str, bool]], set[str], set[str]]:
-    """Level 2: cut an optimised subgraph into one piece per function atom.
+    module: engine.Module, known: set[str], k: int, *, per_function: bool = True, piece_cost: int = LEVEL2_PIECE_COST
+) -> tuple[list[tuple[list[str], cut.CutSpec, bool]], set[str], set[str]]:
+    """Level 2: cut an optimised subgraph (`module`) into one piece per function atom
+    (`level2_layout`), as cuts of its bitcode planned from its facts (`facts.read`), never
+    printed. Unnamed values are named `__ember_unnamed_<k>_<N>` and locals the optimiser
+    created renamed (`_fresh_locals`) in `module` first. Returns [(member names, cut,
+    shared)], the local names defined here and the private names that crossed pieces
+    (externalised; the link makes them local again)."""
+    names.name_unnamed(module, f"__ember_unnamed_{k}_")
+    mod = facts.read(module, metadata=True)
+    fresh = _fresh_locals(mod, known, k)
+    if fresh:
+        for value in module.global_values():
+            if value.name in fresh:
+                value.rename(fresh[value.name])
+        mod = facts.read(module, metadata=True)
+    layout = level2_layout(mod, per_function=per_function, piece_cost=piece_cost)
+    out = [(members, cut_spec(mod, PieceLayout(members, layout.exported, include_asm=(i == 0))), i >= layout.first_shared)
+           for i, members in enumerate(layout.pieces)]
+    return out, layout.local, layout.private
 
-    Returns [(member names, piece text)], the local names defined here and the private
-    names that crossed pieces (externalised; the MC link makes them `.L` again).
-    Locals the optimiser created (not in `known`) are renamed `<name>.ember.<k>` so two
-    subgraphs never define the same local. With `per_function=False` the whole module
-    is one piece, except discardable shared copies (linkonce*), which always get pieces of
-    their own marked `True` so the link can keep exactly one copy of each.
-    """
-    text = name_unnamed(text, f"__ember_unnamed_{k}_")
-    mod = irmodel.parse_module(text)
-    fresh = {
+
+def _fresh_locals(mod: IRModule, known: set[str], k: int) -> dict[str, str]:
+    """Locals the optimiser created (not in `known`), renamed `<name>.ember.<k>` so two
+    subgraphs never define the same local."""
+    return {
         e.name: f"{e.name}{COPY_SUFFIX}{k}"
         for e in mod.entities
         if e.is_value and e.is_definition and e.is_local and e.name not in known and COPY_SUFFIX not in e.name
     }
-    if fresh:
-        text = irmodel.rename_refs(text, fresh)
-        mod = irmodel.parse_module(text)
+
+
+@dataclass
+class Level2Layout:
+    """An optimised subgraph's level-2 pieces: member names per piece (the discardable shared
+    copies, linkonce*, last, from `first_shared` on: each its own piece, so the link keeps
+    exactly one copy), the locals other pieces use (exported while compiling), the locals
+    defined and the privates that crossed pieces (the link makes them `.L` again)."""
+
+    pieces: list[list[str]]
+    first_shared: int
+    exported: set[str]
+    local: set[str]
+    private: set[str]
+
+
+def level2_layout(mod: IRModule, *, per_function: bool = True, piece_cost: int = LEVEL2_PIECE_COST) -> Level2Layout:
+    """One piece per function atom, chunked to about `piece_cost`, the data with the first;
+    with `per_function=False` the whole module is one piece, the shared copies aside."""
     defs = [e for e in mod.entities if e.is_value and e.is_definition]
     local = {e.name for e in defs if e.is_local}
     atoms = atoms_of(mod)
@@ -1582,9 +1610,5 @@ def split_functions(
         for r in mod.values[n].refs
         if r in piece_of and piece_of[r] != i and mod.values[r].is_local
     }
-    out = [
-        (members, piece_text(mod, members, exported, include_asm=(i == 0)), i >= first_shared)
-        for i, members in enumerate(pieces)
-    ]
     private = {e.name for e in defs if e.linkage == "private" and e.name in exported}
-    return out, local, private
+    return Level2Layout(pieces, first_shared, exported, local, private)

@@ -321,11 +321,16 @@ def _codegen(
         code = _emit(module, target, config)
         cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
         return _linked([(list(known), code, False)], local, set(), k, config, cpu)
-    optimised = module.text()
-    pieces, local, private = planner.split_functions(optimised, set(known), k, per_function=level2, piece_cost=config.piece_cost)
+    # level 2 in memory: the pieces are cuts of the optimised module's bitcode (its asm apart:
+    # the bitcode writer would parse it), as the driver's level 1 (planner.split_functions)
+    pieces, local, private = planner.split_functions(
+        module, set(known), k, per_function=level2, piece_cost=config.piece_cost)
+    module_asm = module.module_asm()
+    module.set_module_asm("")
+    bitcode = module.bitcode()
     out: list[tuple[list[str], PieceCode, bool]] = []
-    for members, piece, shared in pieces:
-        with llvm_stage.native(piece, f"<subgraph {k} piece>") as piece_module:
+    for members, spec, shared in pieces:
+        with cut.cut(bitcode, spec, f"<subgraph {k} piece>", module_asm) as piece_module:
             piece_module.prepare(target, force_triple=config.force_triple)
             out.append((members, _emit(piece_module, target, config), shared))
     cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
