@@ -30,8 +30,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from compiler.backend import cut, engine, facts, globalmerge, irdebug, irmodel, names, summary, tokens
+from compiler.backend import cut, engine, facts, globalmerge, irdebug, irmodel, summary, tokens
 from compiler.backend.irmodel import Entity, IRModule, quote
+from compiler.backend.names import name_unnamed as name_unnamed_in_memory
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
 #: subgraph pays a module parse and the pass pipeline's fixed cost, and every call that
@@ -1535,7 +1536,7 @@ def split_functions(
     created renamed (`_fresh_locals`) in `module` first. Returns [(member names, cut,
     shared)], the local names defined here and the private names that crossed pieces
     (externalised; the link makes them local again)."""
-    names.name_unnamed(module, f"__ember_unnamed_{k}_")
+    name_unnamed_in_memory(module, f"__ember_unnamed_{k}_")
     mod = facts.read(module, metadata=True)
     fresh = _fresh_locals(mod, known, k)
     if fresh:
