@@ -775,3 +775,55 @@ def test_ctrl_c_stops_a_parallel_reduce_at_once(big_module: Path, tmp_path: Path
     assert proc.returncode == 130 and time.monotonic() - start < 2.0, err
     assert err.splitlines()[-1] == "ember: interrupted" and "Traceback" not in err
     assert _survivors(tree) == [] and out.exists()  # the best result so far is kept
+
+
+# ------------------------------------------------------------------ what the workers print
+
+#: x86 functions (their `target-features` name x86 features) and, in a subgraph of its own, a
+#: call LLVM cannot select for x86: the split's workers die on it
+X86_ATTRIBUTES = """
+define i32 @f(i32 %a) #0 {
+  %y = add i32 %a, 1
+  ret i32 %y
+}
+define i32 @g(i32 %a) #0 {
+  %y = mul i32 %a, 3
+  ret i32 %y
+}
+attributes #0 = { "target-cpu"="x86-64" "target-features"="+sse2,+cx8" }
+"""
+CANNOT_SELECT = """
+declare i32 @llvm.amdgcn.workitem.id.x()
+define i32 @f() {
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  ret i32 %x
+}
+define i32 @g(i32 %a) {
+  %y = add i32 %a, 1
+  ret i32 %y
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["subgraph", "two-level"])
+def test_workers_keep_llvm_warnings_to_themselves(tmp_path: Path, mode: str) -> None:
+    """Cross-compiling x86 functions for AArch64, LLVM warns of every x86 feature: the serial
+    build drops what its child printed on success, and so do the split's workers."""
+    src = tmp_path / "x86.ll"
+    src.write_text(X86_ATTRIBUTES)
+    serial = ember_subprocess("build", str(src), "-O2", "--split", "none", "--target", "aarch64-linux-gnu", "-o", str(tmp_path / "s.o"))
+    split = ember_subprocess("build", str(src), "-O2", "--split", mode, "--split-cost", "1", "-j", "2",
+                             "--target", "aarch64-linux-gnu", "-o", str(tmp_path / "p.o"))
+    assert serial.returncode == 0 and split.returncode == 0, split.stderr
+    assert serial.stderr == "" and split.stderr == ""
+
+
+@pytest.mark.parametrize("mode", ["subgraph", "two-level"])
+def test_a_worker_llvm_ends_is_one_line_with_llvm_s_words(tmp_path: Path, mode: str) -> None:
+    src = tmp_path / "cannot.ll"
+    src.write_text(CANNOT_SELECT)
+    r = ember_subprocess("build", str(src), "-O2", "--split", mode, "--split-cost", "1", "-j", "2", "-o", str(tmp_path / "p.o"))
+    assert r.returncode == 1
+    line = _one_line(r.stderr)
+    assert "worker process crashed" in line and "LLVM said: Cannot select: intrinsic %llvm.amdgcn.workitem.id.x" in line
+    assert Path(line.split(": error:", 1)[0]).exists()  # the piece is saved

@@ -63,6 +63,10 @@ class BackendConfig:
     #: `--link object`: every piece's code generated as an object, which the driver merges
     #: (compiler/backend/objlink.py), instead of assembly joined as text and assembled
     object_link: bool = False
+    #: a folder for each subgraph task's LLVM output (`_task_stderr`): warnings are dropped, as
+    #: the serial build's are, and a crashed task's message is quoted in its one-line error;
+    #: None: the worker's own stderr (not in `task_key`: where output goes changes no result)
+    stderr_dir: str | None = None
 
 
 #: one codegen piece's code: its assembly, the piece as its worker linked it
@@ -266,7 +270,7 @@ def optimise_task(
     cpu: dict[str, float] = {}
     start = time.process_time()
     target = _worker_target(config)
-    with _subgraph_module(text, k, config) as module:
+    with _stderr_to(_task_stderr(config, k)), _subgraph_module(text, k, config) as module:
         module.prepare(target, force_triple=config.force_triple)
         llvm_stage.optimise(module, target, config.opt_level)
         # the stand-ins for other subgraphs' accesses to a variable kept local, and any
@@ -371,7 +375,7 @@ def codegen_optimised_task(optimised: Optimised, dead: list[str], k: int, config
 
     start = time.process_time()
     target = _worker_target(config)
-    with llvm_stage.native(optimised.bitcode, f"<subgraph {k}>") as module:
+    with _stderr_to(_task_stderr(config, k)), llvm_stage.native(optimised.bitcode, f"<subgraph {k}>") as module:
         module.prepare(target, force_triple=config.force_triple)
         module.drop_definitions(set(dead), target)
         local = optimised.local - set(dead)
@@ -439,6 +443,33 @@ def _stderr_to(path: str | None) -> Iterator[None]:
         os.dup2(saved, 2)
         os.close(fd)
         os.close(saved)
+
+
+def _task_stderr(config: BackendConfig, k: int) -> str | None:
+    """Where subgraph `k`'s task writes LLVM's output (`BackendConfig.stderr_dir`), or None."""
+    return os.path.join(config.stderr_dir, f"subgraph-{k}.stderr") if config.stderr_dir else None
+
+
+def _run_quoting_llvm(config: BackendConfig, run: Callable[[], list[object]]) -> list[object]:
+    """`run()` (a `pool.run` of subgraph tasks); a task that failed says what LLVM wrote last
+    in its error (`LLVM ERROR: ...`, or its first `error:` line), read from the tasks' files."""
+    try:
+        return run()
+    except EmberError as exc:
+        said = _llvm_message(config.stderr_dir) if config.stderr_dir else ""
+        if not said:
+            raise
+        raise EmberError(f"{exc.message}; LLVM said: {said}", exc.location) from None
+
+
+def _llvm_message(folder: str) -> str:
+    """The first fatal LLVM message (else the first `error:` line) in a folder's task files."""
+    files = sorted(Path(folder).glob("subgraph-*.stderr"))
+    for path in files:
+        fatal = _llvm_fatal_error(str(path))
+        if fatal:
+            return fatal
+    return next((first for path in files if (first := _first_llvm_error(str(path)))), "")
 
 
 def codegen_isolated(
@@ -522,6 +553,8 @@ def compile_split(
     if module_text is None and (module is None or bitcode is None or (hooks is not None and hooks.tasks is not None)):
         raise EmberError("compile_split: planning without the module's text needs the live module, its bitcode and no task cache")
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
+        if config.stderr_dir is None:  # the tasks' LLVM output, each in a file here
+            config = dataclasses.replace(config, stderr_dir=scratch)
         whole = None
         if bitcode is not None and (hooks is None or hooks.tasks is None):
             whole = WholeModule(os.path.join(scratch, "module.bc"), bitcode[1])
@@ -754,7 +787,8 @@ def _second_phase(
     run = sorted((i for i in todo if isinstance(results[i], Optimised)), key=lambda i: -the_plan.subgraphs[i].cost)
     if run:
         args = [(_label(the_plan.subgraphs[i]), (first[i], dead.get(i, []), i, config)) for i in run]
-        done = pool.run(jobs, codegen_optimised_task, args, worker_timeout, in_process=config.in_process)
+        done = _run_quoting_llvm(config, lambda: pool.run(
+            jobs, codegen_optimised_task, args, worker_timeout, in_process=config.in_process))
         for i, result in zip(run, done, strict=True):
             results[i] = cast(TaskResult, result)
             if cache is not None:
@@ -788,7 +822,8 @@ def _run_tasks(
     todo = [i for i in range(len(tasks)) if results[i] is None]
     schedule = sorted(todo, key=lambda i: -the_plan.subgraphs[i].cost)
     if schedule:
-        done = pool.run(jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout, in_process=config.in_process)
+        done = _run_quoting_llvm(config, lambda: pool.run(
+            jobs, optimise_task, [tasks[i] for i in schedule], worker_timeout, in_process=config.in_process))
         for i, result in zip(schedule, done, strict=True):
             finished = results[i] = cast(TaskResult | Optimised, result)
             if cache is not None:
