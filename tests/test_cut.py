@@ -10,6 +10,7 @@ calls to an import the text path strips of `dso_local`).
 from __future__ import annotations
 
 import difflib
+import os
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,27 @@ def test_cut_with_debug_info_equals_text_piece(level: int, cost: int) -> None:
     """-g: each cut lists the units its IR reaches, each with the variables it defines, as the
     text piece does (compiler/backend/cutdebug.py): the DWARF in the assembly is the same."""
     assert _check_same((DATA / "debug_two_units.ll").read_text(), level, cost, debug=True) >= (2 if cost == 1 else 1)
+
+
+def test_cut_with_debug_info_and_an_alias() -> None:
+    """An alias carries no metadata: the walk of a `-g` cut's roots must not ask it for any
+    (LLVM asserts: the fuzz campaign's -g two-level builds of a module with aliases died)."""
+    aliases = "\n@api_alias = alias i32 (i32), ptr @api\n@shared_alias = alias i32, ptr @shared_value\n"
+    text = (DATA / "debug_two_units.ll").read_text() + aliases
+    assert _check_same(text, 2, 1, debug=True) >= 2
+
+
+def test_a_cut_that_crashes_is_printed_as_the_whole_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that died on its cut is saved through `split._printed_cut`: a cut that ends
+    the process there ends a forked child, and the whole module is printed instead."""
+    _text, bitcode, asm, _triple = _prepared(HOSTILE, 2)
+    plan = _plan(_text, 2, 1)
+    spec = plan.subgraphs[0].cut
+    assert spec is not None
+    monkeypatch.setattr(cut, "cut", lambda *_args, **_kw: os.abort())
+    printed = split._printed_cut((bitcode, asm), spec)
+    assert printed.startswith("; ember: cutting this piece failed (LLVM crashed (SIGABRT) while cutting the piece)")
+    assert "; the piece keeps: " in printed and "define i32 @calls_table" in printed and "from_module_asm" in printed
 
 
 @pytest.mark.parametrize("level", [0, 2])

@@ -86,7 +86,7 @@ class _Reach:
             if name != _CU_LIST:
                 self.stack.extend(_named_operands(lib, m, name))
             named = lib.LLVMGetNextNamedMetadata(named)
-        for _kind, value in engine.global_value_refs(m):
+        for _kind, value in engine.global_value_refs(m, "variable", "function"):  # (aliases and ifuncs carry none)
             self.stack.extend(node for _k, node in _attachments(lib, self.ctx, lib.LLVMGlobalCopyAllMetadata, value))
         self._walk()
         for _kind, function in engine.global_value_refs(m, "function"):

@@ -229,9 +229,24 @@ def _source_text(source: str | CutPiece) -> str:
 
 def _printed_cut(bitcode: tuple[bytes, str], spec: cut.CutSpec) -> str:
     """A piece of a plan made without the module's text, as text: its cut of the whole
-    module's bitcode (and module asm), printed."""
-    with cut.cut(bitcode[0], spec, "<piece>", bitcode[1]) as module:
-        return module.text()
+    module's bitcode (and module asm), printed in a forked child (`guard.forked`): a worker
+    that crashed on its cut is saved through here, and the same cut must not take the driver
+    with it. If the child dies, the whole module is printed instead, headed by what the
+    piece keeps, so the saved input still reproduces."""
+
+    def render() -> str:
+        with cut.cut(bitcode[0], spec, "<piece>", bitcode[1]) as module:
+            return module.text()
+
+    try:
+        return guard.forked(render, doing="cutting the piece", save=lambda _what: Path(os.devnull))
+    except EmberError as exc:
+        with engine.Module(bitcode[0], "<module>") as module:
+            module.set_module_asm(bitcode[1])
+            whole = module.text()
+        kept = ", ".join(f"{name} ({how}{', as ' + shown if shown else ''})" for name, (how, shown) in sorted(spec.keep.items()))
+        said = exc.message.removesuffix("; input saved")
+        return f"; ember: cutting this piece failed ({said}); the whole module follows\n; the piece keeps: {kept}\n{whole}"
 
 
 def _subgraph_module(source: str | CutPiece, k: int, config: BackendConfig) -> engine.Module:
