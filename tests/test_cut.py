@@ -155,6 +155,18 @@ def test_cut_with_debug_info_and_an_alias() -> None:
     assert _check_same(text, 2, 1, debug=True) >= 2
 
 
+def test_cut_with_debug_info_on_the_hostile_module() -> None:
+    """The two -g units with the hostile module beside them (a thread-local and its alias,
+    an ifunc, a table of local functions, module asm, unnamed values): level 1 at -O0/-O2
+    and level 2 agree with the text pieces."""
+    hostile = (HOSTILE.replace("@table", "@htable").replace("@0 ", "@h0 ").replace("ptr @0", "ptr @h0")
+               .replace("@1 ", "@h1 ").replace("ptr @1", "ptr @h1"))
+    mixed = (DATA / "debug_two_units.ll").read_text() + "\n" + hostile
+    for level in (0, 2):
+        assert _check_same(mixed, level, 1, debug=True) >= 4
+        assert _check_level2(mixed, level, debug=True) >= 4
+
+
 def test_a_cut_that_crashes_is_printed_as_the_whole_module(monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker that died on its cut is saved through `split._printed_cut`: a cut that ends
     the process there ends a forked child, and the whole module is printed instead."""
