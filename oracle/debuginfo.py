@@ -75,25 +75,66 @@ def subprograms(obj: bytes) -> set[tuple[str, str, int]]:
     return found
 
 
+#: one relocation inside a function: (offset from its start, target symbol name, "" for a
+#: section symbol, type, addend, bytes written)
+Relocation = tuple[int, str, int, int, int]
+
+
 @dataclass(frozen=True)
 class Function:
-    """A defined function: its address (section offset in an object) and its bytes, with the
-    offsets (from its start) of the bytes a relocation writes."""
+    """A defined function: its address (section offset in an object), its bytes, the
+    relocations inside it, and its section's symbols by offset (to name a call the
+    assembler resolved)."""
 
     address: int
     code: bytes
-    relocated: frozenset[int] = frozenset()
+    relocations: tuple[Relocation, ...] = ()
+    symbols_at: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    machine: int = 62
 
     def same_code(self, other: Function) -> bool:
-        """Byte for byte the same code, the bytes either's relocations write aside: the
-        serial assembler resolves a call inside one section, where a split object's call
-        to another piece stays a relocation until the final link."""
+        """The same code: byte for byte but for the bytes relocations write, and every
+        relocated operand naming the same symbol (a copy as its home). The serial
+        assembler resolves a call inside one section where a split object's call to another
+        piece stays a relocation: there the resolved displacement names the symbol."""
         if len(self.code) != len(other.code):
             return False
-        masked = self.relocated | other.relocated
-        if not masked:
+        mine = {r[0]: r for r in self.relocations}
+        theirs = {r[0]: r for r in other.relocations}
+        if not mine and not theirs:
             return self.code == other.code
-        return _masked(self.code, masked) == _masked(other.code, masked)
+        masked = frozenset(at + i for r in (*self.relocations, *other.relocations) for at, i in ((r[0], k) for k in range(r[4])))
+        if _masked(self.code, masked) != _masked(other.code, masked):
+            return False
+        for at in mine.keys() | theirs.keys():
+            if (at in mine and not mine[at][1]) or (at in theirs and not theirs[at][1]):
+                continue  # against a section (and an addend): no name to compare
+            a = mine[at][1] if at in mine else self._resolved(at, theirs[at])
+            b = theirs[at][1] if at in theirs else other._resolved(at, mine[at])
+            if a is None or b is None:
+                return False
+            if _home(a) != _home(b):
+                return False
+        return True
+
+    def _resolved(self, at: int, reference: Relocation) -> str | None:
+        """The symbol this function's PC-relative field at `at` reaches (x86-64), where the
+        other object has the relocation `reference`; None where that cannot be told."""
+        if self.machine != 62 or reference[2] not in _PC_RELATIVE or at + 4 > len(self.code):
+            return None
+        displacement = int.from_bytes(self.code[at : at + 4], "little", signed=True)
+        return self.symbols_at.get(self.address + at + displacement - reference[3])
+
+
+#: x86-64 R_X86_64_PC32 and R_X86_64_PLT32
+_PC_RELATIVE = {2, 4}
+
+
+def _home(name: str) -> str:
+    """A split copy's home name (`f.ember.3` -> `f`; split.py's COPY_SUFFIX), a private's
+    without its `.L`."""
+    name = name.split(".ember.", 1)[0]
+    return name[2:] if name.startswith(".L") else name
 
 
 def _masked(code: bytes, offsets: frozenset[int]) -> bytes:
@@ -109,19 +150,25 @@ def _masked(code: bytes, offsets: frozenset[int]) -> bytes:
 _WIDE_RELOCATIONS = {(62, 1), (183, 257)}
 
 
-def _relocated_bytes(elf: ELFFile) -> dict[int, set[int]]:
-    """Section index -> the offsets of the bytes its relocations write."""
+def _machine(elf: ELFFile) -> int:
     machine = elf["e_machine"]
-    number = {"EM_X86_64": 62, "EM_AARCH64": 183}.get(machine, machine) if isinstance(machine, str) else machine
-    out: dict[int, set[int]] = {}
+    return {"EM_X86_64": 62, "EM_AARCH64": 183}.get(machine, 0) if isinstance(machine, str) else int(machine)
+
+
+def _section_relocations(elf: ELFFile, symtab: SymbolTableSection) -> dict[int, list[tuple[int, str, int, int, int]]]:
+    """Section index -> its relocations: (offset, target name or "" for a section symbol,
+    type, addend, bytes written)."""
+    number = _machine(elf)
+    out: dict[int, list[tuple[int, str, int, int, int]]] = {}
     for section in elf.iter_sections():
         if not isinstance(section, RelocationSection) or section["sh_type"] not in ("SHT_RELA", "SHT_REL"):
             continue
-        target = section["sh_info"]
-        touched = out.setdefault(target, set())
+        found = out.setdefault(section["sh_info"], [])
         for rel in section.iter_relocations():
+            sym = symtab.get_symbol(rel["r_info_sym"])
+            name = "" if sym["st_info"]["type"] == "STT_SECTION" else sym.name
             width = 8 if (number, rel["r_info_type"]) in _WIDE_RELOCATIONS else 4
-            touched.update(range(rel["r_offset"], rel["r_offset"] + width))
+            found.append((rel["r_offset"], name, rel["r_info_type"], rel.entry.get("r_addend", 0), width))
     return out
 
 
@@ -132,8 +179,14 @@ def functions(elf_bytes: bytes) -> dict[str, Function]:
     symtab = elf.get_section_by_name(".symtab")
     if not isinstance(symtab, SymbolTableSection):
         return {}
+    machine = _machine(elf)
     data: dict[int, tuple[int, bytes]] = {}
-    relocated = _relocated_bytes(elf)
+    relocations = _section_relocations(elf, symtab)
+    symbols_at: dict[int, dict[int, str]] = {}
+    for sym in symtab.iter_symbols():
+        shndx = sym["st_shndx"]
+        if isinstance(shndx, int) and sym.name and sym["st_info"]["type"] in ("STT_FUNC", "STT_OBJECT", "STT_NOTYPE"):
+            symbols_at.setdefault(shndx, {}).setdefault(sym["st_value"], sym.name)
     out: dict[str, Function] = {}
     twice: set[str] = set()
     for sym in symtab.iter_symbols():
@@ -148,8 +201,8 @@ def functions(elf_bytes: bytes) -> dict[str, Function]:
         if sym.name in out:
             twice.add(sym.name)
         end = start + sym["st_size"]
-        touched = frozenset(at - start for at in relocated.get(shndx, ()) if start <= at < end)
-        out[sym.name] = Function(sym["st_value"], content[start:end], touched)
+        inside = tuple((at - start, *rest) for at, *rest in relocations.get(shndx, ()) if start <= at < end)
+        out[sym.name] = Function(sym["st_value"], content[start:end], inside, symbols_at.get(shndx, {}), machine)
     for name in twice:
         del out[name]
     return out
