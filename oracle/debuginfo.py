@@ -130,10 +130,15 @@ class Function:
 _PC_RELATIVE = {2, 4}
 
 
+#: the per-piece prefix the MC link gives a piece's private labels (`.L.str` -> `.Lp1_0_.str`;
+#: mclink.UNIQUE_LABEL_PREFIX)
+_PIECE_LABEL = re.compile(r"^\.Lp\d+_\d+_")
+
+
 def _home(name: str) -> str:
     """A split copy's home name (`f.ember.3` -> `f`; split.py's COPY_SUFFIX), a private's
-    without its `.L`."""
-    name = name.split(".ember.", 1)[0]
+    without its `.L` or the MC link's per-piece `.Lp<k>_<i>_`."""
+    name = _PIECE_LABEL.sub(".L", name.split(".ember.", 1)[0])
     return name[2:] if name.startswith(".L") else name
 
 

@@ -235,3 +235,27 @@ def test_ember_without_g_has_no_debug_info(tmp_path: Path) -> None:
     src.write_text(EMBER_PROGRAM)
     obj = driver.build(str(src), driver.BuildOptions(split="two-level", opt_level=0, jobs=2)).output
     assert isinstance(obj, bytes) and b".debug_info" not in obj
+
+
+def _call(at: int, name: str) -> debuginfo.Relocation:
+    return (at, name, 4, -4, 4)  # R_X86_64_PLT32 at `at`, 4 bytes
+
+
+def _lea(at: int, name: str) -> debuginfo.Relocation:
+    return (at, name, 2, -4, 4)  # R_X86_64_PC32
+
+
+def test_same_code_names_each_relocated_operand() -> None:
+    """Code compares with relocated bytes masked, and each relocation names the same symbol: a
+    copy as its home, the MC link's per-piece private label as the private, but never a
+    call to another function (nor a private with another name)."""
+    code = bytes([0xE8, 0, 0, 0, 0, 0x48, 0x8D, 0x05, 0, 0, 0, 0, 0xC3])  # call; lea; ret
+    serial = debuginfo.Function(0, code, (_call(1, "g"), _lea(8, ".L.str")))
+    for same in ("g.ember.3", "g"):
+        assert serial.same_code(debuginfo.Function(64, code, (_call(1, same), _lea(8, ".Lp1_0_.str"))))
+    assert not serial.same_code(debuginfo.Function(64, code, (_call(1, "h"), _lea(8, ".L.str"))))
+    assert not serial.same_code(debuginfo.Function(64, code, (_call(1, "g"), _lea(8, ".Lp1_0_.str.2"))))
+    # a call the serial assembler resolved is named from its displacement (g at 0x40)
+    resolved = debuginfo.Function(0, bytes([0xE8, 0x3B, 0, 0, 0, 0xC3]), symbols_at={0x40: "g", 0x50: "h"})
+    assert resolved.same_code(debuginfo.Function(0, bytes([0xE8, 0, 0, 0, 0, 0xC3]), (_call(1, "g"),)))
+    assert not resolved.same_code(debuginfo.Function(0, bytes([0xE8, 0, 0, 0, 0, 0xC3]), (_call(1, "h"),)))

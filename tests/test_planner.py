@@ -420,6 +420,23 @@ def test_a_top_level_line_the_model_does_not_know_is_an_error_not_dropped() -> N
         irmodel.parse_module(known + "something_new @f\n")
 
 
+def test_a_quoted_name_with_an_equals_sign_is_one_name() -> None:
+    """`@"a<=1" = ...` names `a<=1` (a campaign's `names-quoted` slice read it as `"a<`), and
+    its users name the same value; so do a comdat's and a type's."""
+    text = (
+        '%"t=1" = type { i32 }\n$"c=2" = comdat any\n'
+        '@"s\\09<=1" = private unnamed_addr constant [2 x i8] c"=\\00", align 1\n'
+        '@"g=3" = global %"t=1" zeroinitializer, comdat($"c=2")\n'
+        'define ptr @f() {\n  ret ptr @"s\\09<=1"\n}\n'
+    )
+    mod = irmodel.parse_module(text)
+    by_kind = {(e.kind, e.name) for e in mod.entities}
+    assert {("comdat", "c=2"), ("global", "s\\09<=1"), ("global", "g=3")} <= by_kind, by_kind
+    assert mod.values["f"].refs == ["s\\09<=1"] and mod.values["s\\09<=1"].linkage == "private"
+    assert mod.values["g=3"].comdat == "c=2"
+    assert irmodel.declaration_of(mod.values["g=3"]).startswith('@"g=3" = external global %"t=1"')
+
+
 def test_asm_probe_holds_only_the_asm() -> None:
     """The driver's asm check compiles the module asm and the functions holding inline asm,
     the rest declared; a module without asm needs none."""

@@ -82,7 +82,7 @@ def _text_value_sizes(mod: irmodel.IRModule, aliases: list[irmodel.Entity]) -> d
     prepared for the module's own triple (as the build prepares the module)."""
     types = {}
     for e in aliases:
-        head = e.text.split("=", 1)[1]
+        head = irmodel.split_head(e.text)[1]
         at = re.search(r"\balias\b", head)
         if at is not None:
             types[e.name] = irmodel.read_type(head, at.end())

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from compiler.backend.irmodel import Entity, IRModule
+from compiler.backend.irmodel import Entity, IRModule, split_head
 
 _REF = re.compile(r"![0-9]+\b")
 _DBG = re.compile(r"!dbg (![0-9]+)")
@@ -72,7 +72,7 @@ def piece_metadata(mod: IRModule, parts: Iterable[str], defined: Iterable[Entity
     graph = _graph(mod)
     if graph is None:
         return [e.text for e in mod.by_kind("metadata")]
-    own_variables = {m for g in defined for m in _DBG.findall(g.text.split("=", 1)[-1])}
+    own_variables = {m for g in defined for m in _DBG.findall(split_head(g.text)[1])}
     reached: set[str] = set()
     stack = [r for part in parts for r in _REF.findall(part)] + graph.named_roots
     while stack:

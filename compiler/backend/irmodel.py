@@ -54,6 +54,20 @@ def quote(name: str) -> str:
     return '"' + name + '"'
 
 
+#: the name a top-level `@`, `$` or `%` line defines, quoted names with `=` in them included
+_HEAD = re.compile(r'[@$%](?:' + tokens.IR_QUOTED + r'|[^\s="]+)\s*=')
+
+
+def split_head(line: str) -> tuple[str, str]:
+    """(`@name`, what follows its `=`) of a top-level definition line: `@"a=b" = ...`
+    splits after the quoted name, not inside it."""
+    m = _HEAD.match(line)
+    if m is None:
+        name, _, rest = line.partition("=")
+        return name, rest
+    return m.group(0)[:-1], line[m.end() :]
+
+
 def iter_refs(text: str) -> Iterable[tuple[str, int, int]]:
     """Yield (name, start, end) for each `@name` token outside string literals."""
     if '"' not in text:
@@ -173,7 +187,7 @@ _INLINE_ASM_CALL = re.compile(r'\basm (?:sideeffect |alignstack |inteldialect |u
 
 def variable_head(text: str) -> VariableHead:
     """Read a `@g = [qualifiers] global|constant T ...` (or alias) line."""
-    head = text.split("=", 1)[1] if "=" in text else text
+    head = split_head(text)[1] if "=" in text else text
     words = _words_until_type(head)
     rest = head.split(" " + words[-1] + " ", 1)[-1] if words else ""
     return VariableHead(
@@ -229,7 +243,7 @@ _DEBUG_ATTACH = re.compile(r", !dbg ![0-9]+")
 
 def _is_global_decl(text: str) -> bool:
     """`@g = external global i32` (no initializer) is a declaration."""
-    head = text.split("=", 1)[1] if "=" in text else text
+    head = split_head(text)[1] if "=" in text else text
     words = _words_until_type(head)
     return "external" in words or "extern_weak" in words
 
@@ -318,7 +332,7 @@ def parse_module(text: str) -> IRModule:
             _analyse_refs(e, line, line)
             entities.append(e)
         elif line.startswith("@"):
-            name_token, rest = line.split("=", 1)
+            name_token, rest = split_head(line)
             words = _words_until_type(rest)
             kind = "alias" if "alias" in words else "ifunc" if "ifunc" in words else "global"
             linkage, visibility = _linkage_and_visibility(words)
@@ -330,7 +344,7 @@ def parse_module(text: str) -> IRModule:
             e.address_refs = set(e.refs)
             entities.append(e)
         elif line.startswith("$"):
-            entities.append(Entity("comdat", unquote(line.split("=", 1)[0].strip()[1:]), line, idx))
+            entities.append(Entity("comdat", unquote(split_head(line)[0].strip()[1:]), line, idx))
         elif line.startswith("attributes #"):
             entities.append(Entity("attributes", line.split("=", 1)[0].strip(), line, idx))
         elif line.startswith("!"):
@@ -339,7 +353,7 @@ def parse_module(text: str) -> IRModule:
                 _analyse_refs(e, line.split("=", 1)[-1], None)
             entities.append(e)
         elif line.startswith("%"):
-            entities.append(Entity("type", line.split("=", 1)[0].strip(), line, idx))
+            entities.append(Entity("type", split_head(line)[0].strip(), line, idx))
         elif line.startswith("module asm"):
             entities.append(Entity("asm", f"asm{idx}", line, idx))
         elif stripped.startswith(("target ", "source_filename")):
@@ -362,7 +376,7 @@ def set_linkage(entity: Entity, linkage: str, visibility: str = "default") -> st
         words = [w for w in head.split()[1:] if w not in drop]
         return " ".join(["define", *qualifiers, *words]) + " " + sep + rest
     if entity.kind in ("global", "alias", "ifunc"):
-        name_token, rest = entity.text.split("=", 1)
+        name_token, rest = split_head(entity.text)
         words = rest.lstrip().split(" ")
         while words and words[0] in drop:
             words.pop(0)
@@ -395,7 +409,7 @@ def _matching_paren(text: str, open_at: int) -> int:
 def declaration_of(entity: Entity, visibility: str | None = None, *, dso_local: bool = False) -> str:
     """A declaration of a defined function or global, keeping its type, CC and attributes."""
     vis = visibility if visibility is not None else entity.visibility
-    head_words = entity.text.split("@", 1)[0].split() if entity.kind == "function" else entity.text.split("=", 1)[1].split()[:6]
+    head_words = entity.text.split("@", 1)[0].split() if entity.kind == "function" else split_head(entity.text)[1].split()[:6]
     dso_local = dso_local or "dso_local" in head_words
     if entity.kind == "function":
         header = entity.text.split("\n", 1)[0]
@@ -423,7 +437,7 @@ def declaration_of(entity: Entity, visibility: str | None = None, *, dso_local: 
 
 
 def _global_declaration(entity: Entity, vis: str, dso_local: bool) -> str:
-    name_token, rest = entity.text.split("=", 1)
+    name_token, rest = split_head(entity.text)
     words = rest.split()
     kept: list[str] = []
     i = 0
