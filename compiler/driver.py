@@ -308,25 +308,19 @@ def _build_module(
         from compiler.backend import split
 
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
-        # the plan reads the live module alone (compiler/backend/facts.py) unless pieces
-        # travel as text: under a harness's hooks (they rewrite pieces, cache tasks by their text)
-        text = None
-        if options.hooks is not None:
-            with times.stage("module to text"):
-                text = module.text()
-        # the workers cut their subgraphs from the bitcode in memory (compiler/backend/cut.py;
-        # debug units: cutdebug.py)
-        bitcode, module_asm = None, ""
-        if text is None or not module.has_debug_info():
-            with times.stage("module to bitcode"):
-                # without its asm: the bitcode writer parses it for a symbol table, and a bad
-                # line would end ember before the split's asm check names it
-                module_asm = module.module_asm()
-                module.set_module_asm("")
-                bitcode = module.bitcode()
-                module.set_module_asm(module_asm)  # the plan asks whether there is any
+        # the plan reads the live module alone (compiler/backend/facts.py) and the workers cut
+        # their subgraphs from its bitcode in memory (compiler/backend/cut.py; debug units:
+        # cutdebug.py), under a harness's hooks too: a piece a harness rewrites is its cut
+        # printed (planner.Subgraph.text), and its task cache keys tasks by that text
+        with times.stage("module to bitcode"):
+            # without its asm: the bitcode writer parses it for a symbol table, and a bad
+            # line would end ember before the split's asm check names it
+            module_asm = module.module_asm()
+            module.set_module_asm("")
+            bitcode = module.bitcode()
+            module.set_module_asm(module_asm)  # the plan asks whether there is any
         # the plan reads its facts from the live module too; compile_split closes it once planned
-        return _build_split(module, options, times, text, spellings, path, (bitcode, module_asm) if bitcode else None)
+        return _build_split(module, options, times, spellings, path, (bitcode, module_asm))
     # LLVM ends the process on what it cannot lower for an object format the split back end
     # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
     # line ends the guarded child below instead (`explain_asm`), with no second parse
@@ -428,8 +422,8 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 
 
 def _build_split(
-    module: engine.Module, options: BuildOptions, times: StageTimes, text: str | None, spellings: dict[str, str], path: str,
-    bitcode: tuple[bytes, str] | None = None,
+    module: engine.Module, options: BuildOptions, times: StageTimes, spellings: dict[str, str], path: str,
+    bitcode: tuple[bytes, str],
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad
     asm line would end a worker: the plan's asm (only the functions holding it) is generated
@@ -455,7 +449,7 @@ def _build_split(
         else:
             config = dataclasses.replace(config, object_link=True)
     result = split.compile_split(
-        text,
+        None,
         options.split,
         options.job_count,
         config,

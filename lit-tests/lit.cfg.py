@@ -14,7 +14,7 @@ config.test_exec_root = os.path.join(config.test_source_root, "Output")
 
 bindir = os.path.dirname(sys.executable)
 config.environment["PATH"] = os.pathsep.join([bindir, config.environment.get("PATH", os.environ.get("PATH", ""))])
-for var in ("HOME", "TMPDIR", "LANG"):
+for var in ("HOME", "TMPDIR", "LANG", "PYTHONPATH"):  # PYTHONPATH: a worktree's code
     if var in os.environ:
         config.environment[var] = os.environ[var]
 

@@ -169,6 +169,12 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
         lib.LLVMGlobalClearMetadata(g)  # a declaration's `!dbg` names a location it does not have
         if linkage in _LOCAL:
             lib.LLVMSetVisibility(g, _HIDDEN)
+    # a kept alias or ifunc takes the plan's linkage and name too (an internal ifunc the other
+    # subgraphs call is exported: GlobalOpt resolves a static one and deletes it here)
+    for _kind, value in engine.global_value_refs(m, "alias", "ifunc"):
+        how = spec.keep.get(engine.Value(value).name)
+        if how is not None and how[0] not in (IMPORT, FOLD):  # (never available_externally)
+            kept.append((value, *how))
     for value, shown, new_name in kept:
         local = lib.LLVMGetLinkage(value) in _LOCAL
         if shown == EXPORT:

@@ -17,7 +17,7 @@ mangled name, as `cut.py` calls the other C++ methods it needs.
 from __future__ import annotations
 
 import ctypes
-from ctypes import byref, c_size_t, c_void_p
+from ctypes import c_void_p
 
 from compiler.backend import engine
 
@@ -33,7 +33,7 @@ def restrict_units(module: engine.Module) -> None:
     defines; a module without `!llvm.dbg.cu` is left alone."""
     lib = engine.capi()
     m = module.ref
-    units = _named_operands(lib, m, _CU_LIST)
+    units = engine.named_md_operands(m, _CU_LIST)
     if not units:
         return
     ctx = lib.LLVMGetModuleContext(m)
@@ -46,9 +46,9 @@ def restrict_units(module: engine.Module) -> None:
     clear(lib.LLVMGetNamedMetadata(m, _CU_LIST, len(_CU_LIST)))
     for unit in reached:
         lib.LLVMAddNamedMetadataOperand(m, _CU_LIST, unit)
-        listed = _operands(lib, unit)[_GLOBALS_OPERAND]
+        listed = engine.md_operands(unit)[_GLOBALS_OPERAND]
         if listed:
-            kept = [lib.LLVMValueAsMetadata(g) for g in _operands(lib, listed) if g in own]
+            kept = [lib.LLVMValueAsMetadata(g) for g in engine.md_operands(listed) if g in own]
             tuple_ = lib.LLVMMDNodeInContext2(ctx, (c_void_p * max(len(kept), 1))(*kept), len(kept))
             lib.LLVMReplaceMDNodeOperandWith(unit, _GLOBALS_OPERAND, tuple_)
 
@@ -60,7 +60,7 @@ def _own_variables(lib: ctypes.CDLL, ctx: int, m: int) -> set[int]:
     for _kind, g in engine.global_value_refs(m, "variable"):
         if lib.LLVMIsDeclaration(g) or lib.LLVMGetLinkage(g) == engine.AVAILABLE_EXTERNALLY:
             continue
-        for kind, node in _attachments(lib, ctx, lib.LLVMGlobalCopyAllMetadata, g):
+        for kind, node in engine.md_attachments(ctx, lib.LLVMGlobalCopyAllMetadata, g):
             if kind == dbg:
                 own.add(node)
     return own
@@ -79,15 +79,11 @@ class _Reach:
         """The other named metadata, every global value's attachments, every instruction's
         attachments (its debug location among them) and debug records."""
         lib = self.lib
-        named = lib.LLVMGetFirstNamedMetadata(m)
-        while named:
-            size = c_size_t()
-            name = ctypes.string_at(lib.LLVMGetNamedMetadataName(named, byref(size)), size.value)
+        for name in engine.named_md_names(m):
             if name != _CU_LIST:
-                self.stack.extend(_named_operands(lib, m, name))
-            named = lib.LLVMGetNextNamedMetadata(named)
+                self.stack.extend(engine.named_md_operands(m, name))
         for _kind, value in engine.global_value_refs(m, "variable", "function"):  # (aliases and ifuncs carry none)
-            self.stack.extend(node for _k, node in _attachments(lib, self.ctx, lib.LLVMGlobalCopyAllMetadata, value))
+            self.stack.extend(node for _k, node in engine.md_attachments(self.ctx, lib.LLVMGlobalCopyAllMetadata, value))
         self._walk()
         for _kind, function in engine.global_value_refs(m, "function"):
             self._body(function)
@@ -101,7 +97,7 @@ class _Reach:
             instruction = lib.LLVMGetFirstInstruction(block)
             while instruction:
                 if has_metadata(instruction):
-                    self.stack.extend(node for _k, node in _attachments(lib, ctx, copy, instruction))
+                    self.stack.extend(node for _k, node in engine.md_attachments(ctx, copy, instruction))
                 record = first_record(instruction)
                 while record:
                     self.stack.append(lib.LLVMMetadataAsValue(ctx, lib.LLVMDbgRecordGetDebugLoc(record)))
@@ -123,42 +119,10 @@ class _Reach:
             seen.add(node)
             if not is_node(node):
                 continue
-            operands = _operands(lib, node)
+            operands = engine.md_operands(node)
             if node in self.units:  # its globals: only the piece's own
                 listed = operands[_GLOBALS_OPERAND]
                 operands[_GLOBALS_OPERAND] = 0
                 if listed:
-                    operands.extend(g for g in _operands(lib, listed) if g in self.own)
+                    operands.extend(g for g in engine.md_operands(listed) if g in self.own)
             stack.extend(o for o in operands if o and o not in seen)
-
-
-def _operands(lib: ctypes.CDLL, node: int) -> list[int]:
-    count = lib.LLVMGetMDNodeNumOperands(node)
-    found = (c_void_p * max(count, 1))()
-    if count:
-        lib.LLVMGetMDNodeOperands(node, found)
-    return [int(found[i] or 0) for i in range(count)]
-
-
-def _named_operands(lib: ctypes.CDLL, m: int, name: bytes) -> list[int]:
-    count = lib.LLVMGetNamedMetadataNumOperands(m, name)
-    found = (c_void_p * max(count, 1))()
-    if count:
-        lib.LLVMGetNamedMetadataOperands(m, name, found)
-    return [int(found[i] or 0) for i in range(count)]
-
-
-def _attachments(lib: ctypes.CDLL, ctx: int, copy: object, value: int) -> list[tuple[int, int]]:
-    """(kind, node as a value) of each metadata attachment `copy` reads from `value`."""
-    count = c_size_t()
-    entries = copy(value, byref(count))  # type: ignore[operator]
-    if not entries:
-        return []
-    try:
-        return [
-            (lib.LLVMValueMetadataEntriesGetKind(entries, i),
-             int(lib.LLVMMetadataAsValue(ctx, lib.LLVMValueMetadataEntriesGetMetadata(entries, i)) or 0))
-            for i in range(count.value)
-        ]
-    finally:
-        lib.LLVMDisposeValueMetadataEntries(entries)

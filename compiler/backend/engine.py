@@ -741,6 +741,54 @@ def global_value_refs(module: int, *kinds: str) -> Iterator[tuple[str, int]]:
             value = following
 
 
+def md_operands(node: int) -> list[int]:
+    """The operands of a metadata node (as values; 0 for a null operand)."""
+    lib = _lib()
+    count = lib.LLVMGetMDNodeNumOperands(node)
+    found = (c_void_p * max(count, 1))()
+    if count:
+        lib.LLVMGetMDNodeOperands(node, found)
+    return [int(found[i] or 0) for i in range(count)]
+
+
+def named_md_operands(module: int, name: bytes) -> list[int]:
+    """The operands of the module's named metadata `name` (`!llvm.dbg.cu`), as values."""
+    lib = _lib()
+    count = lib.LLVMGetNamedMetadataNumOperands(module, name)
+    found = (c_void_p * max(count, 1))()
+    if count:
+        lib.LLVMGetNamedMetadataOperands(module, name, found)
+    return [int(found[i] or 0) for i in range(count)]
+
+
+def named_md_names(module: int) -> Iterator[bytes]:
+    """The names of the module's named metadata, in the module's order."""
+    lib = _lib()
+    named = lib.LLVMGetFirstNamedMetadata(module)
+    while named:
+        size = ctypes.c_size_t()
+        yield ctypes.string_at(lib.LLVMGetNamedMetadataName(named, ctypes.byref(size)), size.value)
+        named = lib.LLVMGetNextNamedMetadata(named)
+
+
+def md_attachments(context: int, copy: Callable[..., int], value: int) -> list[tuple[int, int]]:
+    """(kind, node as a value) of each metadata attachment `copy` reads from `value`
+    (`LLVMGlobalCopyAllMetadata`, `LLVMInstructionGetAllMetadataOtherThanDebugLoc`)."""
+    lib = _lib()
+    count = ctypes.c_size_t()
+    entries = copy(value, ctypes.byref(count))
+    if not entries:
+        return []
+    try:
+        return [
+            (lib.LLVMValueMetadataEntriesGetKind(entries, i),
+             int(lib.LLVMMetadataAsValue(context, lib.LLVMValueMetadataEntriesGetMetadata(entries, i)) or 0))
+            for i in range(count.value)
+        ]
+    finally:
+        lib.LLVMDisposeValueMetadataEntries(entries)
+
+
 def calls_inline_asm(function: int) -> bool:
     """Whether a function's body calls an inline asm (a walk over its instructions, opcodes
     only except at calls: no use list leads to an asm value)."""

@@ -607,20 +607,11 @@ class _MetadataWalk:
 
     def roots(self, values: list[int]) -> None:
         """Named metadata and the attachments of global values."""
-        lib = self.lib
-        named = lib.LLVMGetFirstNamedMetadata(self.module)
-        while named:
-            size = c_size_t()
-            raw = lib.LLVMGetNamedMetadataName(named, byref(size))
-            name = ctypes.string_at(raw, size.value) + b"\0"
-            count = lib.LLVMGetNamedMetadataNumOperands(self.module, name)
-            operands = (c_void_p * count)()
-            lib.LLVMGetNamedMetadataOperands(self.module, name, operands)
-            for operand in operands:
-                self.value(operand or 0)
-            named = lib.LLVMGetNextNamedMetadata(named)
+        for name in engine.named_md_names(self.module):
+            for operand in engine.named_md_operands(self.module, name):
+                self.value(operand)
         for ref in values:
-            self.attachments(lib.LLVMGlobalCopyAllMetadata, ref)
+            self.attachments(self.lib.LLVMGlobalCopyAllMetadata, ref)
 
     def instruction_attachments(self, opcodes: frozenset[int] | None = None) -> None:
         """The attachments of every instruction with metadata (of `opcodes` only, if given)."""
@@ -637,16 +628,8 @@ class _MetadataWalk:
                 block = lib.LLVMGetNextBasicBlock(block)
 
     def attachments(self, copy: Any, value: int) -> None:
-        lib = self.lib
-        count = c_size_t()
-        entries = copy(value, byref(count))
-        if not entries:
-            return
-        try:
-            for i in range(count.value):
-                self.value(lib.LLVMMetadataAsValue(self.context, lib.LLVMValueMetadataEntriesGetMetadata(entries, i)))
-        finally:
-            lib.LLVMDisposeValueMetadataEntries(entries)
+        for _kind, node in engine.md_attachments(self.context, copy, value):
+            self.value(node)
 
     def value(self, value: int, depth: int = 0) -> None:
         """A node's operand: a node (walked), a global value or a constant naming some."""
@@ -655,11 +638,8 @@ class _MetadataWalk:
         self.seen.add(value)
         lib = self.lib
         if lib.LLVMIsAMDNode(value):
-            count = lib.LLVMGetMDNodeNumOperands(value)
-            operands = (c_void_p * count)()
-            lib.LLVMGetMDNodeOperands(value, operands)
-            for operand in operands:
-                self.value(operand or 0, depth + 1)
+            for operand in engine.md_operands(value):
+                self.value(operand, depth + 1)
             return
         kind = lib.LLVMGetValueKind(value)
         if kind in _GLOBALS:

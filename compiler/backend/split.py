@@ -227,6 +227,15 @@ def _source_text(source: str | CutPiece) -> str:
         return module.text()
 
 
+def _keyed_text(source: str | CutPiece) -> str:
+    """What a harness's task cache keys a task by: its text, or its cut printed (in a forked
+    child, `_printed_cut`): the same piece cut from two reducer candidates is the same text,
+    where a key on the whole module would miss on every candidate."""
+    if isinstance(source, str):
+        return source
+    return _printed_cut((_whole_bitcode(source.whole.bitcode_path), source.whole.module_asm), source.spec)
+
+
 def _printed_cut(bitcode: tuple[bytes, str], spec: cut.CutSpec) -> str:
     """A piece of a plan made without the module's text, as text: its cut of the whole
     module's bitcode (and module asm), printed in a forked child (`guard.forked`): a worker
@@ -559,19 +568,19 @@ def compile_split(
     worker); `bitcode`: the same module as bitcode without its
     module asm, and that asm (`engine.Module.module_asm`), from which
     the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
-    piece texts, except where a harness rewrote a piece's text or caches tasks by text;
+    piece texts, except where a harness rewrote a piece's text;
     `module`: the live module the text was printed from, whose facts the plan reads in
     memory (compiler/backend/facts.py), closed here once planned (the workers make their own).
     With `module_text` None the plan reads the module alone (`planner.plan`) and a piece's
-    text, where one is asked for (a saved piece, a printed plan, a harness's rewrite), is its
-    cut printed: that needs `bitcode`, and no task cache (it keys tasks by their text)."""
-    if module_text is None and (module is None or bitcode is None or (hooks is not None and hooks.tasks is not None)):
-        raise EmberError("compile_split: planning without the module's text needs the live module, its bitcode and no task cache")
+    text, where one is asked for (a saved piece, a printed plan, a harness's rewrite, a task
+    cache's key), is its cut printed: that needs `bitcode`."""
+    if module_text is None and (module is None or bitcode is None):
+        raise EmberError("compile_split: planning without the module's text needs the live module and its bitcode")
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
         if config.stderr_dir is None:  # the tasks' LLVM output, each in a file here
             config = dataclasses.replace(config, stderr_dir=scratch)
         whole = None
-        if bitcode is not None and (hooks is None or hooks.tasks is None):
+        if bitcode is not None:
             whole = WholeModule(os.path.join(scratch, "module.bc"), bitcode[1])
             Path(whole.bitcode_path).write_bytes(bitcode[0])
         return _compile_split(module_text, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
@@ -826,8 +835,7 @@ def _run_tasks(
     if cache is not None:
         keys = []
         for _text, (source, *rest) in tasks:
-            assert isinstance(source, str)  # a harness's cache keys tasks by their text (compile_split)
-            keys.append(task_key(source, *rest))  # type: ignore[arg-type]
+            keys.append(task_key(_keyed_text(source), *rest))  # type: ignore[arg-type]
         for i, key in enumerate(keys):
             hit = cache.get(key)
             if isinstance(hit, Optimised):  # compiled before: no CPU spent on it in this build
