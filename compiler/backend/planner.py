@@ -985,8 +985,8 @@ class AsmProbe:
     """The module's asm and the functions holding inline asm, everything else declared: what
     the driver generates code for before any worker starts, at the cost of those few
     functions, not the module's. `cut`: cut from the whole module's bitcode (the build's
-    way); `text()`: rendered as text, only where there is no bitcode (`-g`, a harness that
-    caches tasks by text, a caller of `split.compile_split` without bitcode)."""
+    way); `text()`: rendered as text, only where there is no bitcode (a caller of
+    `split.compile_split` without bitcode)."""
 
     cut: cut.CutSpec
     _render: Callable[[], str]

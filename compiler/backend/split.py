@@ -863,7 +863,7 @@ def _source(sg: planner.Subgraph, whole: WholeModule | None) -> str | CutPiece:
 
 def _probe_source(probe: planner.AsmProbe, whole: WholeModule | None) -> str | CutPiece:
     """What the asm check generates code for: the probe cut from the whole module's bitcode
-    file, or its text where there is no such file (`-g`, a harness caching tasks by text)."""
+    file, or its text where there is no such file (a caller of `compile_split` without bitcode)."""
     return CutPiece(whole, probe.cut) if whole is not None else probe.text()
 
 
