@@ -227,13 +227,33 @@ def _source_text(source: str | CutPiece) -> str:
         return module.text()
 
 
-def _keyed_text(source: str | CutPiece) -> str:
-    """What a harness's task cache keys a task by: its text, or its cut printed (in a forked
-    child, `_printed_cut`): the same piece cut from two reducer candidates is the same text,
-    where a key on the whole module would miss on every candidate."""
-    if isinstance(source, str):
-        return source
-    return _printed_cut((_whole_bitcode(source.whole.bitcode_path), source.whole.module_asm), source.spec)
+def _keyed_texts(sources: list[str | CutPiece]) -> list[str]:
+    """What a harness's task cache keys each task by: its text, or for a cut piece the digest
+    of its cut printed (the same piece cut from two reducer candidates is the same text,
+    where a key on the whole module would miss on every candidate). The cuts are printed in
+    one forked child (`guard.forked`: the driver must outlive a cut LLVM ends on; one child,
+    not one per piece: a fork costs about 20 ms); if it dies, piece by piece (`_printed_cut`)."""
+    cuts = [s for s in sources if isinstance(s, CutPiece)]
+    if not cuts:
+        return [s for s in sources if isinstance(s, str)]
+
+    def digest(text: str) -> str:
+        named = _SOURCE_FILENAME.sub(r'source_filename = "\2"', text, count=1)
+        return "cut " + hashlib.sha256(named.encode()).hexdigest()
+
+    def print_all() -> list[str]:
+        out = []
+        for piece in cuts:
+            with _module_of(piece, "<piece>") as module:
+                out.append(digest(module.text()))
+        return out
+
+    try:
+        digests = guard.forked(print_all, doing="cutting the pieces", save=lambda _what: Path(os.devnull))
+    except EmberError:
+        digests = [digest(_printed_cut((_whole_bitcode(p.whole.bitcode_path), p.whole.module_asm), p.spec)) for p in cuts]
+    found = iter(digests)
+    return [s if isinstance(s, str) else next(found) for s in sources]
 
 
 def _printed_cut(bitcode: tuple[bytes, str], spec: cut.CutSpec) -> str:
@@ -834,8 +854,9 @@ def _run_tasks(
     keys: list[str] = []
     if cache is not None:
         keys = []
-        for _text, (source, *rest) in tasks:
-            keys.append(task_key(_keyed_text(source), *rest))  # type: ignore[arg-type]
+        texts = _keyed_texts([source for _label, (source, *_rest) in tasks])
+        for text, (_label, (_source, *rest)) in zip(texts, tasks, strict=True):
+            keys.append(task_key(text, *rest))  # type: ignore[arg-type]
         for i, key in enumerate(keys):
             hit = cache.get(key)
             if isinstance(hit, Optimised):  # compiled before: no CPU spent on it in this build
