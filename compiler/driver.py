@@ -313,14 +313,9 @@ def _build_module(
         # cutdebug.py), under a harness's hooks too: a piece a harness rewrites is its cut
         # printed (planner.Subgraph.text), and its task cache keys tasks by that text
         with times.stage("module to bitcode"):
-            # without its asm: the bitcode writer parses it for a symbol table, and a bad
-            # line would end ember before the split's asm check names it
-            module_asm = module.module_asm()
-            module.set_module_asm("")
-            bitcode = module.bitcode()
-            module.set_module_asm(module_asm)  # the plan asks whether there is any
+            bitcode = split.whole_module_bitcode(module)  # without its asm (see there)
         # the plan reads its facts from the live module too; compile_split closes it once planned
-        return _build_split(module, options, times, spellings, path, (bitcode, module_asm))
+        return _build_split(module, options, times, spellings, path, bitcode)
     # LLVM ends the process on what it cannot lower for an object format the split back end
     # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
     # line ends the guarded child below instead (`explain_asm`), with no second parse
@@ -449,7 +444,8 @@ def _build_split(
         else:
             config = dataclasses.replace(config, object_link=True)
     result = split.compile_split(
-        None,
+        module,
+        bitcode,
         options.split,
         options.job_count,
         config,
@@ -459,8 +455,6 @@ def _build_split(
         hooks=hooks,
         spellings=spellings,
         check_asm=lambda probe: _codegen_isolated(probe, triple, path, options, opt_level=0),
-        bitcode=bitcode,
-        module=module,
     )
     for stage, secs in result.stage_seconds.items():
         times.add(stage, secs, result.stage_cpu.get(stage, 0.0))

@@ -190,31 +190,25 @@ def _stop(plan: planner.SplitPlan) -> planner.SplitPlan:
 
 @dataclass
 class DriverModule:
-    """What the split driver hands the planner: the live module, its text (the build prints
-    none without a harness's hooks; `text()` prints it for the text paths), its
-    bitcode and module asm (the workers' cut source), the triple, and whether the input had
-    debug info."""
+    """What the split driver hands the planner: the live module, its bitcode and module asm
+    (the workers' cut source), the triple, and whether the input had debug info."""
 
     module: engine.Module
-    printed: str | None
-    bitcode: tuple[bytes, str] | None
+    bitcode: tuple[bytes, str]
     triple: str | None
     had_debug: bool
 
-    def text(self) -> str:
-        return self.printed if self.printed is not None else self.module.text()
-
 
 def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> DriverModule:
-    """The live module as the split driver hands it to the planner, its text where the
-    driver prints it, its bitcode, the triple, and whether the module had debug info.
+    """The live module as the split driver hands it to the planner, its bitcode, the triple,
+    and whether the module had debug info.
 
     These are the steps of `compiler.driver._build_module` for `ember build -O<level> --split
     <mode> [-g]` of a `.ll`/`.bc` input, with no `--target`: parse and verify
     (`driver.load_llvm_module` calls `llvm_stage.native`), the module's triple or the
     host's, `prepare`, debug info stripped without `-g`, then the driver's own
     `split.prepare_whole_module` (unread table fields, plain names), written as bitcode
-    without its module asm (`driver._build_module`)."""
+    without its module asm (`split.whole_module_bitcode`)."""
     module = llvm_stage.native(data, name)
     try:
         target = llvm_stage.native_target(module.triple or None, level)
@@ -223,45 +217,32 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> D
         if not debug:
             module.strip_debug_info()
         split.prepare_whole_module(module, target, level)
-        asm = module.module_asm()
-        module.set_module_asm("")
-        bitcode = (module.bitcode(), asm)
-        module.set_module_asm(asm)
-        return DriverModule(module, None, bitcode, module.triple or None, had_debug)
+        return DriverModule(module, split.whole_module_bitcode(module), module.triple or None, had_debug)
     except BaseException:
         module.close()
         raise
 
 
-def plan_text(
-    text: str | None, config: Config, triple: str | None = None, module: engine.Module | None = None,
-    bitcode: tuple[bytes, str] | None = None,
-) -> planner.SplitPlan:
-    """The plan `split.compile_split` makes of printed `text` (None: of the live `module`
-    alone, which needs its `bitcode`) for `config` (it builds the policy), stopped before
-    any worker starts; `module`: the live module, as the driver passes it (closed by the plan)."""
-    backend = split.BackendConfig(opt_level=config.level, triple=triple, in_process=True)
+def plan_of(made: DriverModule, config: Config) -> planner.SplitPlan:
+    """The plan `split.compile_split` makes of the live module `made` for `config` (it
+    builds the policy), stopped before any worker starts (the plan closes the module)."""
+    backend = split.BackendConfig(opt_level=config.level, triple=made.triple, in_process=True)
     try:
         split.compile_split(
-            text, config.mode, 1, backend, subgraph_cost=config.cost, hooks=BuildHooks(plan=(_stop,)), module=module,
-            bitcode=bitcode)
+            made.module, made.bitcode, config.mode, 1, backend, subgraph_cost=config.cost,
+            hooks=BuildHooks(plan=(_stop,)))
     except _Planned as planned:
         return planned.plan
     raise AssertionError("compile_split returned without planning")
 
 
-#: how `plans_for` plans: as the build does (the live module alone), from the text with the
-#: live module (the text path of harness hooks), or from the text alone (the planner's text readers)
-BUILD, TEXT_AND_MODULE, TEXT = "build", "text and module", "text"
-
-
 def plans_for(
-    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None, *, how: str = BUILD
+    module: Path | bytes | str, configs: Iterable[Config] | None = None, name: str | None = None
 ) -> Iterator[tuple[Config, planner.SplitPlan]]:
     """Each config's plan (every level and mode by default) of `module`, a `.ll`/`.bc` file
-    or its contents (LLVM IR text or bitcode), made `how` (`BUILD`: as the build makes it);
-    `-g` configs are skipped when the module has no debug info (the same plan as without).
-    Each plan gets the live module as the driver hands it, made afresh (the plan closes it)."""
+    or its contents (LLVM IR text or bitcode), made as the build makes it; `-g` configs are
+    skipped when the module has no debug info (the same plan as without). Each plan gets
+    the live module as the driver hands it, made afresh (the plan closes it)."""
     if isinstance(module, Path):
         name = name or str(module)
         module = module.read_bytes() if module.suffix == ".bc" else module.read_text()
@@ -271,13 +252,7 @@ def plans_for(
         if config.debug and not made.had_debug:
             made.module.close()
             continue
-        if how == BUILD:
-            yield config, plan_text(made.printed, config, made.triple, made.module, made.bitcode)
-            continue
-        text = made.text()
-        if how == TEXT:
-            made.module.close()
-        yield config, plan_text(text, config, made.triple, made.module if how == TEXT_AND_MODULE else None, made.bitcode)
+        yield config, plan_of(made, config)
 
 
 def input_digest(data: bytes | str) -> str:

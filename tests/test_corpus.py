@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import llvm_stage, planner
+from compiler.backend import llvm_stage, planner, split
 from fuzz import corpus, cross
 from oracle import debuginfo, runner, symtab
 from tests import shared_build_cache
@@ -329,7 +329,7 @@ def test_plan_work_within_bound(name: str) -> None:
     (duktape, whose hundreds of helpers every subgraph inlines, ends at 1.62x)."""
     module = llvm_stage.parse_bitcode(_module(name).read_bytes(), name)
     policy = planner.PlanPolicy(import_cost=planner.IMPORT_COST, import_always_inline=True, inline_level=2)
-    work = planner.plan(str(module), policy=policy).work
+    work = split.plan_module(str(module), policy).work
     assert work.ratio <= 1.7, work.render()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.backend import facts, globalmerge, irmodel, planner
+from compiler.backend import facts, globalmerge, irmodel
 from tests import plan_fingerprint as pf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,9 +59,9 @@ def _compare(data: bytes | str, name: str, level: int = 2) -> int:
     """Sizes from memory against the old text sizes, and the facts from entities without
     text against those from the text; the number of aliases compared."""
     made = pf.driver_module(data, name, level, debug=False)
-    module, text, triple = made.module, made.text(), made.triple
+    module, text, triple = made.module, made.module.text(), made.triple
     with module:
-        mod = irmodel.parse_module(planner.name_unnamed(text))
+        mod = irmodel.parse_module(text)  # (the driver's preparation named the unnamed)
         found = globalmerge.module_facts(mod, set(), module)
         if found is None:
             return 0
@@ -84,7 +84,7 @@ def test_unusual_value_types(triple: str) -> None:
     (AsmPrinter writes no `.size`), the rest still do."""
     assert _compare(f'target triple = "{triple}"\n' + UNUSUAL, "unusual") == 8
     made = pf.driver_module(f'target triple = "{triple}"\n' + UNUSUAL, "unusual", 2, debug=False)
-    module, text = made.module, made.text()
+    module, text = made.module, made.module.text()
     with module:
         found = globalmerge.module_facts(irmodel.parse_module(text), set(), module)
     assert found is not None

@@ -6,10 +6,9 @@ test is that step's oracle: each plan's fingerprint (tests/plan_fingerprint.py: 
 costs, work, every `CutSpec` field, link names, GlobalMerge facts, asm probe) against the
 one recorded from the text planner in `tests/data/plan_fingerprints.json`.
 
-Plans are made as `ember build` makes them: the module loaded, prepared and printed as the
-driver does before its split (`plan_fingerprint.driver_module`: the live module alone goes to
-the plan, with its text only where the driver prints it: debug info kept), and planned by
-`split.compile_split` itself, stopped by a plan hook before any worker starts.
+Plans are made as `ember build` makes them: the module loaded and prepared as the driver
+does before its split (`plan_fingerprint.driver_module`: the live module goes to the plan),
+and planned by `split.compile_split` itself, stopped by a plan hook before any worker starts.
 
 Inputs:
 - always here: the LLVM IR inputs of lit-tests/ and tests/data (aliases, ifuncs, quoted
@@ -25,10 +24,9 @@ Inputs:
   default; every level and mode (and `-g` where the module has debug info) with
   `EMBER_PLAN_FINGERPRINTS=full`.
 
-Plans get the live module as the build hands it (every fact read in memory); the always-here
-inputs are planned from the text alone too (`_from_text`: the planner without a module, its
-text readers) and from the text's entities with the module's facts (`_from_text_and_module`:
-the `-g` and harness-hook path), against the same recorded fingerprints.
+Plans get the live module as the build hands it (every fact read in memory). The recorded
+fingerprints of the always-here inputs were the text planner's (its readers agreed with
+memory's on every input until they were deleted, step 7): they stay the oracle.
 
 Each module's entry is keyed by its name and holds the sha256 of its input bytes: where
 clang (or Hypothesis) made other bytes than the recording's, the module is skipped with
@@ -323,12 +321,10 @@ def _dumps(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _check(item: Input, how: str = pf.BUILD) -> None:
+def _check(item: Input) -> None:
     data = item.load()
     digest = pf.input_digest(data)
-    now = {config.key: pf.record(plan) for config, plan in pf.plans_for(data, item.configs, item.name, how=how)}
-    if RECORD and how != pf.BUILD:
-        pytest.skip("a recording run records the build's plans")
+    now = {config.key: pf.record(plan) for config, plan in pf.plans_for(data, item.configs, item.name)}
     if RECORD:
         _write(item.name, digest, now)
         return
@@ -355,20 +351,6 @@ def _check(item: Input, how: str = pf.BUILD) -> None:
 @pytest.mark.parametrize("item", INPUTS, ids=lambda i: i.name)
 def test_plans_keep_their_fingerprints(item: Input) -> None:
     _check(item)
-
-
-@pytest.mark.parametrize("item", INPUTS, ids=lambda i: i.name)
-def test_plans_keep_their_fingerprints_from_text(item: Input) -> None:
-    """The same plans from the text alone: the text readers (the planner without a module)
-    still agree with memory's."""
-    _check(item, pf.TEXT)
-
-
-@pytest.mark.parametrize("item", INPUTS, ids=lambda i: i.name)
-def test_plans_keep_their_fingerprints_from_text_and_module(item: Input) -> None:
-    """The same plans from the text's entities with the module's facts: the path of `-g`
-    builds and of a harness's hooks, where pieces travel as text."""
-    _check(item, pf.TEXT_AND_MODULE)
 
 
 _NO_CORPUS = pytest.param(

@@ -200,7 +200,7 @@ def test_functions_to_padding_keeps_the_planner_cost_in_main() -> None:
 
 
 def test_a_split_that_needs_the_module_cost_reduces_further_with_padding() -> None:
-    from compiler.backend import planner
+    from compiler.backend import planner, split
     from fuzz.reduce.ir.table import IR_DELTAS
 
     body = "".join(f"  %v{i} = mul i64 %x, {i + 3}\n" for i in range(3))
@@ -208,7 +208,7 @@ def test_a_split_that_needs_the_module_cost_reduces_further_with_padding() -> No
     text += "define i32 @main() {\nentry:\n  ret i32 0\n}\n"
 
     def splits_in_two(candidate: str) -> bool:  # the planner's subgraph count follows the total cost
-        return len(planner.plan(candidate, target_cost=40).subgraphs) >= 2
+        return len(split.plan_module(candidate, planner.PlanPolicy(target_cost=40)).subgraphs) >= 2
 
     assert splits_in_two(text)
     with_padding, _ = engine.reduce_text(text, splits_in_two, IR_DELTAS)

@@ -1,11 +1,11 @@
-"""A subgraph cut from the whole module in memory: what `planner.piece_text` writes as text.
+"""A subgraph cut from the whole module in memory: the only form a piece of a split plan has.
 
 The driver writes the whole (canonicalised) module's bitcode once; a worker loads it lazily,
 deletes the bodies its subgraph does not keep before they are ever read, materialises the
 rest, and applies the plan's linkages, names and stand-ins (`CutSpec`, made by
-`planner.cut_spec` from the same decisions `piece_text` renders). Measured against the text
-path in docs/backend.md ("How the text path goes") and checked against it piece by piece
-(tests/test_cut.py).
+`planner.cut_spec`). A piece's text, where one is asked for, is its cut printed. Checked
+against the plan's decisions piece by piece (tests/test_cut.py); until the planner's text
+pieces were deleted it was checked against them too (docs/backend.md, "How the text path goes").
 
 The C API cannot delete a function body, materialise a lazily loaded module or erase an
 alias; `libLLVM.so` exports the C++ methods that do, called here by their mangled names
@@ -27,7 +27,7 @@ _LOCAL = frozenset({engine.INTERNAL, engine.PRIVATE})
 #: LLVMAttributeFunctionIndex
 _FUNCTION_INDEX = 0xFFFFFFFF
 
-#: how a kept definition appears in the piece (`planner.piece_text`'s cases)
+#: how a kept definition appears in the piece
 AS_IS = "as is"
 #: a local another subgraph uses: `external hidden` while compiling, local again in the link
 EXPORT = "export"

@@ -1,9 +1,8 @@
-"""The debug metadata of a piece cut in memory (`-g` builds): `irdebug.piece_metadata`'s rule
-on the live module.
+"""The debug metadata of a piece cut in memory (`-g` builds).
 
 A cut keeps every compile unit in `!llvm.dbg.cu`, and each unit lists every global variable of
 its source file: codegen would describe each unit, and each variable, once per piece (a
-variable the piece only declares without a location). So, as the text path does, the piece
+variable the piece only declares without a location). So the piece
 lists only the units its own IR reaches (a walk over the metadata graph from the piece's
 attachments, debug locations and records and its other named metadata; inlined-at scopes
 included), and each reached unit's globals are cut to the variables the piece itself defines
@@ -68,7 +67,7 @@ def _own_variables(lib: ctypes.CDLL, ctx: int, m: int) -> set[int]:
 
 class _Reach:
     """The metadata nodes (as values) reachable from a piece, a unit's globals list read as
-    the piece's own variables only (`irdebug.piece_metadata`'s walk)."""
+    the piece's own variables only."""
 
     def __init__(self, lib: ctypes.CDLL, ctx: int, units: set[int], own: set[int]) -> None:
         self.lib, self.ctx, self.units, self.own = lib, ctx, units, own

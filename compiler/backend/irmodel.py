@@ -205,7 +205,7 @@ class IRModule:
 
     header: list[str]
     entities: list[Entity]
-    #: facts computed once per module by the modules that use it (irdebug.py), by their name
+    #: facts computed once per module by the modules that use it (the planner's metadata refs), by their name
     derived: dict[str, object] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -81,7 +81,7 @@ def canonicalise(module: engine.Module) -> dict[str, str]:
 def name_unnamed(module: engine.Module, prefix: str = "__ember_unnamed_") -> None:
     """Name the numbered values (`@0`) `<prefix><N>` in memory, N as the IR printer numbers
     them (variables, aliases, ifuncs, then functions), so the printed module and its bitcode
-    agree on names (what `planner.name_unnamed` does to the text)."""
+    agree on names, and the plan names every value it places."""
     number = 0
     for _kind, ref in engine.global_value_refs(module.ref):
         if not engine.Value(ref).name:

@@ -23,15 +23,13 @@ for every job count.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import heapq
 import json
-import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from compiler.backend import cut, engine, facts, globalmerge, irdebug, irmodel, summary, tokens
-from compiler.backend.irmodel import Entity, IRModule, quote
+from compiler.backend import cut, engine, facts, globalmerge, irmodel, summary
+from compiler.backend.irmodel import Entity, IRModule
 from compiler.backend.names import name_unnamed as name_unnamed_in_memory
 
 #: Estimated instruction cost a level-1 subgraph aims for (decides how many subgraphs). Each
@@ -72,24 +70,23 @@ COPY_SUFFIX = ".ember."
 
 class Subgraph:
     """One level-1 unit of work: its members, and its module as a cut of the whole module in
-    memory (`cut`, compiler/backend/cut.py) and as text (`text`, rendered when first asked
-    for: a harness's rewrite, a saved piece, `--save-pieces`, a printed plan)."""
+    memory (`cut`, compiler/backend/cut.py), printed as text only when asked for (a harness's
+    rewrite, a saved piece, `--save-pieces`, a printed plan) by what `render_by` was given."""
 
-    def __init__(
-        self, index: int, text: str | Callable[[], str], members: list[str], cost: int, cut: cut.CutSpec | None = None
-    ) -> None:
+    def __init__(self, index: int, members: list[str], cost: int, cut: cut.CutSpec | None) -> None:
         self.index = index
         self.members = members
         self.cost = cost
-        self._text = text if isinstance(text, str) else None
-        self._render = text if not isinstance(text, str) else None
+        self._text: str | None = None
+        self._render: Callable[[], str] | None = None
         #: None once the text was rewritten (a harness's planted fault): it then travels as text
         self.cut = cut
 
     @property
     def text(self) -> str:
         if self._text is None:
-            assert self._render is not None
+            if self._render is None:
+                raise ValueError(f"subgraph {self.index}: no text (its plan's caller gave no way to print its cut)")
             self._text, self._render = self._render(), None
         return self._text
 
@@ -98,7 +95,7 @@ class Subgraph:
         self._text, self._render, self.cut = value, None, None
 
     def render_by(self, render: Callable[[], str]) -> None:
-        """Render the text (when first asked for) with `render` instead."""
+        """Print the text (when first asked for) with `render`."""
         if self._text is None:
             self._render = render
 
@@ -198,14 +195,6 @@ class UnionFind:
         if ra != rb:
             self.parent[max(ra, rb)] = min(ra, rb)
 
-
-def name_unnamed(text: str, prefix: str = "__ember_unnamed_") -> str:
-    """Give numbered globals (`@0`) stable names so pieces can refer to them by name."""
-    if not re.search(r"^@[0-9]+ = |^define [^@\n]*@[0-9]+\(", text, re.M):
-        return text  # nothing unnamed: skip a second parse
-    mod = irmodel.parse_module(text)
-    mapping = {e.name: f"{prefix}{e.name}" for e in mod.entities if e.is_value and e.name.isdigit()}
-    return irmodel.rename_refs(text, mapping)
 
 
 def data_alias_names(mod: IRModule) -> set[str]:
@@ -358,26 +347,24 @@ class PlanState:
     copied_cost: int = 0
     imported_cost: int = 0
     inline: summary.ModuleSummary | None = None
-    #: the live module the text was printed from, where the caller has it (facts read from memory)
+    #: the live module the facts are read from
     module: engine.Module | None = None
 
 
 def plan(
-    text: str | None,
+    module: engine.Module,
     *,
     target_cost: int = TARGET_SUBGRAPH_COST,
-    strip_debug: bool = True,
     import_cost: int = 0,
     policy: PlanPolicy | None = None,
-    module: engine.Module | None = None,
 ) -> SplitPlan:
-    """Cut a module into level-1 subgraphs (the steps below, in order): printed LLVM IR
-    (`text`), or with `text` None the live `module` alone (names canonical, numbered values
-    named: `compiler/backend/facts.py` reads every fact; its subgraphs have no text to
-    render). With both, the entities come from the text and the facts read in memory so far
-    from the module (the text path: `-g` and a harness's rewrites render piece texts)."""
+    """Cut the live `module` into level-1 subgraphs (the steps below, in order), every fact
+    read in memory (`compiler/backend/facts.py`; names canonical, numbered values named, as
+    `split.prepare_whole_module` leaves them). A subgraph is a cut of the module
+    (`Subgraph.cut`); its text, where one is asked for, is that cut printed (the caller that
+    holds the module's bitcode says how: `Subgraph.render_by`)."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
-    loaded = load_state(text, policy, strip_debug, module)
+    loaded = load_state(module, policy)
     state = _plan_level1(loaded, None)
     # every subgraph copies the callees the serial inliner takes; where that closure is large
     # (an interpreter's hundred helpers called from everywhere) fewer, bigger subgraphs do
@@ -418,21 +405,11 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     return state
 
 
-def load_state(text: str | None, policy: PlanPolicy, strip_debug: bool, module: engine.Module | None = None) -> PlanState:
-    """Parse the module (unnamed globals named, debug info dropped) and classify its definitions
-    (`module`: the live module `text` was printed from, whose facts the plan reads in memory;
-    with `text` None, the entities too: `facts.read`, with the values metadata names)."""
-    if text is None:
-        if module is None:
-            raise ValueError("planner.load_state: neither text nor a module")
-        mod = facts.read(module, metadata=True)
-    else:
-        mod = irmodel.parse_module(name_unnamed(text))
-    if strip_debug and text is not None:
-        for e in mod.entities:
-            if e.kind == "function":
-                e.text = irmodel.strip_debug(e.text)
-        mod = IRModule(mod.header, [e for e in mod.entities if not (e.kind == "metadata" and e.name == "!llvm.dbg.cu")])
+def load_state(module: engine.Module, policy: PlanPolicy) -> PlanState:
+    """Read the live module's facts (`facts.read`, with the values metadata names: names
+    canonical, numbered values named, debug info stripped unless `-g` wants it) and
+    classify its definitions."""
+    mod = facts.read(module, metadata=True)
     atoms = atoms_of(mod)
     defs = [e for e in mod.entities if e.is_value and e.is_definition]
     return PlanState(
@@ -449,13 +426,13 @@ def load_state(text: str | None, policy: PlanPolicy, strip_debug: bool, module: 
     )
 
 
-def opaque_variables(mod: IRModule, module: engine.Module | None = None) -> set[str]:
+def opaque_variables(mod: IRModule, module: engine.Module) -> set[str]:
     """Local scalar variables the unsplit optimiser knows nothing useful about: loaded, and
     stored a value only known at run time (gawk's `srcfile`, `srcline`, which its tiny
     `set_loc` writes): no constant to fold, no dead store to drop, nothing to split. An
     import naming one may take it in place, exported while compiling, instead of staying a
     call the serial build inlines (gawk's interpreter loops: 180 calls to `set_loc`).
-    One pass over the function bodies' lines that name a global."""
+    Read from the candidates' use lists in the live `module` (`facts.variable_accesses`)."""
     candidates = set()
     for e in mod.by_kind("global"):
         if not e.is_local or e.comdat is not None or not e.is_definition:
@@ -464,31 +441,8 @@ def opaque_variables(mod: IRModule, module: engine.Module | None = None) -> set[
         if not head.constant and not head.thread_local and not head.section and head.scalar:
             candidates.add(e.name)
     other: set[str] = {r for e in mod.entities if e.kind != "function" for r in e.refs}
-    if module is not None:
-        accesses = facts.variable_accesses(module, candidates)
-        return (candidates & accesses.loaded & accesses.run_time_stored) - other - accesses.other
-    loaded: set[str] = set()
-    run_time_stored: set[str] = set()
-    for e in mod.by_kind("function"):
-        if not candidates.intersection(e.refs):
-            continue
-        for line in e.text.split("\n")[1:]:
-            if "@" not in line:
-                continue
-            names = [name for name, _s, _e in irmodel.iter_refs(line)]
-            if (m := _LOAD_GLOBAL.match(line)) is not None:
-                loaded.add(m.group(1))
-                names.remove(m.group(1))
-            elif (m := _STORE_GLOBAL.match(line)) is not None:
-                if m.group(1).startswith("%"):
-                    run_time_stored.add(m.group(2))
-                names.remove(m.group(2))
-            other.update(names)
-    return (candidates & loaded & run_time_stored) - other
-
-
-_LOAD_GLOBAL = re.compile("^  " + tokens.IR_LOCAL + r" = load \S+, ptr @(" + tokens.IR_NAME + r"), align \d+(?:, !.*)?$")
-_STORE_GLOBAL = re.compile(r"^  store \S+ (\S+), ptr @(" + tokens.IR_NAME + r"), align \d+(?:, !.*)?$")
+    accesses = facts.variable_accesses(module, candidates)
+    return (candidates & accesses.loaded & accesses.run_time_stored) - other - accesses.other
 
 
 def form_atoms(state: PlanState) -> None:
@@ -927,7 +881,7 @@ def copy_shared_closure(state: PlanState) -> None:
 
 
 def emit_subgraphs(state: PlanState) -> SplitPlan:
-    """Module text per subgraph: copies renamed, locals used across subgraphs exported hidden."""
+    """A cut per subgraph: copies renamed, locals used across subgraphs exported hidden."""
     by_name, local_dup, owner = state.by_name, state.local_dup, state.owner
     local_names = {e.name for e in state.defs if e.is_local}
     renames: list[dict[str, str]] = []
@@ -945,14 +899,15 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     private_names = {n for n in exported if by_name[n].linkage == "private"}
     subgraphs = []
     work = 0
-    sites = call_sites(state.mod, local_dup, state.module) if state.policy.serial_argument_facts else {}
+    assert state.module is not None
+    sites = call_sites(local_dup, state.module) if state.policy.serial_argument_facts else {}
     unescaped: set[str] = set()
     constants: frozenset[str] = frozenset()
     if state.policy.serial_alias_facts:
         unescaped, written = variable_uses(state.mod, exported, state.module)
         # GlobalOpt makes a never-written local constant unsplit and folds its loads (a flag
         # nothing sets: the calls it guards die, and the undefined symbols only they named);
-        # marked constant here, every subgraph gets its initialiser to fold (`_declarations`)
+        # marked constant here, every subgraph gets its initialiser to fold (`cut.FOLD`)
         constants = frozenset(unescaped - written)
         for name in sorted(constants):
             _mark_constant(state.by_name[name])
@@ -966,13 +921,12 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
             ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
             keepers=variable_keepers(keep_local, k),
-            callers=serial_argument_callers(state.mod, sites, local_here, members, renames[k], k, state.module),
+            callers=serial_argument_callers(sites, local_here, members, renames[k], k, state.module),
         )
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
         shown = [renames[k].get(n, n) for n in ordered]
-        render = functools.partial(piece_text, state.mod, **vars(layout))
-        subgraphs.append(Subgraph(k, render, shown, cost, cut=cut_spec(state.mod, layout, constants)))
+        subgraphs.append(Subgraph(k, shown, cost, cut_spec(state.mod, layout, constants)))
     work_info = PlanWork(state.module_cost, work, state.copied_cost, state.imported_cost)
     kept = {r for n in ("llvm.used", "llvm.compiler.used") if n in by_name for r in by_name[n].refs}
     deletable = {n for n in exported if by_name[n].kind == "global" and by_name[n].comdat is None and n not in kept}
@@ -980,20 +934,13 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     return SplitPlan(subgraphs, local_names, private_names, state.order, work_info, deletable, facts, asm_probe(state.mod))
 
 
-@dataclass
+@dataclass(frozen=True)
 class AsmProbe:
     """The module's asm and the functions holding inline asm, everything else declared: what
     the driver generates code for before any worker starts, at the cost of those few
-    functions, not the module's. `cut`: cut from the whole module's bitcode (the build's
-    way); `text()`: rendered as text, only where there is no bitcode (a caller of
-    `split.compile_split` without bitcode)."""
+    functions, not the module's, cut from the whole module's bitcode."""
 
     cut: cut.CutSpec
-    _render: Callable[[], str]
-
-    def text(self) -> str:
-        """The probe as module text (`piece_text`)."""
-        return self._render()
 
 
 def asm_probe(mod: IRModule) -> AsmProbe | None:
@@ -1002,8 +949,7 @@ def asm_probe(mod: IRModule) -> AsmProbe | None:
     members = [e.name for e in mod.by_kind("function") if e.inline_asm]
     if not members and not mod.by_kind("asm"):
         return None
-    layout = PieceLayout(members, set(), include_asm=True)
-    return AsmProbe(cut_spec(mod, layout), functools.partial(piece_text, mod, **vars(layout)))
+    return AsmProbe(cut_spec(mod, PieceLayout(members, set(), include_asm=True)))
 
 
 def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost: int) -> list[list[str]]:
@@ -1025,8 +971,7 @@ def _chunk(atoms: list[list[str]], cost: Callable[[list[str]], int], piece_cost:
 
 @dataclass
 class PieceLayout:
-    """What one piece holds and how (`piece_text`'s arguments): rendered as text, or as a
-    cut of the whole module in memory (`cut_spec`)."""
+    """What one piece holds and how, as `cut_spec` makes a cut of it."""
 
     members: list[str]
     exported: set[str]
@@ -1041,8 +986,13 @@ class PieceLayout:
 
 
 def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = frozenset()) -> cut.CutSpec:
-    """The piece `piece_text` renders for `layout`, as a cut of the whole module in memory:
-    the same members, linkages, names, constant copies, `cold` and stand-ins."""
+    """The piece `layout` describes, as a cut of the whole module in memory: its members,
+    linkages, names, constant copies of what it folds, `cold` and stand-ins.
+
+    A piece sees values defined elsewhere as declarations (a local one hidden: its owner
+    exports it hidden while compiling), and with `constants_visible` (level 1) pure-data
+    constants owned elsewhere as `available_externally` copies, so the optimiser folds loads
+    from them (and libcalls on constant strings) as the unsplit compile does."""
     by_name = mod.values
     rename = layout.rename or {}
     imported = layout.imported or set()
@@ -1074,74 +1024,6 @@ def _metadata_refs(mod: IRModule) -> list[str]:
     return cached
 
 
-def piece_text(
-    mod: IRModule,
-    members: list[str],
-    exported: set[str],
-    *,
-    include_asm: bool,
-    rename: dict[str, str] | None = None,
-    constants_visible: bool = False,
-    imported: set[str] | None = None,
-    cold: set[str] | None = None,
-    keepers: list[cut.Keeper] | None = None,
-    callers: list[cut.ArgumentCaller] | None = None,
-) -> str:
-    """Module text holding `members`: definitions (exported locals made hidden), declarations of the rest.
-
-    With `constants_visible` (level 1), pure-data constants owned elsewhere come as
-    `available_externally` copies so the optimiser can still fold loads from them (and
-    libcalls on constant strings) exactly as the unsplit compile does. `keepers`, `callers`:
-    stand-in functions placed before the members (`variable_keepers`, `serial_argument_callers`).
-    """
-    by_name = mod.values
-    member_set = set(members)
-    parts: list[str] = []
-    for e in mod.by_kind("type"):
-        parts.append(e.text)
-    used_comdats = {by_name[n].comdat for n in members if by_name[n].comdat}
-    for e in mod.by_kind("comdat"):
-        if e.name in used_comdats:
-            parts.append(e.text)
-    if include_asm:
-        parts.extend(e.text for e in mod.by_kind("asm"))
-    needed: dict[str, None] = {}
-    rename = rename or {}
-    parts.extend(_keeper_text(keeper) for keeper in keepers or ())
-    parts.extend(_caller_text(mod, caller, rename) for caller in callers or ())
-    first_member = len(parts)
-    for name in members:
-        e = by_name[name]
-        if name in exported:
-            part = irmodel.set_linkage(e, "external", "hidden")
-        elif imported and name in imported:  # an imported local is exported hidden by its owner
-            part = _with_cold(irmodel.set_linkage(e, "available_externally", "hidden" if e.is_local else e.visibility), name, cold)
-        else:
-            part = e.text
-        # renaming scans a body token by token: only bodies naming a renamed copy pay for it
-        if rename and (name in rename or any(r in rename for r in e.refs)):
-            part = irmodel.rename_refs(part, rename)
-        parts.append(part)
-        for r in e.refs:
-            if r not in member_set:
-                needed[r] = None
-    for name in needed:
-        parts.extend(_with_cold(text, name, cold) for text in _declarations(mod, [name], constants_visible=constants_visible))
-    # metadata may name functions and globals (the optimiser's `!callees`): declare them
-    # too, or the piece does not parse; a declaration nothing calls emits no symbol
-    for e in mod.by_kind("metadata"):
-        for r in e.refs:
-            if r not in member_set and r not in needed:
-                needed[r] = None
-                parts.extend(_declarations(mod, [r], constants_visible=False))
-    parts.extend(e.text for e in mod.by_kind("attributes"))
-    defined = [by_name[n] for n in members if by_name[n].kind == "global" and not (imported and n in imported)]
-    parts.extend(irdebug.piece_metadata(mod, parts, defined))  # -g: only what the piece reaches
-    if rename:  # declarations, constant copies and metadata may name a renamed copy too
-        after = first_member + len(members)
-        parts[after:] = [irmodel.rename_refs(p, rename) if "@" in p else p for p in parts[after:]]
-    return irmodel.module_text(mod.header, parts)
-
 
 #: prefix of the discardable callers `serial_argument_callers` adds (GlobalOpt deletes them;
 #: the worker deletes any left after optimisation)
@@ -1152,17 +1034,15 @@ CALLER_PREFIX = "__ember_ipsccp."
 class CallSites:
     """The direct call sites of one local function in the whole module."""
 
-    #: each calling function's sites: their argument texts (type, attributes and value), or
-    #: with `keyed` the keys `facts.call_sites` read from the live module
+    #: each calling function's sites: their arguments' keys (`facts.call_sites`)
     by_caller: dict[str, list[list[object]]] = field(default_factory=dict)
-    keyed: bool = False
     #: how many sites each calling function holds (module order)
     counts: dict[str, int] = field(default_factory=dict)
-    #: keyed: reads `by_caller` when first asked (`facts.FunctionCalls.keys`)
+    #: reads `by_caller` when first asked (`facts.FunctionCalls.keys`)
     load: Callable[[], dict[str, list[list[object]]]] | None = field(default=None, repr=False)
     #: `arguments` over every caller, once computed (asked by each subgraph holding the function)
     _everywhere: list[tuple[int, list[set[object]]] | None] = field(default_factory=list, repr=False)
-    #: `_stand_in_parameters` of the function, once read (likewise)
+    #: `facts.stand_in_parameters` of the function, once read (likewise)
     parameters: list[int | None] = field(default_factory=list, repr=False)
 
     def everywhere(self) -> tuple[int, list[set[object]]] | None:
@@ -1189,39 +1069,19 @@ class CallSites:
         return count, seen
 
 
-def _sites_in(text: str, name: str) -> Iterator[tuple[str, list[str]]]:
-    """(text between `call`/`invoke` and the callee, argument texts) of each direct call of `name` in a body."""
-    callee = "@" + quote(name) + "("
-    at = text.find(callee, text.find("\n"))
-    while at >= 0:
-        head = text[text.rfind("\n", 0, at) + 1 : at]
-        word = max(head.rfind("call "), head.rfind("invoke "))
-        prefix = head[word:].split(" ", 1)[1] if word >= 0 else ""
-        yield prefix, irmodel.split_top_level(irmodel.parenthesised(text, at + len(callee) - 1))
-        at = text.find(callee, at + len(callee))
 
-
-def call_sites(mod: IRModule, names: set[str], module: engine.Module | None = None) -> dict[str, CallSites]:
-    """The call sites of each function in `names` over every definition of the module: from
-    the live `module`'s use lists when there is one, else from the bodies' text."""
-    if module is not None:
-        return {
-            name: CallSites(keyed=True, counts={c: len(s) for c, s in calls.sites.items()}, load=calls.keys)
-            for name, calls in facts.call_sites(module, names).items()
-        }
-    found: dict[str, CallSites] = {}
-    for e in mod.by_kind("function"):
-        for r in sorted(names.intersection(e.refs)):
-            cs = found.setdefault(r, CallSites())
-            for _prefix, args in _sites_in(e.text, r):
-                cs.by_caller.setdefault(e.name, []).append(list(args))
-                cs.counts[e.name] = cs.counts.get(e.name, 0) + 1
-    return found
+def call_sites(names: set[str], module: engine.Module) -> dict[str, CallSites]:
+    """The call sites of each function in `names` over every definition of the module, from
+    the live `module`'s use lists (`facts.call_sites`)."""
+    return {
+        name: CallSites(counts={c: len(s) for c, s in calls.sites.items()}, load=calls.keys)
+        for name, calls in facts.call_sites(module, names).items()
+    }
 
 
 def serial_argument_callers(
-    mod: IRModule, sites: dict[str, CallSites], local_here: list[str], members: Iterable[str],
-    rename: dict[str, str], k: int, module: engine.Module | None = None,
+    sites: dict[str, CallSites], local_here: list[str], members: Iterable[str],
+    rename: dict[str, str], k: int, module: engine.Module,
 ) -> list[cut.ArgumentCaller]:
     """One discardable caller per local of subgraph `k` that IPSCCP would specialise here only.
 
@@ -1236,16 +1096,13 @@ def serial_argument_callers(
     two module passes after IPSCCP (CalledValuePropagation between), deletes it before the
     inliner or any other pass counts the local's callers. The constants come from the first
     call site in the subgraph's first calling function (every site passes them): the cut
-    builds the caller there (`cut.ArgumentCaller`), the text piece prints it (`_caller_text`)."""
+    builds the caller there (`cut.ArgumentCaller`)."""
     out: list[cut.ArgumentCaller] = []
     member_set = set(members)
-    types = {e.name for e in mod.by_kind("type")}
 
-    def constant(cs: CallSites, values: set[object]) -> bool:
-        if cs.keyed:  # one constant (with one set of attributes) at every site
-            return len(values) == 1 and next(iter(values)) is not facts.NOT_CONSTANT
-        # one argument text, naming no SSA value (`%struct.s` is a type)
-        return len(values) == 1 and all(tok in types for tok in _SSA.findall(str(next(iter(values)))))
+    def constant(values: set[object]) -> bool:
+        """One constant (with one set of attributes) at every site."""
+        return len(values) == 1 and next(iter(values)) is not facts.NOT_CONSTANT
 
     for name in local_here:
         cs = sites[name]
@@ -1257,133 +1114,30 @@ def serial_argument_callers(
         here = cs.arguments(callers_here)
         if everywhere is None or here is None or not here[0] or here[0] >= everywhere[0]:
             continue
-        if not any(not constant(cs, s) and constant(cs, h) for s, h in zip(everywhere[1], here[1], strict=False)):
+        if not any(not constant(s) and constant(h) for s, h in zip(everywhere[1], here[1], strict=False)):
             continue
         if not cs.parameters:
-            cs.parameters.append(
-                facts.stand_in_parameters(module, name) if module is not None else _stand_in_parameters(mod, name))
+            cs.parameters.append(facts.stand_in_parameters(module, name))
         if cs.parameters[0] != len(everywhere[1]):
             continue
         out.append(cut.ArgumentCaller(
             f"{CALLER_PREFIX}{k}.{len(out)}", rename.get(name, name), rename.get(callers_here[0], callers_here[0]),
-            tuple(constant(cs, s) for s in everywhere[1]),
+            tuple(constant(s) for s in everywhere[1]),
         ))
     return out
-
-
-#: parameter attributes a second caller cannot pass on (the stand-in would not verify)
-_UNPASSABLE = re.compile(r"\b(?:swifterror|swiftasync|inalloca|preallocated)\b")
-
-
-def _parameter_texts(mod: IRModule, name: str) -> list[str]:
-    """The parameters of function `name` as its header prints them (type, attributes, name)."""
-    header = mod.values[name].text.split("\n", 1)[0]
-    callee = "@" + quote(name) + "("
-    return irmodel.split_top_level(irmodel.parenthesised(header, header.index(callee) + len(callee) - 1))
-
-
-def _stand_in_parameters(mod: IRModule, name: str) -> int | None:
-    """How many parameters function `name` takes, when a stand-in caller can take them all
-    (`facts.stand_in_parameters` from the text: not varargs, none `_UNPASSABLE`), else None."""
-    params = _parameter_texts(mod, name)
-    if any(p == "..." or _UNPASSABLE.search(p) for p in params):
-        return None
-    return len(params)
-
-
-def _caller_text(mod: IRModule, caller: cut.ArgumentCaller, rename: dict[str, str]) -> str:
-    """`caller` as `cut._build_caller` builds it, in the piece's text (names as in the piece)."""
-    original = {new: old for old, new in rename.items()}
-    callee, model = original.get(caller.callee, caller.callee), original.get(caller.model, caller.model)
-    prefix, texts = next(_sites_in(mod.values[model].text, callee))
-    params = [re.sub(r" returned\b", "", p) for p in _parameter_texts(mod, callee)]
-    args = [irmodel.rename_refs(t, rename) if c else p for c, t, p in zip(caller.constant, texts, params, strict=True)]
-    return (
-        f"define linkonce_odr hidden void @{quote(caller.function)}({', '.join(params)}) {{\n"
-        f"  call {prefix}@{quote(caller.callee)}({', '.join(args)})\n  ret void\n}}"
-    )
 
 
 #: prefix of the functions that stand in for other subgraphs' loads and stores of a variable kept
 #: local in its owner (`variable_keepers`); the worker deletes them after optimisation
 KEEPER_PREFIX = "__ember_keep."
-_SSA = re.compile(tokens.IR_LOCAL + "|%" + tokens.IR_QUOTED)
-_GEP_OPEN = re.compile(r"getelementptr (?:(?:inbounds|nuw|nusw|inrange\(-?\d+,\s*-?\d+\)) )*")
 
 
-def _mentions(text: str, names: set[str]) -> bool:
-    """Whether `text` names a value of `names` (`@global` or `%ssa` spellings)."""
-    return any(tok in names for tok in _SSA.findall(text)) or any(
-        "@" + quote(n) in names for n, _s, _e in irmodel.iter_refs(text)
-    )
-
-
-def _rooted(operand: str, names: set[str]) -> bool:
-    """`ptr P` where P is one of `names` or a constant `getelementptr` (nested too) of one,
-    with indices that name none of them."""
-    if not operand.startswith("ptr "):
-        return False
-    value = operand[4:].strip()
-    if value in names:
-        return True
-    m = _GEP_OPEN.match(value)
-    if m is None or not value.endswith(")") or value[m.end()] != "(":
-        return False
-    return _second_operand_only(irmodel.parenthesised(value, m.end()), names)
-
-
-#: what `_access` says of a plain load, and of a store or a volatile or atomic load (which
-#: GlobalOpt does not fold through)
-_LOAD, _WRITE = "access:load", "access:write"
-
-
-def _access(line: str, names: set[str]) -> str | None:
-    """How an instruction line that names one of `names` uses it: 'derived' (a `getelementptr`
-    of it: returns the result's name), `_LOAD` or `_WRITE` (the address of a load or a store,
-    never the value stored) or None (anything else: the address may escape)."""
-    body = re.sub(r", !(?:[a-zA-Z_.0-9]+) !\d+.*$", "", line.strip())
-    m = re.match("(" + tokens.IR_LOCAL + ") = (getelementptr .*)$", body)
-    if m:
-        gep = _GEP_OPEN.match(m.group(2))
-        assert gep is not None
-        return m.group(1) if _second_operand_only(m.group(2)[gep.end():], names) else None
-    m = re.match(tokens.IR_LOCAL + " = load (volatile )?(.*)$", body)
-    if m:
-        plain = m.group(1) is None and not m.group(2).startswith("atomic ")
-        return (_LOAD if plain else _WRITE) if _second_operand_only(m.group(2), names) else None
-    m = re.match(r"store (?:volatile )?(.*)$", body)
-    if m:
-        return _WRITE if _second_operand_only(m.group(1), names) else None
-    return None
-
-
-def _second_operand_only(operands: str, names: set[str]) -> bool:
-    """The operand list's second item (a GEP's base, a load's or a store's address) is rooted in
-    `names`, and no other item names one of them (a stored value would be an escape)."""
-    items = irmodel.split_top_level(operands)
-    return len(items) >= 2 and _rooted(items[1], names) and not any(_mentions(i, names) for i in [items[0], *items[2:]])
-
-
-def non_escaping_variables(mod: IRModule, candidates: set[str]) -> set[str]:
+def variable_uses(mod: IRModule, candidates: set[str], module: engine.Module) -> tuple[set[str], set[str]]:
     """The mutable local variables of `candidates` whose address never escapes anywhere in the
-    module: every use loads from or stores to it, directly or through `getelementptr`s of it
-    (what GlobalsAA calls non-address-taken, conservatively: no call, compare, phi, select or
-    initialiser may name it)."""
-    return variable_uses(mod, candidates)[0]
-
-
-def never_written_variables(mod: IRModule, candidates: set[str]) -> set[str]:
-    """The local variables of `candidates` whose address never escapes and that nothing stores
-    to (plain loads only, no volatile or atomic access): what GlobalOpt marks constant in the
-    serial build, folding every load of it to the initialiser."""
-    unescaped, written = variable_uses(mod, candidates)
-    return unescaped - written
-
-
-def variable_uses(mod: IRModule, candidates: set[str], module: engine.Module | None = None) -> tuple[set[str], set[str]]:
-    """`non_escaping_variables`, and which of them an instruction writes (a store, or a
-    volatile or atomic access): from the live `module`'s use lists when there is one
-    (`facts.variable_accesses`), else from the bodies' text."""
+    module (every use loads from or stores to it, directly or through `getelementptr`s of it:
+    what GlobalsAA calls non-address-taken, conservatively), and which of them an instruction
+    writes (a store, or a volatile or atomic access), from the live `module`'s use lists
+    (`facts.variable_accesses`)."""
     wanted: set[str] = set()
     for name in candidates:
         e = mod.values.get(name)
@@ -1396,45 +1150,13 @@ def variable_uses(mod: IRModule, candidates: set[str], module: engine.Module | N
     if not wanted:
         return set(), set()
     escaped = {r for e in mod.entities if e.kind not in ("function",) for r in e.refs if r in wanted and r != e.name}
-    if module is not None:
-        accesses = facts.variable_accesses(module, wanted)
-        return wanted - escaped - accesses.escaped, accesses.written
-    written: set[str] = set()
-    for e in mod.by_kind("function"):
-        named = wanted.intersection(e.refs) - escaped
-        if not named:
-            continue
-        # debug records (`#dbg_value(ptr %p, ...)`) are not uses: a -g build plans as a plain one
-        body = [ln for ln in e.text.split("\n")[1:] if not ln.lstrip().startswith("#dbg_")]
-        for name in named:
-            tokens = {"@" + quote(name)}
-            todo = [ln for ln in body if _mentions(ln, tokens)]
-            seen: set[str] = set()
-            while todo:
-                line = todo.pop()
-                if line in seen:
-                    continue
-                seen.add(line)
-                how = _access(line, tokens)
-                if how is None:
-                    escaped.add(name)
-                    break
-                if how == _WRITE:
-                    written.add(name)
-                elif how != _LOAD and how not in tokens:
-                    tokens.add(how)
-                    todo.extend(ln for ln in body if how in _SSA.findall(ln))
-    return wanted - escaped, written
+    accesses = facts.variable_accesses(module, wanted)
+    return wanted - escaped - accesses.escaped, accesses.written
 
 
 def _mark_constant(e: Entity) -> None:
-    """A variable definition `@v = internal global T init` as `@v = internal constant T init`."""
-    head, sep, rest = e.text.partition(" global ")
-    if sep and "=" in head:
-        e.text = head + " constant " + rest
-        e.known_variable = None  # read again from the new text
-    elif not e.text:  # an entity read from the live module (`facts.read`)
-        e.known_variable = dataclasses.replace(e.variable, constant=True)
+    """A local variable GlobalOpt makes constant, marked so in the plan's facts (`facts.read`)."""
+    e.known_variable = dataclasses.replace(e.variable, constant=True)
 
 
 def variable_keepers(names: list[str], k: int) -> list[cut.Keeper]:
@@ -1452,46 +1174,7 @@ def variable_keepers(names: list[str], k: int) -> list[cut.Keeper]:
     return [cut.Keeper(f"{KEEPER_PREFIX}{k}.{i}", name) for i, name in enumerate(names)]
 
 
-def _keeper_text(keeper: cut.Keeper) -> str:
-    """`keeper` as `cut._build_keeper` builds it, in the piece's text."""
-    return (
-        f"define hidden void @{quote(keeper.function)}(i64 %at, i8 %value, ptr %out) {{\n"
-        f"  %p = getelementptr i8, ptr @{quote(keeper.variable)}, i64 %at\n  %old = load volatile i8, ptr %p, align 1\n"
-        f"  store i8 %old, ptr %out, align 1\n  store volatile i8 %value, ptr %p, align 1\n  ret void\n}}"
-    )
 
-
-def _with_cold(text: str, name: str, cold: set[str] | None) -> str:
-    """A function's import or declaration with the `cold` the serial pipeline infers for it
-    (summary.cold_functions): an import is not an exact definition, so no subgraph infers it."""
-    if not cold or name not in cold or not text.startswith(("declare", "define")):
-        return text
-    header, sep, rest = text.partition("\n")
-    # function attributes open right after the parameters and `(local_)unnamed_addr` or
-    # `addrspace(N)`: before a section, comdat, personality or `!dbg`, which may follow
-    opening = header.index("(", header.index("@"))
-    at = opening + len(irmodel.parenthesised(header, opening)) + 2
-    while m := re.match(r" (?:local_unnamed_addr|unnamed_addr|addrspace\(\d+\))", header[at:]):
-        at += m.end()
-    return header[:at] + " cold" + header[at:] + sep + rest
-
-
-def _declarations(mod: IRModule, names: Iterable[str], *, constants_visible: bool) -> list[str]:
-    """How a piece sees values defined elsewhere: declarations, or copies of foldable constants."""
-    parts: list[str] = []
-    for r in names:
-        target = mod.values.get(r)
-        if target is None:
-            continue
-        if target.kind == "declaration" or (target.kind == "global" and not target.is_definition):
-            parts.append(target.text)
-        elif constants_visible and _foldable_constant(target):
-            parts.append(irmodel.set_linkage(target, "available_externally", "hidden" if target.is_local else target.visibility))
-        elif target.kind in ("function", "global"):
-            parts.append(irmodel.declaration_of(target, "hidden") if target.is_local else irmodel.declaration_of(target))
-        elif target.kind in ("alias", "ifunc"):
-            parts.append(_declare_alias(target, mod))
-    return parts
 
 
 def _foldable_constant(e: Entity) -> bool:
@@ -1503,28 +1186,6 @@ def _foldable_constant(e: Entity) -> bool:
     head = e.variable
     return head.constant and not head.section and not head.thread_local
 
-
-def _declare_alias(alias: Entity, mod: IRModule) -> str:
-    """Declare an alias by the kind of its (base) aliasee: a function or a global."""
-    base = next((mod.values[r] for r in alias.refs if r in mod.values), None)
-    # a local alias is exported hidden by its owner: seen as default here, every use in
-    # this piece would go through the GOT (a load and a GOT relocation the unsplit object never has)
-    vis = "hidden" if alias.is_local else alias.visibility
-    # the value type is the first top-level item after `alias` (a function type's
-    # parameters hold commas of their own: `alias i32 (i32, i32), ptr @f`)
-    after = alias.text.split(" alias ", 1)[1] if " alias " in alias.text else ""
-    items = irmodel.split_top_level(after)
-    value_type = items[0] if len(items) > 1 else ""
-    if base is not None and base.kind in ("function", "declaration"):
-        m = re.match(r"(.*?)\s*\((.*)\)$", value_type)
-        ret_type, params = (m.group(1), m.group(2)) if m else ("void", "")
-        words = ["declare"] + ([vis] if vis != "default" else []) + [ret_type]
-        return " ".join(words) + f" @{irmodel.quote(alias.name)}({params})"
-    vt = value_type or "i8"
-    # an alias of a thread-local is thread-local itself, with its own access model
-    tls = re.search(r"\bthread_local(\([a-z]+\))?", alias.text.split(" alias ", 1)[0])
-    words = ["external"] + ([vis] if vis != "default" else []) + ([tls.group(0)] if tls else []) + ["global", vt]
-    return f"@{irmodel.quote(alias.name)} = " + " ".join(words)
 
 
 def split_functions(

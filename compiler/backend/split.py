@@ -256,6 +256,44 @@ def _keyed_texts(sources: list[str | CutPiece]) -> list[str]:
     return [s if isinstance(s, str) else next(found) for s in sources]
 
 
+def print_cuts(the_plan: planner.SplitPlan, bitcode: tuple[bytes, str]) -> None:
+    """Give each subgraph of `the_plan` its text, printed when first asked for: its cut of
+    the whole module `bitcode` (the bytes and the module asm), printed (`_printed_cut`)."""
+    for sg in the_plan.subgraphs:
+        if sg.cut is not None:
+            sg.render_by(functools.partial(_printed_cut, bitcode, sg.cut))
+
+
+def whole_module_bitcode(module: engine.Module) -> tuple[bytes, str]:
+    """The module as bitcode without its module asm, and that asm: the bitcode writer parses
+    module asm for a symbol table, and a bad line would end ember before the split's asm
+    check names it (the module keeps its asm: the plan asks whether there is any)."""
+    module_asm = module.module_asm()
+    module.set_module_asm("")
+    try:
+        return module.bitcode(), module_asm
+    finally:
+        module.set_module_asm(module_asm)
+
+
+def plan_module(
+    data: str | bytes, policy: planner.PlanPolicy | None = None, *, name: str = "<module>", debug: bool = False,
+) -> planner.SplitPlan:
+    """The level-1 plan of LLVM IR (text or bitcode) for a caller outside the build (the
+    GPU slicer, the harness's slices, tests): parsed and verified by LLVM, debug info
+    stripped unless `debug`, numbered values named, planned from memory; its subgraphs'
+    texts are their cuts printed. The module's own names are kept (no canonical ones: a
+    caller reads members by the names it wrote)."""
+    with llvm_stage.native(data, name) as module:
+        if not debug:
+            module.strip_debug_info()
+        names.name_unnamed(module)
+        bitcode = whole_module_bitcode(module)
+        the_plan = planner.plan(module, policy=policy or planner.PlanPolicy())
+    print_cuts(the_plan, bitcode)
+    return the_plan
+
+
 def _printed_cut(bitcode: tuple[bytes, str], spec: cut.CutSpec) -> str:
     """A piece of a plan made without the module's text, as text: its cut of the whole
     module's bitcode (and module asm), printed in a forked child (`guard.forked`): a worker
@@ -566,7 +604,8 @@ def assemble_linked(asm: str, config: BackendConfig, timeout: float) -> tuple[by
 
 
 def compile_split(
-    module_text: str | None,
+    module: engine.Module,
+    bitcode: tuple[bytes, str],
     mode: str,
     jobs: int,
     config: BackendConfig,
@@ -576,40 +615,35 @@ def compile_split(
     subgraph_cost: int | None = None,
     hooks: BuildHooks | None = None,
     spellings: dict[str, str] | None = None,
-    check_asm: Callable[[str | CutPiece], object] | None = None,
-    bitcode: tuple[bytes, str] | None = None,
-    module: engine.Module | None = None,
+    check_asm: Callable[[CutPiece], object] | None = None,
 ) -> SplitResult:
-    """Compile printed LLVM IR with the split back end; returns one assembly text. `hooks`: a
-    harness's changes to the plan, the pieces and the link (compiler/hooks.py); `spellings`:
-    the synthetic names `names.canonicalise` gave the module, spelled back in the link;
-    `check_asm`: generates code for the plan's `asm_probe`, cut from `bitcode` (its text
-    where there is none; a bad asm line raises there, as one line, before it can end a
-    worker); `bitcode`: the same module as bitcode without its
-    module asm, and that asm (`engine.Module.module_asm`), from which
-    the workers cut their subgraphs in memory (compiler/backend/cut.py) instead of parsing
-    piece texts, except where a harness rewrote a piece's text;
-    `module`: the live module the text was printed from, whose facts the plan reads in
-    memory (compiler/backend/facts.py), closed here once planned (the workers make their own).
-    With `module_text` None the plan reads the module alone (`planner.plan`) and a piece's
-    text, where one is asked for (a saved piece, a printed plan, a harness's rewrite, a task
-    cache's key), is its cut printed: that needs `bitcode`."""
-    if module_text is None and (module is None or bitcode is None):
-        raise EmberError("compile_split: planning without the module's text needs the live module and its bitcode")
+    """Compile the live `module` (as `prepare_whole_module` leaves it) with the split back
+    end: the plan reads its facts in memory (compiler/backend/facts.py), and it is closed
+    here once planned (the workers make their own). `bitcode`: the same module as bitcode
+    without its module asm, and that asm (`engine.Module.module_asm`), from which the
+    workers cut their subgraphs in memory (compiler/backend/cut.py); a piece's text, where
+    one is asked for (a saved piece, a printed plan, a harness's rewrite, a task cache's
+    key), is its cut printed. `hooks`: a harness's changes to the plan, the pieces and the
+    link (compiler/hooks.py); `spellings`: the synthetic names `names.canonicalise` gave the
+    module, spelled back in the link; `check_asm`: generates code for the plan's
+    `asm_probe`, cut from `bitcode` (a bad asm line raises there, as one line, before it can
+    end a worker)."""
+    if mode not in split_mode.SPLITTING:
+        module.close()
+        raise EmberError(f"unknown split mode '{mode}'")
     with tempfile.TemporaryDirectory(prefix="ember-split-") as scratch:
         if config.stderr_dir is None:  # the tasks' LLVM output, each in a file here
             config = dataclasses.replace(config, stderr_dir=scratch)
-        whole = None
-        if bitcode is not None:
-            whole = WholeModule(os.path.join(scratch, "module.bc"), bitcode[1])
-            Path(whole.bitcode_path).write_bytes(bitcode[0])
-        return _compile_split(module_text, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
+        whole = WholeModule(os.path.join(scratch, "module.bc"), bitcode[1])
+        Path(whole.bitcode_path).write_bytes(bitcode[0])
+        return _compile_split(module, bitcode, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
                               subgraph_cost=subgraph_cost, hooks=hooks, spellings=spellings, check_asm=check_asm,
-                              whole=whole, module=module, bitcode=bitcode)
+                              whole=whole)
 
 
 def _compile_split(
-    module_text: str | None,
+    module: engine.Module,
+    bitcode: tuple[bytes, str],
     mode: str,
     jobs: int,
     config: BackendConfig,
@@ -619,18 +653,13 @@ def _compile_split(
     subgraph_cost: int | None,
     hooks: BuildHooks | None,
     spellings: dict[str, str] | None,
-    check_asm: Callable[[str | CutPiece], object] | None,
-    whole: WholeModule | None,
-    module: engine.Module | None = None,
-    bitcode: tuple[bytes, str] | None = None,
+    check_asm: Callable[[CutPiece], object] | None,
+    whole: WholeModule,
 ) -> SplitResult:
-    """`compile_split`, the whole module's bitcode (if any) in a file (`whole`) and in memory
-    (`bitcode`: what a printed piece of a plan made without text is cut from, after the
-    file is gone)."""
+    """`compile_split`, the whole module's bitcode in a file (`whole`) and in memory
+    (`bitcode`: what a printed piece is cut from, after the file is gone)."""
     import time
 
-    if mode not in split_mode.SPLITTING:
-        raise EmberError(f"unknown split mode '{mode}'")
     seconds: dict[str, float] = {}
     cpu_seconds: dict[str, float] = {}
     t0, c0 = time.perf_counter(), time.process_time()
@@ -656,15 +685,10 @@ def _compile_split(
             policy, assignment={synthetic.get(n, n): k for n, k in hooks.plan_assignment.items()})
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
     try:
-        the_plan = planner.plan(module_text, policy=policy, strip_debug=False, module=module)
+        the_plan = planner.plan(module, policy=policy)
     finally:
-        if module is not None:
-            module.close()  # the workers make their own pieces: free the whole module first
-    if module_text is None:  # no entity text to render a piece from: print its cut instead
-        assert bitcode is not None  # (the bytes, not `whole`'s file: a printed plan outlives it)
-        for sg in the_plan.subgraphs:
-            if sg.cut is not None:
-                sg.render_by(functools.partial(_printed_cut, bitcode, sg.cut))
+        module.close()  # the workers make their own pieces: free the whole module first
+    print_cuts(the_plan, bitcode)
     for rewrite_plan in hooks.plan:
         the_plan = rewrite_plan(the_plan)
     seconds["split"], cpu_seconds["split"] = time.perf_counter() - t0, time.process_time() - c0
@@ -876,16 +900,15 @@ def _run_tasks(
     return cast(list[TaskResult | Optimised], results), len(tasks) - len(schedule)
 
 
-def _source(sg: planner.Subgraph, whole: WholeModule | None) -> str | CutPiece:
+def _source(sg: planner.Subgraph, whole: WholeModule) -> str | CutPiece:
     """What a subgraph's worker gets: its cut of the whole module's bitcode file, or its text
     (no bitcode file, or a harness rewrote the text)."""
-    return CutPiece(whole, sg.cut) if whole is not None and sg.cut is not None else sg.text
+    return CutPiece(whole, sg.cut) if sg.cut is not None else sg.text
 
 
-def _probe_source(probe: planner.AsmProbe, whole: WholeModule | None) -> str | CutPiece:
-    """What the asm check generates code for: the probe cut from the whole module's bitcode
-    file, or its text where there is no such file (a caller of `compile_split` without bitcode)."""
-    return CutPiece(whole, probe.cut) if whole is not None else probe.text()
+def _probe_source(probe: planner.AsmProbe, whole: WholeModule) -> CutPiece:
+    """What the asm check generates code for: the probe cut from the whole module's bitcode file."""
+    return CutPiece(whole, probe.cut)
 
 
 def _label(sg: planner.Subgraph) -> Callable[[], str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from compiler.backend import planner, pool
+from compiler.backend import planner, pool, split
 from compiler.offload import ptx as ptxgen
 from compiler.offload.slice import (
     ProgramFunctions,
@@ -64,7 +64,7 @@ def all_kernel(
     t0 = time.perf_counter()
     # a target cost of 1 gives one subgraph per kernel (up to planner.MAX_SUBGRAPHS); device
     # code cannot call into another PTX module, so every local a kernel reaches is copied
-    the_plan = planner.plan(ir_text, policy=planner.PlanPolicy(target_cost=1, copy_closure=True))
+    the_plan = split.plan_module(ir_text, planner.PlanPolicy(target_cost=1, copy_closure=True), name=path)
     seconds["split"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     tasks = [(sg.text, (sg.text, archs, opt_level)) for sg in the_plan.subgraphs]

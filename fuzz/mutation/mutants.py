@@ -10,9 +10,10 @@ Dropped as equivalent under the contract (split == unsplit in behaviour and symb
 `constants_visible=False` in `planner.emit_subgraphs` (constants owned by another
 subgraph become plain declarations) only costs folding, never output or symbols; it
 survived 300 programs and no check could tell, short of comparing code quality.
-`linkage = ""` in `irmodel.declaration_of` (an `extern_weak` declaration made strong) is
-unreachable: only definitions are declared that way, and a definition is never
-`extern_weak`. Setting `llvm.linkage` only where one is given in
+(The piece cut in memory, `compiler/backend/cut.py`, replaced the planner's text pieces:
+the rows that mutated `irmodel.declaration_of` or the text renderer mutate the cut now. A
+thread-local alias declared with another access model is unreachable there: the plan keeps
+a variable's aliases with every definition naming them, so no piece declares one.) Setting `llvm.linkage` only where one is given in
 `ember-internalize-private` changes nothing for Ember programs (the front end marks its
 private functions internal itself; the pass matters for hand-written `.mlir` input, which
 the campaign does not generate). Ember's own rewrite rows that upstream `canonicalize`
@@ -62,10 +63,10 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     # ---------------------------------------------------------------- planner
     Mutant(
-        "planner-export-default-visibility", "compiler/backend/planner.py",
-        'part = irmodel.set_linkage(e, "external", "hidden")',
-        'part = irmodel.set_linkage(e, "external", "default")',
-        "a local exported across subgraphs while compiling gets default visibility, not hidden",
+        "cut-export-default-visibility", "compiler/backend/cut.py",
+        "            lib.LLVMSetVisibility(value, _HIDDEN)\n        elif shown in (IMPORT, FOLD):",
+        "            pass\n        elif shown in (IMPORT, FOLD):",
+        "a local exported across subgraphs while compiling keeps default visibility, not hidden",
         "callgraph",
     ),
     Mutant(
@@ -76,32 +77,34 @@ MUTANTS: tuple[Mutant, ...] = (
         "linkage",
     ),
     Mutant(
-        "planner-imports-linkonce", "compiler/backend/planner.py",
-        'part = _with_cold(irmodel.set_linkage(e, "available_externally", "hidden" if e.is_local else e.visibility), name, cold)',
-        'part = _with_cold(irmodel.set_linkage(e, "linkonce_odr", "hidden" if e.is_local else e.visibility), name, cold)',
-        "an imported copy of an exported callee gets a linkage that is emitted (linkonce_odr, not available_externally)",
+        "cut-imports-linkonce", "compiler/backend/cut.py",
+        "lib.LLVMSetLinkage(value, engine.AVAILABLE_EXTERNALLY)",
+        "lib.LLVMSetLinkage(value, engine.LINKONCE_ODR)",
+        "an imported copy of an exported callee (or a constant's copy) gets a linkage that is emitted"
+        " (linkonce_odr, not available_externally)",
         "callgraph",
     ),
     Mutant(
-        "planner-constant-copy-visibility", "compiler/backend/planner.py",
-        'parts.append(irmodel.set_linkage(target, "available_externally", "hidden" if target.is_local else target.visibility))',
-        'parts.append(irmodel.set_linkage(target, "available_externally", target.visibility))',
-        "a local constant copied into another subgraph keeps default visibility",
+        "cut-import-visibility", "compiler/backend/cut.py",
+        "            if local:\n                lib.LLVMSetVisibility(value, _HIDDEN)",
+        "            if False:\n                lib.LLVMSetVisibility(value, _HIDDEN)",
+        "a local constant or function copied into another subgraph keeps default visibility",
         "linkage",
     ),
     Mutant(
         "planner-metadata-refs-undeclared", "compiler/backend/planner.py",
-        "    for e in mod.by_kind(\"metadata\"):\n        for r in e.refs:\n            if r not in member_set and r not in needed:",
-        "    for e in mod.by_kind(\"metadata\"):\n        for r in e.refs:\n            if r not in member_set and r in needed:",
+        "declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r not in needed}",
+        "declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r in needed}",
         "functions that only metadata names (`!callees`) are not declared in the piece",
         "callgraph",
     ),
-    # ---------------------------------------------------------------- IR model
+    # ---------------------------------------------------------------- the plan's facts
     Mutant(
-        "irmodel-extern-weak-global-defined", "compiler/backend/irmodel.py",
-        'self.kind == "global" and self.linkage in ("external", "extern_weak") and _is_global_decl(self.text)',
-        'self.kind == "global" and self.linkage in ("external",) and _is_global_decl(self.text)',
-        "an `extern_weak` global declaration is taken for a definition (owned by one subgraph, declared strong elsewhere)",
+        "facts-global-declaration-defined", "compiler/backend/facts.py",
+        'declaration = kind in ("global", "function") and bool(lib.LLVMIsDeclaration(ref))',
+        'declaration = kind == "function" and bool(lib.LLVMIsDeclaration(ref))',
+        "a global variable declaration (`extern_weak` too) is taken for a definition (owned by one"
+        " subgraph, declared strong elsewhere)",
         "linkage",
     ),
     Mutant(
@@ -238,20 +241,6 @@ MUTANTS: tuple[Mutant, ...] = (
         '            nsw = " overflow<nsw>" if t.signed and t.width < 64 and op in ("add", "sub", "mul") else ""\n'
         '            return self.val(f"arith.{simple[op]} {a}, {b}{nsw} : {ty}")\n        if op in ("floordiv"',
         "narrow signed `+`/`-`/`*` (Int8/16/32) carry `nsw`: Ember's wrap-around becomes UB the optimiser exploits",
-        "mixed",
-    ),
-    Mutant(
-        "planner-tls-alias-declaration-drops-model", "compiler/backend/planner.py",
-        '([tls.group(0)] if tls else [])',
-        '(["thread_local"] if tls else [])',
-        "a thread-local alias declared in another piece keeps `thread_local` but not its access model",
-        "mixed",
-    ),
-    Mutant(
-        "irmodel-tls-declaration-modelled-dropped", "compiler/backend/irmodel.py",
-        '("thread_local(", "addrspace(")',
-        '("addrspace(",)',
-        "a declaration keeps plain `thread_local` but drops `thread_local(<model>)`: the global is no longer thread-local there",
         "mixed",
     ),
     Mutant(

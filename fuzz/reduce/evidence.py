@@ -60,7 +60,7 @@ def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
     names = named_values(failure_texts, defined)
     if not names:
         return []
-    slicer = Slicer(mod)
+    slicer = Slicer(mod, text)
     names = list(dict.fromkeys(_anchor_for(mod, slicer, n) for n in names))
     sized = sorted(names, key=lambda n: (slicer.lines(slicer.reach(n)), names.index(n)))
     groups = [[n] for n in sized[:SINGLE_TRIES]]

@@ -17,7 +17,7 @@ Debug info: a `-g` plan (the configuration dimension of the swarm, `fuzz.strateg
 builds the same slice of the program's `-g` module (`corpus.module_path(debug=True)`, one
 compile unit per source file) instead: its functions' `DISubprogram`s, their compile units,
 `!llvm.dbg.cu` and `!llvm.module.flags`, with only the metadata the slice reaches
-(`compiler.backend.irdebug.piece_metadata`), so the debug-info oracle sees clang's own:
+(`compiler.backend.cutdebug`: the cut of `fuzz.slicing`), so the debug-info oracle sees clang's own:
 many files (headers, and functions of other source files the optimiser inlines), lexical
 blocks, column 0 rows (`debug_slice`, called by `fuzz.campaign.configured`).
 """
@@ -52,11 +52,13 @@ class CorpusUnavailable(RuntimeError):
 def _module_text(name: str, debug: bool = False) -> str:
     """The program's module as text (`debug`: its `-g` build, compiled once and cached like
     the other), unnamed values named as the planner names them."""
-    from compiler.backend import llvm_stage, planner
+    from compiler.backend import engine, names
     from fuzz import corpus
 
     path = corpus.module_path(corpus.BY_NAME[name], debug=debug)
-    return planner.name_unnamed(str(llvm_stage.parse_bitcode(path.read_bytes(), str(path))))
+    with engine.Module(path.read_bytes(), str(path)) as module:
+        names.name_unnamed(module)
+        return module.text()
 
 
 @functools.lru_cache(maxsize=16)  # every C program of the corpus (12)
@@ -111,7 +113,8 @@ SLICERS_KEPT = 24
 def _slicer(name: str, debug: bool = False) -> Slicer:
     from compiler.backend import irmodel
 
-    return Slicer(irmodel.parse_module(_module_text(name, True) if debug else load(name).text))
+    text = _module_text(name, True) if debug else load(name).text
+    return Slicer(irmodel.parse_module(text), text)
 
 
 def slice_members(name: str, anchors: list[str], max_lines: int | None = MAX_SLICE_LINES, debug: bool = False) -> list[str]:
