@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import globalmerge, irmodel, mclink
+from compiler.backend import engine, facts, globalmerge, llvm_stage, mclink
 from fuzz import cross
 from oracle import symtab
 from tests.conftest import DATA
@@ -53,9 +53,12 @@ def test_x86_64_is_unchanged() -> None:
 
 
 def _facts(text: str) -> globalmerge.ModuleFacts:
-    facts = globalmerge.module_facts(irmodel.parse_module(text), set())
-    assert facts is not None
-    return facts
+    """The module facts of `text`, read from the live module prepared for its triple."""
+    with engine.Module(text) as module:
+        module.prepare(llvm_stage.native_target(module.triple or None, 2), force_triple=False)
+        found = globalmerge.module_facts(facts.read(module), set(), module)
+    assert found is not None
+    return found
 
 
 PIECE = """\

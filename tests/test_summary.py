@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from compiler.backend import engine, irmodel, planner, split, summary
+from compiler.backend import engine, facts, irmodel, planner, split, summary
 
 _GROUPS = """
 attributes #0 = { noinline nounwind }
@@ -95,7 +95,13 @@ def _module() -> str:
 
 
 def _summary(text: str) -> summary.ModuleSummary:
-    return summary.summarise(irmodel.parse_module(text), opt_level=2)
+    """The -O2 summary of `text`, read from the live module as the planner reads it."""
+    with engine.Module(text) as module:
+        return summary.summarise(facts.read(module), opt_level=2, module=module)
+
+
+def _cold(text: str) -> set[str]:
+    return _summary(text).cold
 
 
 def test_the_simplified_size_ignores_slots_and_empty_blocks() -> None:
@@ -113,10 +119,17 @@ def test_debug_attachments_change_no_size(line: str) -> None:
     """A `-g` module plans as the plain one: `, !dbg !N` after `unreachable` or a constant
     `getelementptr` changes no function's size (it did: rust-regex's default build, line
     tables kept, was planned differently from its `-g0` build and gained 5 undefined symbols)."""
-    body = ["define internal i64 @f(ptr %p) {", "  %v = load i64, ptr %p, align 8", line, "  ret i64 %v", "}", ""]
+    body = ["define i64 @f(ptr %p) {", "  %v = load i64, ptr %p, align 8", line, "  ret i64 %v", "}", ""]
     plain = "\n".join(body)
-    tagged = "\n".join([*body[:2], line + ", !dbg !7", *body[3:]])
-    sizes = [summary.function_facts(irmodel.parse_module(text).values["f"]).simplified for text in (plain, tagged)]
+    debug = [
+        "!llvm.dbg.cu = !{!0}", "!llvm.module.flags = !{!2}",
+        "!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, emissionKind: LineTablesOnly)",
+        '!1 = !DIFile(filename: "a.c", directory: "/")', '!2 = !{i32 2, !"Debug Info Version", i32 3}',
+        '!3 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !4, unit: !0, spFlags: DISPFlagDefinition)',
+        "!4 = !DISubroutineType(types: !5)", "!5 = !{}", "!7 = !DILocation(line: 2, scope: !3)", "",
+    ]
+    tagged = "\n".join([body[0].replace(" {", " !dbg !3 {"), body[1], line + ", !dbg !7", *body[3:], *debug])
+    sizes = [_summary(text).functions["f"].simplified for text in (plain, tagged)]
     assert sizes[0] == sizes[1]
 
 
@@ -286,15 +299,13 @@ def test_a_function_whose_every_path_prints_to_stderr_is_cold() -> None:
     all of whose paths reach such a call (bc's `yyerror`); its callers inherit the coldness."""
     wrapper = "define void @wrapper() {\n  call void @report(i32 1)\n  ret void\n}\n"
     to_stdout = _REPORTER.replace("@report", "@quiet").replace("@stderr", "@stdout")
-    mod = irmodel.parse_module(_DECLS + _REPORTER + wrapper + to_stdout)
-    assert summary.cold_functions(mod) == {"report", "wrapper"}
+    assert _cold(_DECLS + _REPORTER + wrapper + to_stdout) == {"report", "wrapper"}
 
 
 def test_the_cold_walk_gives_up_where_llvm_does() -> None:
     """LLVM's walk stops at a block it reaches a second time before knowing it is cold (gawk's
     `err` stays warm serially although every path prints to stderr): the prediction too."""
-    mod = irmodel.parse_module(_DECLS + _JOIN_FIRST)
-    assert summary.cold_functions(mod) == set()
+    assert _cold(_DECLS + _JOIN_FIRST) == set()
 
 
 def test_imports_and_declarations_carry_the_predicted_cold() -> None:

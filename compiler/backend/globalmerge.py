@@ -56,10 +56,10 @@ class ModuleFacts:
     minsize: set[str]
 
 
-def module_facts(mod: irmodel.IRModule, kept: set[str], module: engine.Module | None = None) -> ModuleFacts | None:
+def module_facts(mod: irmodel.IRModule, kept: set[str], module: engine.Module) -> ModuleFacts | None:
     """The facts, or None when no alias has a global variable as its base (nothing to do).
     `module`: the live module `mod` was read from (prepared: the target's data layout), which
-    gives the alias value types' sizes; without it they come from the aliases' texts."""
+    gives the alias value types' sizes."""
     values = mod.values
     found: list[tuple[irmodel.Entity, irmodel.Entity]] = []
     for e in mod.by_kind("alias"):
@@ -69,28 +69,11 @@ def module_facts(mod: irmodel.IRModule, kept: set[str], module: engine.Module | 
     if not found:
         return None
     names = [e.name for e, _base in found]
-    sizes = module.alias_value_sizes(names) if module is not None else _text_value_sizes(mod, [e for e, _base in found])
+    sizes = module.alias_value_sizes(names)
     aliases = [AliasFact(e.name, base.name, sizes.get(e.name), base.linkage == "private") for e, base in found]
     candidates = {e.name for e in mod.by_kind("global") if _candidate(e, kept)}
     minsize = {e.name for e in mod.by_kind("function") if "minsize" in mod.function_attributes(e)}
     return ModuleFacts(aliases, candidates, minsize)
-
-
-def _text_value_sizes(mod: irmodel.IRModule, aliases: list[irmodel.Entity]) -> dict[str, int]:
-    """The alias value types' sizes read from the aliases' texts (the text path, until it
-    goes): a module of the type definitions and one external variable per value type,
-    prepared for the module's own triple (as the build prepares the module)."""
-    types = {}
-    for e in aliases:
-        head = irmodel.split_head(e.text)[1]
-        at = re.search(r"\balias\b", head)
-        if at is not None:
-            types[e.name] = irmodel.read_type(head, at.end())
-    triple = next((m.group(1) for line in mod.header if (m := _TRIPLE.match(line))), None)
-    return _value_sizes(types, [e.text for e in mod.by_kind("type")], triple)
-
-
-_TRIPLE = re.compile(r'^target triple = "([^"]*)"')
 
 
 def _base_object(e: irmodel.Entity, values: dict[str, irmodel.Entity]) -> irmodel.Entity | None:
@@ -364,24 +347,3 @@ def object_alias_sizes(facts: ModuleFacts, triple: str | None, opt_level: int) -
         return None
     return {a.name: a.value_size for a in facts.aliases if a.base_private and a.value_size is not None}
 
-
-def _value_sizes(value_types: dict[str, str], type_defs: list[str], triple: str | None) -> dict[str, int]:
-    """The alloc size of each alias's value type (by alias name), given as text: a module of
-    `type_defs` and one external variable per type, prepared for `triple`; none for an
-    unsized type (a function type does not parse as a variable's: then one at a time)."""
-    from compiler.backend import llvm_stage
-
-    listed = list(value_types.items())
-    if not listed:
-        return {}
-    lines = [*type_defs] + [f"@__ember_vt{i} = external global {vt}" for i, (_name, vt) in enumerate(listed)]
-    target = llvm_stage.native_target(triple)
-    try:
-        with engine.Module("\n".join(lines) + "\n", "<alias value types>") as module:
-            module.prepare(target, force_triple=True)
-            sizes = module.global_value_sizes([f"__ember_vt{i}" for i in range(len(listed))])
-    except engine.EngineError:  # an unsized value type: AsmPrinter writes no `.size` either
-        if len(listed) == 1:
-            return {}
-        return {k: v for name, vt in listed for k, v in _value_sizes({name: vt}, type_defs, triple).items()}
-    return {name: sizes[f"__ember_vt{i}"] for i, (name, _vt) in enumerate(listed) if f"__ember_vt{i}" in sizes}

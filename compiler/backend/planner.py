@@ -147,12 +147,9 @@ class SplitPlan:
         lines = [self.work.render()]
         for sg in self.subgraphs:
             lines.append(f"subgraph {sg.index} (cost {sg.cost}): " + ", ".join(sg.members))
-            values = irmodel.parse_module(sg.text).values
+            linkages = _linkages(sg.text, f"<subgraph {sg.index}>")
             for name in sg.members:
-                entity = values.get(name)
-                linkage = entity.linkage if entity is not None else "?"
-                if entity is not None and entity.visibility != "default":
-                    linkage += f" {entity.visibility}"
+                linkage = linkages.get(name, "?")
                 lines.append(f"  {name}: {linkage}{self._role(name, linkage)}")
             for j, members in enumerate((pieces or {}).get(sg.index, [])):
                 lines.append(f"  piece {sg.index}.{j}: " + ", ".join(members))
@@ -175,6 +172,18 @@ class SplitPlan:
         return json.dumps(
             [{"index": s.index, "cost": s.cost, "members": s.members} for s in self.subgraphs], indent=2
         )
+
+
+def _linkages(text: str, name: str) -> dict[str, str]:
+    """Each global value of a printed piece: its linkage, with its visibility where not default."""
+    lib = engine.capi()
+    out = {}
+    with engine.Module(text, name) as module:
+        for value in module.global_values():
+            visibility = facts.VISIBILITY[lib.LLVMGetVisibility(value.ref)]
+            linkage = facts.LINKAGE.get(value.linkage, "external")
+            out[facts.value_name(value.ref)] = linkage + (f" {visibility}" if visibility != "default" else "")
+    return out
 
 
 class UnionFind:
@@ -565,9 +574,10 @@ def _out_of_line_locals(state: PlanState, locals_: list[str]) -> list[str]:
 
 
 def _inline_summary(state: PlanState) -> summary.ModuleSummary:
-    """The module's inline summary, computed once per plan (the shrunk re-plan reuses it); its
-    bodies read from the live module where the plan has it, else from their text."""
+    """The module's inline summary, computed once per plan (the shrunk re-plan reuses it), its
+    bodies read from the live module."""
     if state.inline is None:
+        assert state.module is not None
         state.inline = summary.summarise(state.mod, opt_level=state.policy.inline_level, module=state.module)
     return state.inline
 

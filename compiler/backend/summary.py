@@ -6,10 +6,10 @@ inliner would inline; this summary predicts it, the way ThinLTO's summary drives
 per function an estimate of its size after the early simplifications (SROA removes the
 allocas and their loads and stores, SimplifyCFG the empty blocks, constant GEPs and casts
 are free to the inline cost model), its direct call sites, and, bottom-up over the call
-graph, its size after its own predicted inlining. One linear scan of the bodies: of the live
-module where the planner has it (`_ModuleWalk`, through LLVM's C API), else of their printed
-text; both readers give the same facts (tests/test_summary_memory.py), the memory one reproducing
-the text rules' quirks exactly (docs/bench/plan-facts/SUMMARY-MEMORY.md, "The text rules").
+graph, its size after its own predicted inlining. One linear scan of the live module's bodies
+(`_ModuleWalk`, through LLVM's C API). It reproduces, quirks included, the rules of the text
+reader it replaced, which it equalled on the whole corpus until that reader was deleted
+(docs/bench/plan-facts/SUMMARY-MEMORY.md, "The text rules").
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from ctypes import byref, c_size_t
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from compiler.backend import engine, tokens
+from compiler.backend import engine
 from compiler.backend.facts import attribute_words, cxx, value_name
-from compiler.backend.irmodel import Entity, IRModule, parenthesised, quote, split_top_level, strip_debug, unquote
+from compiler.backend.irmodel import IRModule, quote
 
 #: Estimated instructions (after early simplification, own inlining included) up to which the
 #: serial inliner takes a callee: LLVM's -O2 threshold of 225 at 5 per instruction is 45, plus
@@ -49,27 +48,9 @@ BORDER = 5
 #: at such a site drops as branches on the constant fold (gawk's `research`: 275 without, 75-200
 #: with its constant flags, threshold 225), which a size estimate of the body cannot see
 CONSTANT_BORDER = 200
-
-#: an argument that is a constant LLVM's inline cost model can fold on (in a call's argument list)
+#: a printed argument that is a constant LLVM's inline cost model can fold on (the text rule
+#: the memory walk reproduces for constant expressions, aggregates and vectors)
 _CONSTANT_ARG = re.compile(r"[(,] ?(?:i\d+|ptr)(?: [a-z]+)* (?:-?\d+|null|true|false)[,)]")
-#: the pointer operand of a load or a store (`..., ptr %slot, align 4`)
-_ACCESSED = re.compile(", ptr (" + tokens.IR_LOCAL + "), align ")
-#: a direct call's callee (or a constant expression's operand, which names no function)
-_CALLED = re.compile(r'@("[^"]+"|' + tokens.IR_NAME + r")\(")
-#: what early simplification deletes or the inline cost model counts as free (substrings)
-_FREE_TEXT = (
-    "  br label %", "  unreachable\n", "call void @llvm.lifetime", "call void @llvm.dbg",
-    " = bitcast ", " = ptrtoint ", " = inttoptr ", " = trunc ", " = freeze ",
-)
-#: a getelementptr (result, base, constant indices when it has only constant ones): free to
-#: the inline cost model, and one into a stack slot is part of the slot SROA splits up
-_GEP = re.compile(
-    "^  (" + tokens.IR_LOCAL + r") = getelementptr [^\n]*?, ptr (" + tokens.IR_LOCAL + r")((?:, i(?:32|64) -?\d+)*)(, !|$)?", re.M
-)
-#: a memcpy/memset into or out of a stack slot (SROA turns it into plain values)
-_MEM_INTRINSIC = re.compile(
-    r"call void @llvm\.mem(?:cpy|move|set)[^(]*\(ptr [^%\n]*(" + tokens.IR_LOCAL + r"), (?:ptr [^%\n]*(" + tokens.IR_LOCAL + "))?"
-)
 
 
 @dataclass(frozen=True)
@@ -85,51 +66,6 @@ class FunctionFacts:
     #: callees some call site passes a constant (an integer, null, true/false): LLVM's cost model
     #: folds the callee's branches on it, which a size estimate cannot see
     constant_calls: frozenset[str] = frozenset()
-
-
-def function_facts(e: Entity, attributes: frozenset[str] = frozenset()) -> FunctionFacts:
-    """Scan one printed function body: substring counts and a few regular-expression passes over
-    the bodies small enough to be inlined at all (a large one keeps its line count). Debug
-    attachments go first: `unreachable, !dbg !7` is not the free `unreachable`, and `, !dbg`
-    after a `getelementptr` changed what `_GEP` read, so a `-g` module was predicted to inline
-    differently and planned differently (rust-regex's default build, line tables kept, gained 5
-    undefined symbols over its `-g0` build)."""
-    header, _, body = strip_debug(e.text).partition("\n")
-    calls: dict[str, int] = {}
-    constant_calls: set[str] = set()
-    for m in _CALLED.finditer(body):
-        token = m.group(1)
-        if not token.startswith("llvm."):
-            name = unquote(token)
-            calls[name] = calls.get(name, 0) + 1
-            line_end = body.find("\n", m.end())
-            if name not in constant_calls and _CONSTANT_ARG.search(body, m.end() - 1, line_end if line_end >= 0 else len(body)):
-                constant_calls.add(name)
-    size = body.count("\n  ") - body.count("\n   ")  # instructions: indented two spaces
-    if size <= SCAN_LIMIT:
-        slots = _stack_slots(body)
-        size -= len(slots) + sum(body.count(text) for text in _FREE_TEXT)
-        for result, base, _indices, constant_only in _GEP.findall(body):
-            if base in slots:
-                slots.add(result)  # a field of a slot is a slot of its own after SROA
-            if constant_only is not None and (constant_only or base in slots):
-                size -= 1
-        size -= sum(1 for pointer in _ACCESSED.findall(body) if pointer in slots)
-        size -= sum(1 for dst, src in _MEM_INTRINSIC.findall(body) if dst in slots or src in slots)
-    size += CALL_WEIGHT * sum(calls.values())
-    words = attributes or frozenset(header.split())
-    hint = "cold" if words & {"noreturn", "cold"} else "hot" if "inlinehint" in words else ""
-    return FunctionFacts(e.name, size, calls, "alwaysinline" in words, "noinline" in words, hint, frozenset(constant_calls))
-
-
-def _stack_slots(body: str) -> set[str]:
-    """The allocas of a body: the stack slots SROA turns into values."""
-    slots: set[str] = set()
-    at = body.find(" = alloca ")
-    while at >= 0:
-        slots.add(body[body.rfind("\n", 0, at) + 1 : at].strip())
-        at = body.find(" = alloca ", at + 10)
-    return slots
 
 
 @dataclass
@@ -170,17 +106,13 @@ class ModuleSummary:
         return out - set(roots)
 
 
-def summarise(mod: IRModule, *, opt_level: int = 2, module: engine.Module | None = None) -> ModuleSummary:
+def summarise(mod: IRModule, *, opt_level: int = 2, module: engine.Module) -> ModuleSummary:
     """Facts for every defined function and the inlining the unsplit -O`opt_level` build would do.
-    `module`: the live module `mod` was read from: the bodies are read there, not in their text
-    (the entities' own facts, linkage and address refs, come from `mod` either way)."""
-    if module is None:
-        functions = {e.name: function_facts(e, mod.function_attributes(e)) for e in mod.by_kind("function")}
-        cold = cold_functions(mod, functions)
-    else:
-        walk = _ModuleWalk(module)
-        functions = walk.function_facts()
-        cold = walk.cold_functions(mod, functions)
+    `module`: the live module `mod` was read from (`facts.read`): the bodies are read there
+    (the entities' own facts, linkage and address refs, come from `mod`)."""
+    walk = _ModuleWalk(module)
+    functions = walk.function_facts()
+    cold = walk.cold_functions(mod, functions)
     return _decide(mod, functions, cold, opt_level)
 
 
@@ -229,29 +161,6 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
 #: position, which must be `stderr`; -1: any call), SimplifyLibCalls' `optimizeErrorReporting`
 _ERROR_REPORTERS = {"perror": -1, "vfprintf": 0, "fiprintf": 0, "fprintf": 0, "fputc": 1, "fputs": 1, "fwrite": 3}
-_LABEL = re.compile("^(" + tokens.IR_NAME + r"|\"[^\"]+\"):", re.M)
-_SUCCESSOR = re.compile("label %(" + tokens.IR_NAME + r"|\"[^\"]+\")")
-_STDERR_LOAD = re.compile("^  (" + tokens.IR_LOCAL + ") = load ptr, ptr @stderr,", re.M)
-
-
-def cold_functions(mod: IRModule, facts: dict[str, FunctionFacts] | None = None) -> set[str]:
-    """Functions the serial pipeline marks `cold`: FunctionAttrs infers it when every path from
-    the entry reaches a cold call before it ends, and the libcall simplifier makes calls that
-    print to `stderr` cold. A subgraph that imports such a function (available_externally)
-    never infers it, since an import is not an exact definition, so the blocks calling it stay
-    warm there and the caller's other call sites turn cold (bc's `yyerror` in `yyparse`:
-    all 66 `generate()` sites fell under the cold-site threshold). Bottom-up over the call
-    graph, like the pass."""
-    defined = {e.name: e for e in mod.by_kind("function")}
-    cold: set[str] = set()
-    for e in list(mod.by_kind("function")) + list(mod.by_kind("declaration")):
-        if "cold" in mod.function_attributes(e):
-            cold.add(e.name)
-    facts = facts if facts is not None else {name: function_facts(e, mod.function_attributes(e)) for name, e in defined.items()}
-    return _infer_cold(
-        facts, cold, lambda name: "@stderr" in defined[name].text,
-        lambda name: _all_paths_cold(defined[name].text, cold, defined),
-    )
 
 
 def _infer_cold(
@@ -271,36 +180,8 @@ def _infer_cold(
     return {name for name in cold if name in facts}
 
 
-def _all_paths_cold(text: str, cold: set[str], defined: dict[str, Entity]) -> bool:
-    """FunctionAttrs' `allPathsGoThroughCold` on a printed body: no path from the entry block
-    reaches a block without successors (a return, `unreachable`) without a cold call first."""
-    body = text.partition("\n")[2]
-    if "@" not in body:
-        return False
-    stderr = set(_STDERR_LOAD.findall(body))
-    blocks: dict[str, str] = {}
-    order: list[str] = []
-    name, start = "%entry%", 0
-    for m in _LABEL.finditer(body):
-        blocks[name] = body[start : m.start()]
-        order.append(name)
-        name, start = m.group(1), m.end()
-    blocks[name] = body[start:]
-    order.append(name)
-    entry = order[0] if blocks[order[0]].strip() else order[1] if len(order) > 1 else order[0]
-    return _every_path_cold(
-        entry,
-        lambda name: _has_cold_call(blocks.get(name, ""), cold, defined, stderr),
-        lambda name: _SUCCESSOR.findall(blocks.get(name, "")),
-    )
-
-
-#: a block as either reader names it: its label (text) or its `LLVMBasicBlockRef` (memory)
-B = TypeVar("B", str, int)
-
-
-def _every_path_cold(entry: B, cold_call: Callable[[B], bool], successors: Callable[[B], Sequence[B]]) -> bool:
-    """LLVM's walk (`allPathsGoThroughCold`), step for step, over blocks of either reader: a
+def _every_path_cold(entry: int, cold_call: Callable[[int], bool], successors: Callable[[int], Sequence[int]]) -> bool:
+    """LLVM's walk (`allPathsGoThroughCold`), step for step, over `LLVMBasicBlockRef`s: a
     block reached a second time before it is known cold ends the search (so loops and some
     joins make a function not cold): same order, same answer."""
     cold_path = {entry: False}
@@ -321,27 +202,6 @@ def _every_path_cold(entry: B, cold_call: Callable[[B], bool], successors: Calla
             cold_path[successor] = False
             work.append(successor)
     return True
-
-
-def _has_cold_call(block: str, cold: set[str], defined: dict[str, Entity], stderr: set[str]) -> bool:
-    for line in block.split("\n"):
-        if " call " not in line and not line.lstrip().startswith("call "):
-            continue
-        m = _CALLED.search(line)
-        if m is None:
-            continue
-        callee = unquote(m.group(1))
-        if callee in cold or " cold" in line.rsplit(")", 1)[-1]:
-            return True
-        position = _ERROR_REPORTERS.get(callee)
-        if position is None or callee in defined:
-            continue
-        if position < 0:
-            return True
-        arguments = split_top_level(parenthesised(line, m.end() - 1))
-        if position < len(arguments) and arguments[position].split()[-1:] and arguments[position].split()[-1] in stderr:
-            return True
-    return False
 
 
 def _sccs_bottom_up(functions: dict[str, FunctionFacts]) -> list[list[str]]:
