@@ -325,8 +325,10 @@ def _build_module(
         guard.progress("optimising the module")
         with times.stage("optimise"):
             llvm_stage.optimise(module, target, options.opt_level)
-        if options.emit == "llvm" or codegen_in_worker:
+        if options.emit == "llvm":
             return module.text(), (times.seconds, times.cpu)
+        if codegen_in_worker:  # as bitcode: the worker reads it faster than a printed module
+            return module.bitcode(), (times.seconds, times.cpu)
         guard.progress("generating code")
         with times.stage("codegen"):
             if options.emit == "asm":
@@ -343,7 +345,7 @@ def _build_module(
         serial_stages, doing="optimising the module", save=lambda what: _save_module(module, what), explain=explain_asm
     )
     if codegen_in_worker:
-        assert isinstance(output, str)
+        assert isinstance(output, bytes)
         with times.stage("codegen"):
             return BuildResult(_codegen_isolated(output, module.triple, path, options), times)
     return BuildResult(output, times)
@@ -378,10 +380,10 @@ def _most_pieces(path: str) -> int | None:
 
 
 def _codegen_isolated(
-    source: str | CutPiece, triple: str, path: str, options: BuildOptions, opt_level: int | None = None,
+    source: str | bytes | CutPiece, triple: str, path: str, options: BuildOptions, opt_level: int | None = None,
 ) -> bytes | str:
-    """Object or assembly of a module holding asm (its text, or the split's asm probe cut
-    from the whole module), generated in a worker (a bad asm line is then `PATH: error:
+    """Object or assembly of a module holding asm (its text or bitcode, or the split's asm
+    probe cut from the whole module), generated in a worker (a bad asm line is then `PATH: error:
     inline asm: ...`)."""
     from compiler.backend import split
 

@@ -212,14 +212,15 @@ def _whole_bitcode(path: str) -> bytes:
     return Path(path).read_bytes()
 
 
-def _module_of(source: str | CutPiece, name: str) -> engine.Module:
-    """The module a worker compiles: parsed from its text, or cut from the whole module."""
-    if isinstance(source, str):
+def _module_of(source: str | bytes | CutPiece, name: str) -> engine.Module:
+    """The module a worker compiles: parsed from its text (a harness's rewrite) or bitcode
+    (a serial build's optimised module), or cut from the whole module."""
+    if isinstance(source, str | bytes):
         return llvm_stage.native(source, name)
     return cut.cut(_whole_bitcode(source.whole.bitcode_path), source.spec, name, source.whole.module_asm)
 
 
-def _source_text(source: str | CutPiece) -> str:
+def _source_text(source: str | bytes | CutPiece) -> str:
     """A worker's module as text (rendered only to save it when the worker fails)."""
     if isinstance(source, str):
         return source
@@ -498,8 +499,8 @@ def dead_definitions(
     return {k: dead for k, r in enumerate(optimised) if (dead := sorted(n for n in r.defined if n in candidates and n not in live))}
 
 
-def codegen_task(source: str | CutPiece, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
-    """Codegen an (optimised) module, as text or as a cut of the whole module (the asm
+def codegen_task(source: str | bytes | CutPiece, config: BackendConfig, emit: str, stderr_path: str) -> bytes | str:
+    """Codegen an (optimised) module, as text, bitcode or a cut of the whole module (the asm
     probe), in a worker, LLVM's error output in `stderr_path`: LLVM exits the whole process
     on a bad inline or module asm line."""
     with _stderr_to(stderr_path):
@@ -555,10 +556,10 @@ def _llvm_message(folder: str) -> str:
 
 
 def codegen_isolated(
-    source: str | CutPiece, emit: str, jobs: int, config: BackendConfig, path: str, timeout: float,
+    source: str | bytes | CutPiece, emit: str, jobs: int, config: BackendConfig, path: str, timeout: float,
 ) -> bytes | str:
-    """`emit` ('obj' or 'asm') of a module (its text, or a cut of the whole module: the asm
-    probe) generated in a worker, so what LLVM ends the process on becomes one line: a bad
+    """`emit` ('obj' or 'asm') of a module (its text or bitcode, or a cut of the whole module:
+    the asm probe) generated in a worker, so what LLVM ends the process on becomes one line: a bad
     inline or module asm line `PATH: error: inline asm: ...`, and what it cannot lower for
     the target (a COMDAT on MachO) `PATH: error: LLVM cannot generate code for 'TRIPLE': ...`."""
     label = source if isinstance(source, str) else functools.partial(_source_text, source)
