@@ -15,7 +15,7 @@ alias; `libLLVM.so` exports the C++ methods that do, called here by their mangle
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from ctypes import byref, c_void_p
 from dataclasses import dataclass
 
@@ -135,14 +135,38 @@ def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>", module_asm: str = 
     return module
 
 
+def _by_name(lib: ctypes.CDLL, m: int, names: Iterable[str]) -> dict[int, str] | None:
+    """The functions and variables called `names`, found through the module's symbol table
+    (a hash lookup each: reading every value's name costs a ctypes call per value, 11,000 a
+    cut on SQLite); None when one is not a function or variable of the module (then the
+    caller reads names)."""
+    found: dict[int, str] = {}
+    for name in names:
+        raw = name.encode("utf-8", "surrogateescape")
+        ref = None if b"\0" in raw else lib.LLVMGetNamedFunction(m, raw) or lib.LLVMGetNamedGlobal(m, raw)
+        if not ref:
+            return None
+        found[ref] = name
+    return found
+
+
+def _lookup(by_ref: dict[int, str] | None, value: int) -> str | None:
+    """`value`'s name if it is one `_by_name` found (every name, without `by_ref`)."""
+    return engine.Value(value).name if by_ref is None else by_ref.get(value)
+
+
 def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
     """Bodies and initialisers the piece does not keep go (a local becomes a hidden
-    declaration, as the text's `declaration_of`); kept ones get the plan's linkage and name."""
+    declaration); kept ones get the plan's linkage and name."""
     kept: list[tuple[int, str, str]] = []
+    # the kept functions and variables by reference (aliases and ifuncs, few, by name below)
+    by_ref = _by_name(lib, m, spec.keep)
+    if by_ref is None:  # an alias or ifunc kept: look up what is a function or variable only
+        by_ref = _by_name(lib, m, (n for n in spec.keep if _is_function_or_variable(lib, m, n)))
     for f in [f for _kind, f in engine.global_value_refs(m, "function")]:
         if lib.LLVMIsDeclaration(f):  # a body not read yet is no declaration (isMaterializable)
             continue
-        how = spec.keep.get(engine.Value(f).name)
+        how = spec.keep.get(_lookup(by_ref, f) or "")
         if how is None:
             local = lib.LLVMGetLinkage(f) in _LOCAL
             lib.LLVMSetComdat(f, None)
@@ -155,7 +179,7 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
     for g in [g for _kind, g in engine.global_value_refs(m, "variable")]:
         if lib.LLVMIsDeclaration(g):
             continue
-        how = spec.keep.get(engine.Value(g).name)
+        how = spec.keep.get(_lookup(by_ref, g) or "")
         if how is not None:
             kept.append((g, *how))
             continue
@@ -187,6 +211,12 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
                 lib.LLVMSetVisibility(value, _HIDDEN)
         if new_name:
             engine.Value(value).rename(new_name)
+
+
+def _is_function_or_variable(lib: ctypes.CDLL, m: int, name: str) -> bool:
+    """Whether the module has a function or variable called `name` (not an alias, an ifunc, or nothing)."""
+    raw = name.encode("utf-8", "surrogateescape")
+    return b"\0" not in raw and bool(lib.LLVMGetNamedFunction(m, raw) or lib.LLVMGetNamedGlobal(m, raw))
 
 
 def _declare_aliases(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
@@ -363,9 +393,10 @@ def _erase(lib: ctypes.CDLL, value: int) -> None:
 def _prune(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
     """Erase the declarations nothing here uses (the constant expressions only deleted bodies
     used are dropped first, as GlobalDCE does), except those metadata names."""
+    declared = _by_name(lib, m, (n for n in spec.declared if _is_function_or_variable(lib, m, n)))
     for _kind, value in list(engine.global_value_refs(m, "function", "variable")):
             if not lib.LLVMIsDeclaration(value):
                 continue
             cxx.remove_dead_constant_users(value)
-            if not lib.LLVMGetFirstUse(value) and engine.Value(value).name not in spec.declared:
+            if not lib.LLVMGetFirstUse(value) and _lookup(declared, value) not in spec.declared:
                 _erase(lib, value)
