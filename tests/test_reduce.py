@@ -439,6 +439,10 @@ def test_evidence_names_pick_the_smallest_slices_first() -> None:
     assert evidence.first_interesting(text, [failure], lambda t: "@helper" in t).anchors == ("api",)
     assert evidence.first_interesting(text, [failure], lambda t: False) is None
     assert evidence.candidate_slices(text, ["nothing named here"]) == []
+    # a module LLVM cannot read (a call of an undefined value) gives no slice, not an error:
+    # the reduction starts from the whole module
+    broken = text.replace("call i64 @helper(i64 %x)", "call i64 @nowhere(i64 %x)")
+    assert evidence.candidate_slices(broken, [failure]) == []
 
 
 

@@ -52,7 +52,7 @@ def named_values(texts: Iterable[str], defined: set[str]) -> list[str]:
 
 def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
     """The slices to try, smallest one-anchor slices first, then every named anchor's."""
-    from compiler.backend import irmodel
+    from compiler.backend import engine, irmodel
     from fuzz.slicing import Slicer
 
     mod = irmodel.parse_module(text)
@@ -66,10 +66,13 @@ def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
     groups = [[n] for n in sized[:SINGLE_TRIES]]
     if len(names) > 1:
         groups.append(sized)
-    out = []
+    out: list[Slice] = []
     for group in groups:
         members = slicer.members(group, MAX_LINES)
-        sliced = slicer.render(members)
+        try:
+            sliced = slicer.render(members)
+        except engine.EngineError:  # LLVM cannot read the module: the reduction starts from all of it
+            return out
         out.append(Slice(sliced, tuple(n for n in group if n in members), sliced.count("\n")))
     return out
 
