@@ -143,3 +143,15 @@ def test_nvptx_target_emits_ptx(tmp_path: Path, ember) -> None:
     src.write_text("define void @k(ptr %p) { store i32 1, ptr %p\n ret void }\n")
     r = ember("build", str(src), "--target", "nvptx64-nvidia-cuda", "--emit", "asm", "-o", "-")
     assert r.status == 0 and ".visible .func k" in r.stdout
+
+
+def test_nvptx_is_never_split(tmp_path: Path, ember) -> None:
+    """A split NVPTX build joined each piece's PTX as text: two `.version` and `.target`
+    headers in one file, which is no PTX module. `--split auto` builds one module; an
+    explicit split mode is refused in one line."""
+    src = tmp_path / "k.ll"
+    src.write_text("".join(f"define void @k{i}(ptr %p) {{\n  store i32 {i}, ptr %p\n  ret void\n}}\n" for i in range(4)))
+    r = ember("build", str(src), "--target", "nvptx64-nvidia-cuda", "--emit", "asm", "--split-cost", "1", "-o", "-")
+    assert r.status == 0 and r.stdout.count(".version") == 1 and r.stdout.count(".visible .func k") == 4
+    r = ember("build", str(src), "--target", "nvptx64-nvidia-cuda", "--emit", "asm", "--split", "subgraph", "-o", "-")
+    assert r.status == 2 and "nvptx64-nvidia-cuda" in r.stderr and "--split none" in r.stderr

@@ -74,14 +74,15 @@ def object_linkable(triple: str) -> bool:
 
 
 def splittable(triple: str) -> bool:
-    """Whether the split back end can build for `triple` (x86-64/x86/AArch64 ELF objects,
-    NVPTX assembly)."""
+    """Whether the split back end can build for `triple`: x86-64/x86/AArch64 ELF. Not NVPTX:
+    its pieces' PTX would be joined as text into one file with a `.version` and `.target`
+    header per piece, which is no PTX module (a program's kernels go through `--emit ptx`,
+    which links PTX modules properly: compiler/offload/ptxlink.py)."""
     name = engine.target_name(triple)
     if name is None:
         return False
     parts = triple.lower().split("-")
-    elf = name in SPLIT_ELF_TARGETS and not any(p.startswith(NON_ELF) for p in parts[1:])
-    return elf or name.startswith("nvptx")
+    return name in SPLIT_ELF_TARGETS and not any(p.startswith(NON_ELF) for p in parts[1:])
 
 
 def parse_ir(text: str, path: str) -> llvm.ModuleRef:
