@@ -46,7 +46,7 @@ NON_ELF = (
 
 def check_target(triple: str, *, emit: str, split: bool) -> None:
     """Refuse, before any work, a triple Ember cannot carry to `emit` (one line, exit 2):
-    unknown to LLVM, a GPU outside `--emit ptx`, or a split build for anything but x86 or AArch64 ELF."""
+    unknown to LLVM, a GPU outside `--emit ptx`, or a split build for anything but x86-64 or AArch64 ELF."""
     if engine.target_name(triple) is None:
         raise UsageError(f"unknown target triple '{triple}' (LLVM has no target for it)")
     if emit not in ("obj", "asm"):
@@ -56,16 +56,14 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
     if gpu and emit == "obj":
         raise UsageError(f"target '{triple}' is a GPU: no objects for it (--emit asm prints its assembly, --emit ptx a program's kernels)")
     if split and not splittable(triple):
-        raise UsageError(f"the split back end links x86 and AArch64 ELF code only; use --split none for target '{triple}'")
+        raise UsageError(f"the split back end links x86-64 and AArch64 ELF code only; use --split none for target '{triple}'")
 
 
-#: LLVM target names whose ELF assembly the MC link joins
-SPLIT_ELF_TARGETS = ("x86-64", "x86", "aarch64")
-
-
-#: LLVM target names whose ELF64 objects the object link merges (compiler/backend/objlink.py);
-#: 32-bit x86 objects (ELF32, addends in the section bytes) still go through the MC link
-OBJECT_LINK_TARGETS = ("x86-64", "aarch64")
+#: LLVM target names whose ELF64 objects the object link merges (compiler/backend/objlink.py).
+#: Not 32-bit x86: ELF32 `.rel` sections keep addends in the section bytes, which the merge
+#: does not patch, so i686 builds serially (`--split auto`) or is refused (an explicit mode)
+SPLIT_ELF_TARGETS = ("x86-64", "aarch64")
+OBJECT_LINK_TARGETS = SPLIT_ELF_TARGETS
 
 
 def object_linkable(triple: str) -> bool:
@@ -74,7 +72,7 @@ def object_linkable(triple: str) -> bool:
 
 
 def splittable(triple: str) -> bool:
-    """Whether the split back end can build for `triple`: x86-64/x86/AArch64 ELF. Not NVPTX:
+    """Whether the split back end can build for `triple`: x86-64/AArch64 ELF. Not NVPTX:
     its pieces' PTX would be joined as text into one file with a `.version` and `.target`
     header per piece, which is no PTX module (a program's kernels go through `--emit ptx`,
     which links PTX modules properly: compiler/offload/ptxlink.py)."""
