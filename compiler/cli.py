@@ -78,8 +78,8 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--link", default="object", choices=driver.LINKS,
-        help="how a split build's pieces become one object: join their assembly and assemble it once (asm, the default), "
-        "or merge the pieces' objects (object; --emit asm keeps the asm link)",
+        help="how a split build's pieces become one object: merge the pieces' objects (object, the default), "
+        "or join their assembly and assemble it once (asm, being retired)",
     )
     p.add_argument(
         "--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS,

@@ -262,8 +262,14 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     times = StageTimes()
     if options.emit == "ptx":
         return BuildResult(_build_ptx(path, options, times), times)
-    split_build = options.split != SplitMode.NONE and options.emit in ("obj", "asm")
+    # the split back end links objects: `--emit asm` is one module's assembly, written serially
+    split_build = options.split != SplitMode.NONE and options.emit == "obj"
     auto = options.split == SplitMode.AUTO
+    if options.emit == "asm" and options.split not in (SplitMode.NONE, SplitMode.AUTO):
+        times.user_notes.append(
+            f"--emit asm builds with the serial back end, not --split {options.split} (the split back end "
+            "links objects; --emit obj --save-pieces DIR keeps each piece's object)"
+        )
     if options.target is not None:
         llvm_stage.check_target(options.target, emit=options.emit, split=split_build and not auto)
     if split_build and (not auto or _probably_splits(path, options)):
@@ -441,10 +447,7 @@ def _build_split(
     if options.link not in LINKS:
         raise UsageError(f"unknown link '{options.link}' (expected one of {', '.join(LINKS)})")
     if options.link == "object":
-        if options.emit == "asm":  # no object to merge: the text link writes the assembly
-            times.notes.append("link: asm (--emit asm has no objects to merge)")
-        else:
-            config = dataclasses.replace(config, object_link=True)
+        config = dataclasses.replace(config, object_link=True)
     result = split.compile_split(
         module,
         bitcode,
@@ -477,9 +480,6 @@ def _build_split(
     times.notes.append("task CPU: " + ", ".join(f"{secs:.3f}s" for secs in sorted(result.task_cpu, reverse=True)))
     if result.asm_link_because is not None:
         times.notes.append(f"link: asm, not object ({result.asm_link_because})")
-    if options.emit == "asm":
-        times.notes.append(_driver_alone(times))
-        return BuildResult(result.asm, times)
     if result.obj is not None:  # the object link made the object: nothing to assemble
         times.notes.append(_driver_alone(times))
         return BuildResult(result.obj, times)

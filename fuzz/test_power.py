@@ -52,7 +52,7 @@ def test_fault_changes_the_object(fault: str) -> None:
 
     def build(faults: frozenset[str]) -> bytes | str:
         options = driver.BuildOptions(
-            opt_level=0, split="two-level", jobs=1, subgraph_cost=1, emit="asm", hooks=faults_mod.hooks_for(faults)
+            opt_level=0, split="two-level", jobs=1, subgraph_cost=1, emit="obj", hooks=faults_mod.hooks_for(faults)
         )
         return driver.build(str(CHECKLIST), options).output
 

@@ -37,6 +37,7 @@ try:
     llvm_bin = os.path.join(os.path.dirname(llvm.__file__), "bin")
     config.substitutions.append(("%llc", os.path.join(llvm_bin, "llc")))
     config.substitutions.append(("%opt", os.path.join(llvm_bin, "opt")))
+    config.substitutions.append(("%llvm-objdump", os.path.join(llvm_bin, "llvm-objdump")))
     config.available_features.add("llvm-tools")
 except ImportError:
     pass

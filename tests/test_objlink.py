@@ -4,6 +4,7 @@ into one whose symbol table is the serial build's, and whose program behaves the
 from __future__ import annotations
 
 import io
+import re
 import struct
 import subprocess
 from pathlib import Path
@@ -179,11 +180,18 @@ def test_a_generated_module(tmp_path: Path, level: int) -> None:
     _same_as_serial(src, level, ["two-level"], subgraph_cost=150)
 
 
-def test_emit_asm_keeps_the_asm_link() -> None:
+@pytest.mark.parametrize("mode", ["two-level", "subgraph", "function"])
+def test_emit_asm_of_a_split_mode_is_the_serial_assembly_with_a_note(mode: str, ember, tmp_path: Path) -> None:
+    """The split back end links objects: `--emit asm` writes the one module's assembly, as
+    `--split none` does, and an explicit split mode says so in one note."""
     path = DATA / "linkages.ll"
-    options = {"split": "two-level", "subgraph_cost": 1, "emit": "asm"}
-    asm = driver.build(str(path), driver.BuildOptions(**options, link="asm")).output  # type: ignore[arg-type]
-    assert driver.build(str(path), driver.BuildOptions(**options, link="object")).output == asm  # type: ignore[arg-type]
+    serial = ember("build", str(path), "--split", "none", "--emit", "asm", "-o", "-")
+    split = ember("build", str(path), "--split", mode, "--split-cost", "1", "--emit", "asm", "-o", "-")
+    assert serial.status == split.status == 0, split.stderr
+    assert split.stdout == serial.stdout and not re.search(r"\.Lp\d+_\d+_", split.stdout)
+    notes = [line for line in split.stderr.splitlines() if line.startswith("ember: note:")]
+    assert len(notes) == 1 and f"--split {mode}" in notes[0] and "serial back end" in notes[0], split.stderr
+    assert "ember: note:" not in serial.stderr
 
 
 def test_the_link_option(ember, tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -241,35 +240,3 @@ def test_level2_piece_cost_option_cuts_more_pieces_and_changes_nothing_else() ->
     assert pieces[1] > pieces[None], notes
 
 
-def _rename_nothing(local: set[str], private: set[str]) -> tuple[set[str], set[str]]:
-    return local, private
-
-
-@pytest.mark.parametrize("level", [0, 2])
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", ["linkages", "split_semantics", "personality", "generated", "bc"])
-def test_workers_link_their_pieces_as_the_driver_would(name: str, mode: str, level: int, tmp_path: Path) -> None:
-    """Each worker links its own pieces (mclink.link_piece) and the driver joins them; a
-    harness's name hook makes the driver link every piece itself: the same assembly, byte
-    for byte (private names, local bindings, DW.ref copies, unreferenced variables, the
-    locals a worker's optimiser made)."""
-    from compiler.hooks import BuildHooks
-
-    src = DATA / f"{name}.ll"
-    if name == "personality":
-        src = Path(__file__).parent.parent / "fuzz/regressions/personality_dw_ref.ll"
-    elif name == "generated":
-        src = tmp_path / "gen.ll"
-        src.write_text(generate(7, ModuleShape(functions=150)))
-    elif name == "bc":  # a real program: level-2 pieces share locals and private strings the optimiser made
-        from fuzz import corpus
-
-        reason = corpus.missing(corpus.BY_NAME["bc"])
-        if reason:
-            pytest.skip(reason)
-        src = corpus.module_path(corpus.BY_NAME["bc"])
-    options = driver.BuildOptions(opt_level=level, split=mode, jobs=2, subgraph_cost=1, emit="asm")
-    in_workers = driver.build(str(src), options).output
-    in_driver = driver.build(str(src), dataclasses.replace(options, hooks=BuildHooks(link_names=(_rename_nothing,)))).output
-    assert isinstance(in_workers, str) and ".Lp" in in_workers
-    assert in_workers == in_driver

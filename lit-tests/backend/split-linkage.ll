@@ -1,11 +1,12 @@
 ; RUN: %ember build %s --split two-level --split-cost 1 -j1 -O0 --print-split-plan -o %t.o 2>&1 | %FileCheck %s --check-prefix=PLAN
 ; RUN: %ember build %s --split two-level --split-cost 1 -j1 -O2 --print-split-plan -o %t.o2.o 2>&1 | %FileCheck %s --check-prefix=PLAN2
-; RUN: %ember build %s --split two-level --split-cost 1 -j1 -O0 --emit asm -o - | %FileCheck %s --check-prefix=ASM
+; RUN: %ember symtab %t.o | %FileCheck %s --check-prefix=SYM
+; RUN: %llvm-objdump -dr --no-show-raw-insn %t.o | %FileCheck %s --check-prefix=OBJ
 ; RUN: %ember build %s --split none -O0 -o %t.none.o
 ; RUN: %ember symdiff %t.none.o %t.o | %FileCheck %s --check-prefix=DIFF
 
 ; The plan lists every member of every subgraph with its linkage there and, when the
-; MC link changes it back, its linkage in the object; then the codegen pieces.
+; link changes it back, its linkage in the object; then the codegen pieces.
 ; The internal global is owned by one subgraph and exported hidden for the link; the
 ; shared internal callee is copied (renamed) into the other subgraph; the linkonce_odr
 ; comdat function is compiled in both, as a piece of its own the link keeps once.
@@ -36,23 +37,34 @@
 ; PLAN2-LABEL: subgraph 1
 ; PLAN2: small: available_externally (import)
 
-; The MC link: local labels of each piece get a unique prefix (private data included),
-; the externalised global loses its .globl/.hidden, strings keep their bytes, the
-; linkonce function is emitted once.
-; ASM-NOT: .globl{{.*}}counter
-; ASM-NOT: .hidden{{.*}}counter
-; ASM-LABEL: first:
-; ASM: callq bump
-; ASM-LABEL: bump.ember.2:
-; ASM-LABEL: second:
-; ASM: leaq .Lp{{[0-9]+}}_0_table(%rip)
-; ASM: callq bump.ember.2
-; ASM-LABEL: name:
-; ASM: leaq [[MSG:\.Lp[0-9]+_0_msg]](%rip)
-; ASM: [[MSG]]:
-; ASM-NEXT: .asciz "msg"
-; ASM: .weak shared
-; ASM-NOT: .weak shared
+; The object link: the externalised global is local again (no GLOBAL or HIDDEN row), the
+; copy is a local of its own, the linkonce function is kept once (one WEAK row).
+; SYM: binding
+; SYM-NEXT: GLOBAL   FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  first{{$}}
+; SYM-NEXT: GLOBAL   FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  name{{$}}
+; SYM-NEXT: GLOBAL   FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  second{{$}}
+; SYM-NEXT: WEAK     FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  shared{{$}}
+; SYM-NEXT: GLOBAL   FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  small{{$}}
+; SYM-NEXT: LOCAL    FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  bump{{$}}
+; SYM-NEXT: LOCAL    FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  bump.ember.2{{$}}
+; SYM-NEXT: LOCAL    OBJECT  DEFAULT    .bss {{ +}}8  counter{{$}}
+; SYM-EMPTY:
+; Calls and references land where the serial build's do: each subgraph calls its own bump,
+; both write the one counter, the private table and string are reached through their
+; sections' data (private names stay assembler temporaries).
+; OBJ-LABEL: <first>:
+; OBJ: R_X86_64_PLT32 shared-0x4
+; OBJ: callq {{.*}}<bump>
+; OBJ-LABEL: <bump.ember.2>:
+; OBJ: R_X86_64_PC32 counter-0x4
+; OBJ-LABEL: <second>:
+; OBJ: R_X86_64_PC32 .rodata-0x4
+; OBJ: callq {{.*}}<bump.ember.2>
+; OBJ-LABEL: <name>:
+; OBJ-NEXT: leaq
+; OBJ-NEXT: R_X86_64_PC32 .L{{.*}}msg
+; OBJ-LABEL: section .text.shared:
+; OBJ-NOT: section .text.shared:
 
 ; DIFF: symbol tables agree
 

@@ -4,5 +4,4 @@
 ; CHECK-LABEL: helper:
 ; CHECK: .Lfunc_end0:
 ; CHECK-LABEL: first:
-; CHECK-NOT: .Lp{{[0-9]+}}_
 ; CHECK: .local counter

@@ -1,5 +1,5 @@
 ; RUN: %ember build %s --split two-level --split-cost 1 -j1 --print-split-plan -o %t.o 2>&1 | %FileCheck %s --check-prefix=PLAN
-; RUN: %ember build %s --split two-level --split-cost 1 -j1 --emit asm -o - | %FileCheck %s --check-prefix=ASM
+; RUN: %ember symtab %t.o | %FileCheck %s --check-prefix=SYM
 ; RUN: %ember build %s --split none -o %t.none.o
 ; RUN: %ember symdiff %t.none.o %t.o | %FileCheck %s --check-prefix=DIFF
 
@@ -11,14 +11,15 @@
 ; PLAN: subgraph 0 (cost {{[0-9]+}}): counter, helper, first
 ; PLAN: subgraph 1 (cost {{[0-9]+}}): helper.ember.1, second
 
-; The MC link restores the local binding of the externalised global (no .globl/.hidden)
-; and gives each piece's local labels a unique prefix.
-; ASM-NOT: .globl{{.*}}counter
-; ASM-NOT: .hidden{{.*}}counter
-; ASM-LABEL: first:
-; ASM: .Lp0_0_func_end
-; ASM-LABEL: second:
-; ASM: .Lp1_0_func_end
+; The object link restores the local binding of the externalised global (no GLOBAL or
+; HIDDEN row) and keeps the copy as a local of its own.
+; SYM: binding
+; SYM-NEXT: GLOBAL   FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  first{{$}}
+; SYM-NEXT: GLOBAL   FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  second{{$}}
+; SYM-NEXT: LOCAL    OBJECT  DEFAULT    .bss {{ +}}8  counter{{$}}
+; SYM-NEXT: LOCAL    FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  helper{{$}}
+; SYM-NEXT: LOCAL    FUNC    DEFAULT    .text {{ +}}{{[0-9]+}}  helper.ember.1{{$}}
+; SYM-EMPTY:
 
 ; DIFF: symbol tables agree
 
