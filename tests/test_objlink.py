@@ -133,6 +133,25 @@ def test_a_dead_variable_is_dropped_with_its_initialisers_references() -> None:
     assert "tbl" not in _symbols(objlink.merge(_pieces(local_owner, declarer), names))
 
 
+def test_a_dead_variable_counts_only_references_to_itself() -> None:
+    """`tbl.2` and `my_tbl` are other symbols, not uses of `tbl` (the text link once had to
+    judge this from spellings); a reference at an offset, `tbl+8`, is a use."""
+    owner = "@tbl = hidden global [2 x ptr] [ptr @ext_fn, ptr null]\ndeclare void @ext_fn()\n"
+    others = (
+        "@tbl.2 = external global ptr\n@my_tbl = external global ptr\n"
+        "define void @get(ptr %out) {\n  %a = load ptr, ptr @tbl.2\n  store ptr %a, ptr %out\n"
+        "  %b = load ptr, ptr @my_tbl\n  store volatile ptr %b, ptr %out\n  ret void\n}\n"
+    )
+    names = objlink.ObjectNames(local={"tbl"}, private=set(), dead_when_unused={"tbl"})
+    dropped = _symbols(objlink.merge(_pieces(owner, others), names))
+    assert "tbl" not in dropped and "ext_fn" not in dropped and "tbl.2" in dropped and "my_tbl" in dropped
+    at_offset = "@tbl = external hidden global [2 x ptr]\n" + others.replace(
+        "ret void", "%c = load ptr, ptr getelementptr (i8, ptr @tbl, i64 8)\n  store volatile ptr %c, ptr %out\n  ret void"
+    )
+    kept = _symbols(objlink.merge(_pieces(owner, at_offset), names))
+    assert kept["tbl"].binding == "LOCAL" and "ext_fn" in kept
+
+
 def test_explicit_sizes_and_spellings_are_written() -> None:
     text = "@__ember_n3 = global [4 x i32] zeroinitializer\n@al = alias i32, ptr @__ember_n3\n"
     names = objlink.ObjectNames(local=set(), private=set(), spellings={"__ember_n3": "with space"}, sizes={"al": 4})
