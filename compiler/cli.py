@@ -77,9 +77,9 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
         help="target instructions per level-2 codegen piece (small values cut per function)",
     )
     p.add_argument(
-        "--link", default="object", choices=driver.LINKS,
-        help="how a split build's pieces become one object: merge the pieces' objects (object, the default), "
-        "or join their assembly and assemble it once (asm, being retired)",
+        "--link", default="object", metavar="object",
+        help="how a split build's pieces become one object: merge the pieces' objects (object, the only link; "
+        "the text link, asm, was removed)",
     )
     p.add_argument(
         "--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS,

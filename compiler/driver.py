@@ -26,7 +26,7 @@ OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
 #: `ember build`'s default: split when it pays (compiler/backend/policy.py)
 DEFAULT_SPLIT = SplitMode.AUTO
 #: `--link`: how a split build's pieces become one object (BuildOptions.link)
-LINKS = ("asm", "object")
+LINKS = ("object",)
 
 
 class InputKind(Enum):
@@ -88,8 +88,8 @@ class BuildOptions:
     subgraph_cost: int | None = None
     #: level-2 codegen pieces group functions up to this cost (None: planner.LEVEL2_PIECE_COST)
     piece_cost: int | None = None
-    #: how a split build's pieces become one object (LINKS): `asm` joins their assembly and
-    #: assembles it once; `object` merges the pieces' objects (compiler/backend/objlink.py)
+    #: how a split build's pieces become one object (LINKS): `object` merges the pieces'
+    #: objects (compiler/backend/objlink.py); the text link (`asm`) was removed
     link: str = "object"
     #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
     offload_flow: str = "all-kernel"
@@ -259,6 +259,10 @@ def build(path: str, options: BuildOptions) -> BuildResult:
         raise UsageError(f"unknown split mode '{options.split}' (choose from {', '.join(split_mode.ALL)})")
     if options.emit not in EMIT_KINDS:
         raise UsageError(f"unknown --emit kind '{options.emit}'")
+    if options.link == "asm":
+        raise UsageError("--link asm was removed: the split back end merges the pieces' objects (--link object)")
+    if options.link not in LINKS:
+        raise UsageError(f"unknown --link '{options.link}' (expected one of {', '.join(LINKS)})")
     times = StageTimes()
     if options.emit == "ptx":
         return BuildResult(_build_ptx(path, options, times), times)
@@ -444,10 +448,7 @@ def _build_split(
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)
-    if options.link not in LINKS:
-        raise UsageError(f"unknown link '{options.link}' (expected one of {', '.join(LINKS)})")
-    if options.link == "object":
-        config = dataclasses.replace(config, object_link=True)
+    config = dataclasses.replace(config, object_link=True)
     result = split.compile_split(
         module,
         bitcode,
