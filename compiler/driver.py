@@ -444,6 +444,7 @@ def _build_split(
         triple=triple or None,
         force_triple=options.target is not None,
         worker_hooks=hooks.worker if hooks is not None else (),
+        optimised_hooks=hooks.optimised if hooks is not None else (),
         in_process=hooks is not None and hooks.in_process,
     )
     if options.piece_cost:

@@ -8,6 +8,9 @@ workers that crash or hang; fuzz/buildserver.py adds its lowering cache):
 - `plan`: rewrite the level-1 split plan before the workers see it;
 - `worker`: called in each worker with a subgraph's text before it is compiled (module-level
   functions: they travel to `spawn` workers by reference);
+- `optimised`: called in each worker on an optimised subgraph's module, after the dead
+  definitions are deleted and just before its code is generated (module-level functions, as
+  `worker`): a fault that must see the optimiser's work (specialised copies, inlined rows);
 - `pieces`: rewrite the pieces' assembly before the MC link;
 - `link_names`: rewrite the (local, private) names the MC link restores;
 - `linked`: rewrite the MC link's one assembly text;
@@ -29,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from compiler.backend import engine
     from compiler.backend.mclink import AsmPiece
     from compiler.backend.planner import SplitPlan
     from compiler.backend.split import Optimised, TaskResult
@@ -67,6 +71,7 @@ class BuildHooks:
     names: tuple[str, ...] = ()
     plan: tuple[Callable[[SplitPlan], SplitPlan], ...] = ()
     worker: tuple[Callable[[str], None], ...] = ()
+    optimised: tuple[Callable[[engine.Module], None], ...] = ()
     pieces: tuple[Callable[[list[AsmPiece]], list[AsmPiece]], ...] = ()
     link_names: tuple[Callable[[set[str], set[str]], tuple[set[str], set[str]]], ...] = ()
     linked: tuple[Callable[[str], str], ...] = ()
@@ -78,4 +83,4 @@ class BuildHooks:
     @property
     def changes_the_back_end(self) -> bool:
         """Whether any hook changes what the split back end produces (a fault, not a cache)."""
-        return bool(self.plan or self.worker or self.pieces or self.link_names or self.linked)
+        return bool(self.plan or self.worker or self.optimised or self.pieces or self.link_names or self.linked)

@@ -14,7 +14,7 @@ import re
 import time
 from collections.abc import Iterable
 
-from compiler.backend import irmodel, mclink, planner, tokens
+from compiler.backend import engine, irmodel, mclink, planner, tokens
 from compiler.diagnostics import EmberError
 from compiler.hooks import BuildHooks
 
@@ -71,55 +71,35 @@ def drop_ctors(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
     ]
 
 
-def shift_line_rows(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
-    """Every `.loc` row of every piece one source line further down."""
-    loc = re.compile(r"^(\s*\.loc\s+\d+\s+)(\d+)", re.M)
-    return [mclink.AsmPiece(p.key, loc.sub(lambda m: m.group(1) + str(int(m.group(2)) + 1), p.asm)) for p in pieces]
+def shift_line_rows(module: engine.Module) -> None:
+    """Every debug location of an optimised subgraph one source line further down (the
+    prologue row, which codegen takes from the subprogram's `scopeLine`, stays)."""
+    module.move_debug_lines(lambda loc: loc.line + 1)
 
 
-_LOC = re.compile(r"^(\s*\.loc\s+)(\d+)(\s+)(\d+)", re.M)
-
-
-def shift_rows_after_file_switch(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
-    """Inside each function, every `.loc` row in another file than the function's first row
+def shift_rows_after_file_switch(module: engine.Module) -> None:
+    """Inside each function, every debug location in another file than the function's own
     (code inlined from a header) one source line further down: a mistake only debug info with
-    several files shows (29,898 of Lua's 40,189 rows), never one `.c` file alone."""
-
-    def shift(asm: str) -> str:
-        home: str | None = None
-        out = []
-        for line in asm.split("\n"):
-            if ".cfi_startproc" in line:
-                home = None
-            m = _LOC.match(line)
-            if m:
-                if home is None:
-                    home = m.group(2)
-                elif m.group(2) != home:
-                    line = f"{m.group(1)}{m.group(2)}{m.group(3)}{int(m.group(4)) + 1}{line[m.end():]}"
-            out.append(line)
-        return "\n".join(out)
-
-    return [mclink.AsmPiece(p.key, shift(p.asm)) for p in pieces]
+    several files shows (29,898 of Lua's 40,189 rows), never one `.c` file alone. It runs on
+    the optimised subgraph: before inlining there are no header rows to move."""
+    module.move_debug_lines(lambda loc: loc.line + 1 if loc.home and loc.file and loc.file != loc.home else loc.line)
 
 
-def merge_specialised_copies(pieces: list[mclink.AsmPiece]) -> list[mclink.AsmPiece]:
-    """Every use of a per-subgraph copy `f.ember.K` goes to the home `f` instead.
+#: a per-subgraph copy's name: the home function's name (no dots) and the copy's subgraph
+_COPY_NAME = re.compile(r"([A-Za-z_$][\w$]*)" + re.escape(planner.COPY_SUFFIX) + r"\d+")
+
+
+def merge_specialised_copies(module: engine.Module) -> None:
+    """Every use of a per-subgraph copy `f.ember.K` goes to the home `f` instead (declared,
+    hidden, with the copy's type after optimisation, which may have dropped arguments).
 
     This is the wrong merge contract 2 forbids: copies that IPO specialised differently
-    (constant arguments propagated, dead arguments dropped) are not interchangeable.
+    (constant arguments propagated, dead arguments dropped) are not interchangeable, and the
+    callers here were optimised against their copy.
     """
-    copy_ref = re.compile(r"(?<![\w.$])([A-Za-z_$][\w$]*)" + re.escape(planner.COPY_SUFFIX) + r"\d+(?![\w$])")
-
-    def merge(asm: str) -> str:
-        lines = asm.splitlines()
-        for n, line in enumerate(lines):
-            stripped = line.lstrip()
-            if line[:1] in (" ", "\t") and not stripped.startswith("."):  # instructions only, not definitions
-                lines[n] = copy_ref.sub(lambda m: m.group(1), line)
-        return "\n".join(lines) + "\n"
-
-    return [mclink.AsmPiece(p.key, merge(p.asm)) for p in pieces]
+    for value in list(module.definitions()):
+        if value.is_function and (m := _COPY_NAME.fullmatch(value.name)):
+            module.redirect_uses(value, m.group(1))
 
 
 _PRIVATE_LABEL = re.compile(r"^\.L(" + tokens.ASM_SYMBOL + r"):", re.M)
@@ -260,9 +240,9 @@ HOOKS: dict[str, BuildHooks] = {
     "reuse-local-labels": BuildHooks(linked=(reuse_local_labels,)),
     "duplicate-internal-global": BuildHooks(plan=(duplicate_internal_globals,)),
     "drop-ctors": BuildHooks(pieces=(drop_ctors,)),
-    "merge-specialised-copies": BuildHooks(pieces=(merge_specialised_copies,)),
-    SHIFT_LINE_ROWS: BuildHooks(pieces=(shift_line_rows,)),
-    SHIFT_ROWS_AFTER_FILE_SWITCH: BuildHooks(pieces=(shift_rows_after_file_switch,)),
+    "merge-specialised-copies": BuildHooks(optimised=(merge_specialised_copies,)),
+    SHIFT_LINE_ROWS: BuildHooks(optimised=(shift_line_rows,)),
+    SHIFT_ROWS_AFTER_FILE_SWITCH: BuildHooks(optimised=(shift_rows_after_file_switch,)),
     RENAME_PRIVATE_TOKENS: BuildHooks(linked=(rename_private_tokens,)),
     KEEP_DEAD_EXPORTED_LOCALS: BuildHooks(plan=(keep_dead_exported_locals,)),
     NO_INLINE_ACROSS_SUBGRAPHS: BuildHooks(plan=(no_inline_across_subgraphs,)),
@@ -285,6 +265,7 @@ def hooks_for(names: Iterable[str], *, base: BuildHooks | None = None) -> BuildH
         hook = HOOKS[name]
         out = dataclasses.replace(
             out, names=(*out.names, name), plan=out.plan + hook.plan, worker=out.worker + hook.worker,
+            optimised=out.optimised + hook.optimised,
             pieces=out.pieces + hook.pieces, link_names=out.link_names + hook.link_names, linked=out.linked + hook.linked,
         )
     return None if out == BuildHooks() else out

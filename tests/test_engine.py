@@ -145,3 +145,58 @@ def test_dropped_code_takes_the_weak_declarations_only_it_named() -> None:
         asm = module.emit(target, "asm").decode()
     assert ".weak\tkept" in asm
     assert not re.search(r"\bw\b", asm.replace(".weak\tkept", "")), asm
+
+
+def test_uses_of_a_function_are_redirected_to_a_hidden_declaration() -> None:
+    """`redirect_uses` (a harness's merge fault): the callers call the named function, declared
+    with the old callee's type and hidden; a name held by a variable is refused."""
+    text = (
+        "@v = global i32 0\n"
+        "define internal i32 @f.ember.3(i64 %x) {\n  ret i32 7\n}\n"
+        "define i32 @g() {\n  %r = call i32 @f.ember.3(i64 1)\n  ret i32 %r\n}\n"
+    )
+    with engine.Module(text) as module:
+        copy = next(v for v in module.definitions() if v.name == "f.ember.3")
+        assert not module.redirect_uses(copy, "v")
+        assert "call i32 @f.ember.3(i64 1)" in module.text()
+        assert module.redirect_uses(copy, "f")
+        module.verify()
+        out = module.text()
+    assert "declare hidden i32 @f(i64)" in out and "call i32 @f(i64 1)" in out
+
+
+DEBUG_ROWS = """define i32 @main() !dbg !5 {
+  %a = add i32 1, 2, !dbg !9
+  ret i32 %a, !dbg !10
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, emissionKind: FullDebug)
+!1 = !DIFile(filename: "a.c", directory: "/t")
+!2 = !DIFile(filename: "a.h", directory: "/t")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "main", scope: !1, file: !1, line: 3, type: !6, scopeLine: 3, spFlags: DISPFlagDefinition, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{null}
+!8 = distinct !DISubprogram(name: "h", scope: !2, file: !2, line: 10, type: !6, scopeLine: 10, spFlags: DISPFlagDefinition, unit: !0)
+!9 = !DILocation(line: 11, column: 5, scope: !8, inlinedAt: !10)
+!10 = !DILocation(line: 4, column: 2, scope: !5)
+"""
+
+
+def test_debug_lines_move_as_asked_keeping_column_scope_and_inlining() -> None:
+    """`move_debug_lines` (a harness's line-table faults) shows each location's line, column,
+    file and its function's file, and writes back the line it is given."""
+    with engine.Module(DEBUG_ROWS) as module:
+        seen: list[tuple[int, int, bool]] = []
+
+        def header_down(loc: engine.DebugLocation) -> int:
+            seen.append((loc.line, loc.column, loc.file == loc.home))
+            return loc.line + 1 if loc.file != loc.home else loc.line
+
+        assert module.move_debug_lines(header_down) == 1
+        module.verify()
+        out = module.text()
+    assert sorted(seen) == [(4, 2, True), (11, 5, False)]
+    assert re.search(r"!DILocation\(line: 12, column: 5, scope: ![0-9]+, inlinedAt: ![0-9]+\)", out)
+    assert "!DILocation(line: 4, column: 2, scope:" in out and "line: 11," not in out

@@ -10,6 +10,7 @@ import pytest
 from compiler import driver
 from compiler.backend import engine, irmodel, planner, split
 from compiler.diagnostics import EmberError
+from compiler.hooks import BuildHooks
 from fuzz import faults
 from fuzz.genmodule import ModuleShape, generate
 from oracle import runner, symtab
@@ -135,6 +136,31 @@ def test_a_crashed_piece_of_a_plan_without_text_is_saved_as_its_cut(tmp_path: Pa
     assert "define i32 @ember.test.crash.worker()" in saved  # the member, with its body
     with engine.Module(saved) as piece:  # a module LLVM reads back
         piece.verify()
+
+
+def _rename_main(module: engine.Module) -> None:
+    """An optimised-subgraph hook whose work shows in the object: `main` becomes `hooked_main`."""
+    for value in module.definitions():
+        if value.name == "main":
+            value.rename("hooked_main")
+
+
+@pytest.mark.parametrize("level", [0, 2])
+def test_an_optimised_hook_runs_in_the_worker_and_keeps_the_object_link(level: int) -> None:
+    """`BuildHooks.optimised` runs on each optimised subgraph before its codegen, in one phase
+    (-O0) and in the second (-O2), and needs no text link: the object link serves the build."""
+    text = (
+        "define i32 @main() {\n  %r = call i32 @helper()\n  ret i32 %r\n}\n"
+        "define i32 @helper() {\n  ret i32 0\n}\n"
+    )
+    hooks = BuildHooks(optimised=(_rename_main,))
+    assert hooks.changes_the_back_end
+    made = plan_fingerprint.driver_module(text, "hooked.ll", level, debug=False)
+    config = split.BackendConfig(opt_level=level, triple=made.triple, optimised_hooks=hooks.optimised, object_link=True)
+    result = split.compile_split(made.module, made.bitcode, "two-level", 1, config, subgraph_cost=1, hooks=hooks)
+    assert result.asm_link_because is None and result.obj is not None
+    names = {s.name for s in symtab.read_symbols(result.obj)}
+    assert "hooked_main" in names and "main" not in names and "helper" in names
 
 
 def test_hanging_worker_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

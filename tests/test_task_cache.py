@@ -65,6 +65,32 @@ def test_cached_builds_are_the_fresh_builds_and_never_stale(tmp_path: Path, mode
     assert (cache.hits, cache.misses) == (37 * phases, 20 * phases)
 
 
+def _rename_main(module: Any) -> None:
+    """An optimised-subgraph hook (`BuildHooks.optimised`) whose work shows in the object."""
+    for value in module.definitions():
+        if value.name == "main":
+            value.rename("hooked_main")
+
+
+def test_a_cached_task_never_hides_an_optimised_hook(tmp_path: Path) -> None:
+    """The hook runs in the second phase, after the optimised subgraph the first phase cached:
+    both keys name it, so a cache filled without it gives the hooked build its own objects."""
+    a, _ = _candidates(tmp_path)
+    cache = TaskFiles(tmp_path / "tasks")
+    plain, _ = _build(a, "two-level", cache)
+
+    def hooked(tasks: TaskFiles | None) -> bytes:
+        options = driver.BuildOptions(opt_level=2, split="two-level", jobs=1, subgraph_cost=50,
+                                      hooks=BuildHooks(optimised=(_rename_main,), tasks=tasks))
+        out = driver.build(str(a), options).output
+        assert isinstance(out, bytes)
+        return out
+
+    fresh = hooked(None)
+    assert fresh != plain
+    assert hooked(cache) == fresh
+
+
 def test_the_key_names_the_file_not_its_folder() -> None:
     """Code generation reads only the input's file name (`.file`), so the folder may differ; nothing else may."""
     def key(text: str, k: int = 0, members: tuple[str, ...] = ("f",), level2: bool = True, **config: Any) -> str:
@@ -83,6 +109,7 @@ def test_the_key_names_the_file_not_its_folder() -> None:
         key(here, opt_level=1),
         key(here, piece_cost=7),
         key(here, worker_hooks=(print,)),
+        key(here, optimised_hooks=(print,)),
     ]
     assert key(here) not in different and len(set(different)) == len(different)
 

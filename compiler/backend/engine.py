@@ -28,6 +28,8 @@ _RELOC_PIC, _CODE_MODEL_SMALL, _RETURN_STATUS = 2, 3, 2
 AVAILABLE_EXTERNALLY, LINKONCE_ANY, LINKONCE_ODR, INTERNAL, PRIVATE, EXTERN_WEAK = 1, 2, 3, 8, 9, 12
 #: LLVMValueKind of a constant expression
 CONSTANT_EXPR_KIND = 10
+#: LLVMVisibility's hidden
+HIDDEN_VISIBILITY = 1
 #: LLVMTypeKind of types `LLVMTypeIsSized` calls sized but a global cannot have (scalable
 #: vectors, target extension types): no alloc size an alias's `.size` could take
 _UNSIZED_KINDS = frozenset({17, 20})
@@ -296,6 +298,16 @@ def _load() -> ctypes.CDLL:
         ("LLVMDbgRecordGetDebugLoc", vp, (vp,)),
         ("LLVMDbgRecordGetKind", ctypes.c_uint, (vp,)),
         ("LLVMDbgVariableRecordGetVariable", vp, (vp,)),
+        # a harness's rewrites of an optimised subgraph (fuzz/faults.py, `BuildHooks.optimised`)
+        ("LLVMInstructionGetDebugLoc", vp, (vp,)),
+        ("LLVMInstructionSetDebugLoc", None, (vp, vp)),
+        ("LLVMDILocationGetLine", ctypes.c_uint, (vp,)),
+        ("LLVMDILocationGetColumn", ctypes.c_uint, (vp,)),
+        ("LLVMDILocationGetScope", vp, (vp,)),
+        ("LLVMDILocationGetInlinedAt", vp, (vp,)),
+        ("LLVMDIScopeGetFile", vp, (vp,)),
+        ("LLVMGetSubprogram", vp, (vp,)),
+        ("LLVMDIBuilderCreateDebugLocation", vp, (vp, ctypes.c_uint, ctypes.c_uint, vp, vp)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -676,6 +688,52 @@ class Module:
                 else:
                     lib.LLVMDeleteGlobal(declaration)
 
+    def redirect_uses(self, function: Value, name: str) -> bool:
+        """Every use of `function` goes to the function `name` instead: declared here, hidden,
+        with `function`'s current type where the module has no `name` (a harness's fault,
+        fuzz/faults.py). False, and nothing changed, where `name` is a variable or alias here."""
+        lib = _lib()
+        data = name.encode()
+        target = lib.LLVMGetNamedFunction(self.ref, data)
+        if not target:
+            if lib.LLVMGetNamedGlobal(self.ref, data) or lib.LLVMGetNamedGlobalAlias(self.ref, data, len(data)):
+                return False
+            target = lib.LLVMAddFunction(self.ref, data, lib.LLVMGlobalGetValueType(function.ref))
+            lib.LLVMSetVisibility(target, HIDDEN_VISIBILITY)
+        if target != function.ref:
+            lib.LLVMReplaceAllUsesWith(function.ref, target)
+        return True
+
+    def move_debug_lines(self, line_of: Callable[[DebugLocation], int]) -> int:
+        """Give every instruction with a debug location the line `line_of` says for it (a
+        harness's fault, fuzz/faults.py; the location's column, scope and inlining kept); how
+        many locations changed."""
+        lib = _lib()
+        context = lib.LLVMGetModuleContext(self.ref)
+        moved = 0
+        for function in self.definitions():
+            if not function.is_function:
+                continue
+            subprogram = lib.LLVMGetSubprogram(function.ref)
+            home = int(lib.LLVMDIScopeGetFile(subprogram) or 0) if subprogram else 0
+            block = lib.LLVMGetFirstBasicBlock(function.ref)
+            while block:
+                instruction = lib.LLVMGetFirstInstruction(block)
+                while instruction:
+                    loc = lib.LLVMInstructionGetDebugLoc(instruction)
+                    if loc:
+                        scope = lib.LLVMDILocationGetScope(loc)
+                        line, column = int(lib.LLVMDILocationGetLine(loc)), int(lib.LLVMDILocationGetColumn(loc))
+                        file = int(lib.LLVMDIScopeGetFile(scope) or 0) if scope else 0
+                        new = line_of(DebugLocation(line, column, file, home))
+                        if new != line:
+                            lib.LLVMInstructionSetDebugLoc(instruction, lib.LLVMDIBuilderCreateDebugLocation(
+                                context, new, column, scope, lib.LLVMDILocationGetInlinedAt(loc)))
+                            moved += 1
+                    instruction = lib.LLVMGetNextInstruction(instruction)
+                block = lib.LLVMGetNextBasicBlock(block)
+        return moved
+
     def definitions(self) -> Iterator[Value]:
         """Functions and global variables defined here (not declarations)."""
         lib = _lib()
@@ -816,6 +874,18 @@ def _only_dead_constants_use(lib: ctypes.CDLL, value: int, depth: int = 0) -> bo
             return False
         use = lib.LLVMGetNextUse(use)
     return True
+
+
+@dataclass(frozen=True)
+class DebugLocation:
+    """An instruction's debug location, as `Module.move_debug_lines` shows it: its line and
+    column, the file of its scope and the file of its function's subprogram (metadata refs,
+    equal for one file; 0: none)."""
+
+    line: int
+    column: int
+    file: int
+    home: int
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,8 @@ class BackendConfig:
     force_triple: bool = False
     #: a harness's worker-side hooks (`BuildHooks.worker`: module-level functions, so they pickle)
     worker_hooks: tuple[Callable[[str], None], ...] = ()
+    #: a harness's hooks on each optimised subgraph, just before codegen (`BuildHooks.optimised`)
+    optimised_hooks: tuple[Callable[[engine.Module], None], ...] = ()
     #: run -j1 tasks in this process (`BuildHooks.in_process`)
     in_process: bool = False
     #: level-2 codegen pieces group functions up to this cost (the harness draws small ones)
@@ -149,16 +151,29 @@ _LOCAL = frozenset({engine.INTERNAL, engine.PRIVATE})
 _SOURCE_FILENAME = re.compile(r'^source_filename = "([^"\n]*/)([^"\n/]*)"$', re.M)
 
 
+def _hook_names(hooks: tuple[Callable[..., None], ...]) -> list[str]:
+    """A harness's hooks by name, as keys name them (functions are compared by what they are called)."""
+    return [f"{h.__module__}.{h.__qualname__}" for h in hooks]
+
+
+def _run_optimised_hooks(module: engine.Module, config: BackendConfig) -> None:
+    """Call a harness's hooks on an optimised subgraph before its codegen (none in a product build)."""
+    for hook in config.optimised_hooks:
+        hook(module)
+
+
 def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2: bool, two_phase: bool = False) -> str:
     """A digest of everything `optimise_task` reads, for a `BuildHooks.tasks` cache: two
     tasks with the same key produce the same result. (`in_process` only says where the task
-    runs; worker hooks count by name, as a harness names its faults.)
+    runs; worker and optimised hooks count by name, as a harness names its faults.)
 
     Of the input's path only its file name counts: code generation reads no more of it (the
     `.file` directive), and a harness builds each check in a folder of its own."""
-    hooks = [f"{h.__module__}.{h.__qualname__}" for h in config.worker_hooks]
+    hooks = _hook_names(config.worker_hooks)
     named = _SOURCE_FILENAME.sub(r'source_filename = "\2"', text, count=1)
     fields = [named, known, k, level2, config.opt_level, config.triple, config.force_triple, config.piece_cost, hooks]
+    if config.optimised_hooks:
+        fields.append({"optimised": _hook_names(config.optimised_hooks)})
     if config.link is not None:
         fields.append("linked in the worker")
     if config.object_link:
@@ -372,6 +387,7 @@ def optimise_task(
             optimised = Optimised(list(known), module.bitcode(), local, defined, references, cpu, whole, level2)
             cpu["optimise"] += time.process_time() - start
             return optimised
+        _run_optimised_hooks(module, config)
         return _codegen(module, known, local, k, config, target, cpu, start, whole=whole, level2=level2)
 
 
@@ -462,6 +478,7 @@ def codegen_optimised_task(optimised: Optimised, dead: list[str], k: int, config
         module.prepare(target, force_triple=config.force_triple)
         module.drop_definitions(set(dead), target)
         local = optimised.local - set(dead)
+        _run_optimised_hooks(module, config)
         return _codegen(
             module, optimised.members, local, k, config, target, dict(optimised.cpu), start,
             whole=optimised.whole, level2=optimised.level2,
@@ -849,6 +866,8 @@ def _second_phase(
                       config.force_triple]
             if config.object_link:  # objects, not assembly (the text link's keys stay as they were)
                 fields.append("objects")
+            if config.optimised_hooks:  # a harness's hooks run in this phase (keys without them stay)
+                fields.append(_hook_names(config.optimised_hooks))
             keys[i] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()
             hit = cache.get(keys[i])
             if hit is not None and not isinstance(hit, Optimised):
