@@ -135,24 +135,18 @@ def cut(bitcode: bytes, spec: CutSpec, name: str = "<piece>", module_asm: str = 
     return module
 
 
-def _by_name(lib: ctypes.CDLL, m: int, names: Iterable[str]) -> dict[int, str] | None:
-    """The functions and variables called `names`, found through the module's symbol table
-    (a hash lookup each: reading every value's name costs a ctypes call per value, 11,000 a
-    cut on SQLite); None when one is not a function or variable of the module (then the
-    caller reads names)."""
+def _by_name(lib: ctypes.CDLL, m: int, names: Iterable[str]) -> dict[int, str]:
+    """The functions and variables called `names`, by reference, found through the module's
+    symbol table (a hash lookup each: reading every value's name costs a ctypes call per
+    value, 11,000 a cut on SQLite); a name that is an alias, an ifunc or nothing is left out
+    (those are handled by name)."""
     found: dict[int, str] = {}
     for name in names:
         raw = name.encode("utf-8", "surrogateescape")
         ref = None if b"\0" in raw else lib.LLVMGetNamedFunction(m, raw) or lib.LLVMGetNamedGlobal(m, raw)
-        if not ref:
-            return None
-        found[ref] = name
+        if ref:
+            found[ref] = name
     return found
-
-
-def _lookup(by_ref: dict[int, str] | None, value: int) -> str | None:
-    """`value`'s name if it is one `_by_name` found (every name, without `by_ref`)."""
-    return engine.Value(value).name if by_ref is None else by_ref.get(value)
 
 
 def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
@@ -161,12 +155,10 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
     kept: list[tuple[int, str, str]] = []
     # the kept functions and variables by reference (aliases and ifuncs, few, by name below)
     by_ref = _by_name(lib, m, spec.keep)
-    if by_ref is None:  # an alias or ifunc kept: look up what is a function or variable only
-        by_ref = _by_name(lib, m, (n for n in spec.keep if _is_function_or_variable(lib, m, n)))
     for f in [f for _kind, f in engine.global_value_refs(m, "function")]:
         if lib.LLVMIsDeclaration(f):  # a body not read yet is no declaration (isMaterializable)
             continue
-        how = spec.keep.get(_lookup(by_ref, f) or "")
+        how = spec.keep.get(by_ref.get(f, ""))
         if how is None:
             local = lib.LLVMGetLinkage(f) in _LOCAL
             lib.LLVMSetComdat(f, None)
@@ -179,7 +171,7 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
     for g in [g for _kind, g in engine.global_value_refs(m, "variable")]:
         if lib.LLVMIsDeclaration(g):
             continue
-        how = spec.keep.get(_lookup(by_ref, g) or "")
+        how = spec.keep.get(by_ref.get(g, ""))
         if how is not None:
             kept.append((g, *how))
             continue
@@ -211,12 +203,6 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
                 lib.LLVMSetVisibility(value, _HIDDEN)
         if new_name:
             engine.Value(value).rename(new_name)
-
-
-def _is_function_or_variable(lib: ctypes.CDLL, m: int, name: str) -> bool:
-    """Whether the module has a function or variable called `name` (not an alias, an ifunc, or nothing)."""
-    raw = name.encode("utf-8", "surrogateescape")
-    return b"\0" not in raw and bool(lib.LLVMGetNamedFunction(m, raw) or lib.LLVMGetNamedGlobal(m, raw))
 
 
 def _declare_aliases(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
@@ -393,10 +379,10 @@ def _erase(lib: ctypes.CDLL, value: int) -> None:
 def _prune(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:
     """Erase the declarations nothing here uses (the constant expressions only deleted bodies
     used are dropped first, as GlobalDCE does), except those metadata names."""
-    declared = _by_name(lib, m, (n for n in spec.declared if _is_function_or_variable(lib, m, n)))
+    declared = _by_name(lib, m, spec.declared)
     for _kind, value in list(engine.global_value_refs(m, "function", "variable")):
             if not lib.LLVMIsDeclaration(value):
                 continue
             cxx.remove_dead_constant_users(value)
-            if not lib.LLVMGetFirstUse(value) and _lookup(declared, value) not in spec.declared:
+            if not lib.LLVMGetFirstUse(value) and value not in declared:
                 _erase(lib, value)
