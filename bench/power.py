@@ -8,7 +8,7 @@
    breakdown (generation, compile, run, compare).
 2. For each deliberately broken back end (`fuzz.faults.FAULTS`) and each seed:
    programs and seconds until the campaign (LLVM IR strategies, no shrinking) catches it.
-   A fault that does not change the split checklist module's assembly at all is reported
+   A fault that does not change the split checklist module's object at all is reported
    as a no-op instead of spending the whole budget on it.
 
 Faults are selectable only here and in tests, never from the `ember` CLI.
@@ -38,20 +38,21 @@ def _stop_pools() -> None:
 
 
 def fault_is_effective(fault: str) -> bool:
-    """Does the fault change the assembly of the split checklist module at all?"""
+    """Does the fault change the object of the split checklist module at all? (Objects: the
+    object link's faults rewrite what it merges, which `--emit asm` never reaches.)"""
     checklist = Path(__file__).parent.parent / "tests" / "data" / "split_semantics.ll"
 
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "out.s"
+        out = Path(tmp) / "out.o"
         broken = buildserver.build(checklist, driver.BuildOptions(
-            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="asm", hooks=faults_mod.hooks_for({fault})),
+            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="obj", hooks=faults_mod.hooks_for({fault})),
         out, timeout=300)
         if not broken.ok:
             return True
-        faulty = out.read_text()
+        faulty = out.read_bytes()
         clean = buildserver.build(checklist, driver.BuildOptions(
-            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="asm"), out, timeout=300)
-        return not clean.ok or out.read_text() != faulty
+            opt_level=0, split=SplitMode.TWO_LEVEL, jobs=1, subgraph_cost=1, emit="obj"), out, timeout=300)
+        return not clean.ok or out.read_bytes() != faulty
 
 
 def throughput(examples: int, seed: int, findings_root: Path, strategy: str = "callgraph") -> dict[str, object]:
