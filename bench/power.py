@@ -38,7 +38,8 @@ def _stop_pools() -> None:
 
 
 def fault_is_effective(fault: str) -> bool:
-    """Does the fault change the object of the split checklist module at all?"""
+    """Does the fault change the object of the split checklist module at all? (Objects: the
+    object link's faults rewrite what it merges, which `--emit asm` never reaches.)"""
     checklist = Path(__file__).parent.parent / "tests" / "data" / "split_semantics.ll"
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -34,7 +34,7 @@ from compiler.backend.split_mode import SplitMode
 from fuzz.genmodule import ModuleShape, generate
 from fuzz.reduce.engine import lines_of
 
-FAULTS = ("skip-linkage-restore", "reuse-local-labels", "duplicate-internal-global", "drop-ctors", "merge-specialised-copies")
+FAULTS = ("skip-linkage-restore", "drop-section-offsets", "duplicate-internal-global", "drop-ctors", "merge-specialised-copies")
 
 SCRIPT = """#!{python}
 import os

@@ -14,6 +14,10 @@ workers that crash or hang; fuzz/buildserver.py adds its lowering cache):
 - `pieces`: rewrite the pieces' assembly before the MC link;
 - `link_names`: rewrite the (local, private) names the MC link restores;
 - `linked`: rewrite the MC link's one assembly text;
+- `objects`: rewrite the pieces' objects just before the object link merges them (driver side,
+  after the tasks: a task cache's results do not depend on it);
+- `object_names`: rewrite what the object link is told (`objlink.ObjectNames`, harness-only
+  flags included);
 - `lowering`: a cache of the front end and midend's LLVM IR (`LoweringCache`);
 - `tasks`: a cache of the split back end's subgraph tasks (`TaskCache`: a reducer's candidates
   share most subgraphs, and a subgraph whose inputs were compiled before is not compiled again);
@@ -34,6 +38,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from compiler.backend import engine
     from compiler.backend.mclink import AsmPiece
+    from compiler.backend.objlink import ObjectNames, ObjectPiece
     from compiler.backend.planner import SplitPlan
     from compiler.backend.split import Optimised, TaskResult
 
@@ -75,6 +80,8 @@ class BuildHooks:
     pieces: tuple[Callable[[list[AsmPiece]], list[AsmPiece]], ...] = ()
     link_names: tuple[Callable[[set[str], set[str]], tuple[set[str], set[str]]], ...] = ()
     linked: tuple[Callable[[str], str], ...] = ()
+    objects: tuple[Callable[[list[ObjectPiece]], list[ObjectPiece]], ...] = ()
+    object_names: tuple[Callable[[ObjectNames], ObjectNames], ...] = ()
     lowering: LoweringCache | None = None
     tasks: TaskCache | None = None
     in_process: bool = False
@@ -83,4 +90,5 @@ class BuildHooks:
     @property
     def changes_the_back_end(self) -> bool:
         """Whether any hook changes what the split back end produces (a fault, not a cache)."""
-        return bool(self.plan or self.worker or self.optimised or self.pieces or self.link_names or self.linked)
+        return bool(self.plan or self.worker or self.optimised or self.pieces or self.link_names or self.linked
+                    or self.objects or self.object_names)

@@ -164,13 +164,13 @@ define i32 @main() {
 
 
 def test_compiler_that_exits_is_a_crash_and_the_harness_survives() -> None:
-    # reusing local labels makes LLVM's integrated assembler abort; the driver assembles in a
-    # worker, so the build fails with the assembler's complaint and the harness goes on
+    # a truncated piece object makes the object link refuse it: the build fails with that
+    # complaint (a crash, its cause the object link) and the harness goes on
     plan = CheckPlan(opt=0, cost=1, configs=(BuildConfig("subgraph", 1, 0, 1),), opt_check=False)
-    report = properties.check(FuzzCase(TWO_LOOPS), plan, faults=frozenset({"reuse-local-labels"}))
+    report = properties.check(FuzzCase(TWO_LOOPS), plan, faults=frozenset({faults.CORRUPT_PIECE_OBJECT}))
     assert report.classification == "crash", report.diff_text()
-    assert "assembler aborted" in report.failures[0].detail
-    assert "already defined" in report.failures[0].detail
+    assert report.failures[0].cause == "object link"
+    assert "not a relocatable ELF64 object" in report.failures[0].detail
     assert properties.check(FuzzCase(TWO_LOOPS), plan).ok  # the next build gets a fresh server
 
 
@@ -230,10 +230,9 @@ def test_build_server_dies_with_its_parent_even_mid_build(tmp_path: Path) -> Non
     raise AssertionError("the build server outlived its parent")
 
 
-def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path) -> None:
-    # a reducer's per-candidate script builds in its own process (BuildHooks.in_process); the
-    # linked module is still assembled in a (forked) child, so the script sees an error,
-    # not a silent exit(1) from LLVM
+def test_in_process_builds_still_survive_a_failed_object_link(tmp_path: Path) -> None:
+    # a reducer's per-candidate script builds in its own process (BuildHooks.in_process); a
+    # piece object the link refuses is an error the script sees, not an exit
     import dataclasses
 
     from compiler import driver
@@ -241,11 +240,11 @@ def test_in_process_builds_still_survive_an_assembler_abort(tmp_path: Path) -> N
 
     src = tmp_path / "two_loops.ll"
     src.write_text(TWO_LOOPS)
-    hooks = faults.hooks_for({"reuse-local-labels"})
+    hooks = faults.hooks_for({faults.CORRUPT_PIECE_OBJECT})
     assert hooks is not None
     options = driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1,
                                   hooks=dataclasses.replace(hooks, in_process=True))
-    with pytest.raises(EmberError, match="assembler aborted: .*already defined"):
+    with pytest.raises(EmberError, match="object link: not a relocatable ELF64 object"):
         driver.build(str(src), options)
     assert driver.build(str(src), driver.BuildOptions(opt_level=0, split="subgraph", jobs=1, subgraph_cost=1)).output
 

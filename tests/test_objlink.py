@@ -3,6 +3,7 @@ into one whose symbol table is the serial build's, and whose program behaves the
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 import struct
@@ -157,6 +158,32 @@ def test_explicit_sizes_and_spellings_are_written() -> None:
     names = objlink.ObjectNames(local=set(), private=set(), spellings={"__ember_n3": "with space"}, sizes={"al": 4})
     syms = _symbols(objlink.merge(_pieces(text, "define void @f() {\n  ret void\n}\n"), names))
     assert syms["al"].size == 4 and syms["with space"].size == 16 and "__ember_n3" not in syms
+
+
+def test_the_harness_flags_break_bindings_and_section_offsets() -> None:
+    """The two harness-only flags (fuzz/faults.py): without `restore_bindings` a module local
+    and a crossed private stay global hidden, their references still resolved; without
+    `shift_section_addends` the second piece's string is read from the first piece's bytes."""
+    bump = BUMP.replace("define i32 @bump(i32 %x) {", "@sp = hidden constant [6 x i8] c\"wrong\\00\"\n"
+                        "define ptr @other() {\n  ret ptr @.s\n}\n@.s = private constant [4 x i8] c\"abc\\00\"\n"
+                        "define i32 @bump(i32 %x) {")
+    pieces = _pieces(bump, MAIN)
+    product = objlink.ObjectNames(local={"counter"}, private={"sp"})
+    fine = objlink.merge(pieces, product)
+    syms = _symbols(fine)
+    assert syms["counter"].binding == "LOCAL" and "sp" not in syms
+    assert runner.run_object(fine).stdout == b"got 142\n"
+    leaked = objlink.merge(pieces, dataclasses.replace(product, restore_bindings=False))
+    syms = _symbols(leaked)
+    assert (syms["counter"].binding, syms["counter"].visibility) == ("GLOBAL", "HIDDEN")
+    assert (syms["sp"].binding, syms["sp"].visibility) == ("GLOBAL", "HIDDEN")
+    assert runner.run_object(leaked).stdout == b"got 142\n"
+    unshifted = objlink.merge(pieces, dataclasses.replace(product, shift_section_addends=False))
+    try:
+        got: bytes | None = runner.run_object(unshifted).stdout
+    except EmberError:  # ld may refuse first: `.eh_frame` entries point into the wrong piece
+        got = None
+    assert got != b"got 142\n"
 
 
 def _truncations(obj: bytes) -> list[bytes]:

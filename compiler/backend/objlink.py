@@ -83,13 +83,18 @@ class ObjectNames:
     """What the merge needs to know of the whole build: the module's local names (bound
     local again), its private names (made `.L` temporaries), the formerly local variables
     dropped when nothing names them, the synthetic names' spellings, and explicit sizes
-    (GlobalMerge's alias sizes)."""
+    (GlobalMerge's alias sizes). The two flags are a harness's faults (fuzz/faults.py), True
+    in every product build: `restore_bindings=False` leaves module locals and crossed privates
+    global hidden, as the pieces exported them (references still resolve); and
+    `shift_section_addends=False` maps section symbols without their input section's place."""
 
     local: frozenset[str] | set[str]
     private: frozenset[str] | set[str]
     dead_when_unused: frozenset[str] | set[str] = frozenset()
     spellings: dict[str, str] | None = None
     sizes: dict[str, int] = field(default_factory=dict)
+    restore_bindings: bool = True
+    shift_section_addends: bool = True
 
 
 class _Malformed(Exception):
@@ -420,8 +425,8 @@ def _merge(inputs: list[_Input], link_names: ObjectNames) -> bytes:
     local = {n.encode("utf-8", "surrogateescape") for n in link_names.local}
     private = {n.encode("utf-8", "surrogateescape") for n in link_names.private}
     dead = _dead_variables(inputs, layout, {n.encode("utf-8", "surrogateescape") for n in link_names.dead_when_unused} & local)
-    maps, globals_, local_def = _input_symbols(inputs, layout, symbols, local, private, dead, groups)
-    final = _final_symbols(inputs, layout, symbols, globals_, local_def, local, private, dead)
+    maps, globals_, local_def = _input_symbols(inputs, layout, symbols, local, private, dead, groups, link_names)
+    final = _final_symbols(inputs, layout, symbols, globals_, local_def, local, private, dead, link_names.restore_bindings)
     sizes = {k.encode("utf-8", "surrogateescape"): v for k, v in link_names.sizes.items()}
     table = _symbol_array(symbols, final, globals_, sizes)
     _relocate(inputs, layout, maps, final, dead)
@@ -437,7 +442,7 @@ _Ref = tuple[str, int, int] | tuple[str, bytes] | None
 
 def _input_symbols(
     inputs: list[_Input], layout: _Layout, symbols: _Symbols, local: set[bytes], private: set[bytes],
-    dead: set[tuple[int, int]], groups: list[bytes],
+    dead: set[tuple[int, int]], groups: list[bytes], flags: ObjectNames,
 ) -> tuple[list[list[_Ref]], dict[bytes, _Global], dict[bytes, int]]:
     """Every input symbol mapped (`_Ref`), the global names with their winning rows, and the
     module locals some owner kept local (name -> output index). A local signature symbol of
@@ -468,7 +473,7 @@ def _input_symbols(
             out_sh, out_value = (symbols.first + where[sh][0], value + where[sh][1]) if _defined(sh) else (sh, value)
             if typ == STT_SECTION:
                 if sh in where:
-                    m[j] = ("l", symbols.section_sym[where[sh][0]], where[sh][1])
+                    m[j] = ("l", symbols.section_sym[where[sh][0]], where[sh][1] if flags.shift_section_addends else 0)
                 continue
             if bind == STB_LOCAL:
                 if raw in local and _defined(sh):
@@ -477,7 +482,7 @@ def _input_symbols(
                     local_def[raw] = len(symbols.locals)
                 m[j] = ("l", symbols.local(raw, info, other, out_sh, out_value, size), 0)
                 continue
-            if raw in private and _defined(sh):
+            if raw in private and _defined(sh) and flags.restore_bindings:
                 # an assembler temporary again; a symbol (not section + addend) suits every relocation type
                 index = symbols.local(b".L" + raw, info, 0, out_sh, out_value, size)
                 m[j] = ("l", index, 0)
@@ -510,7 +515,7 @@ def _add_global(entry: _Global, raw: bytes, row: tuple[int, int, int, int, int],
 
 def _final_symbols(
     inputs: list[_Input], layout: _Layout, symbols: _Symbols, globals_: dict[bytes, _Global], local_def: dict[bytes, int],
-    local: set[bytes], private: set[bytes], dead: set[tuple[int, int]],
+    local: set[bytes], private: set[bytes], dead: set[tuple[int, int]], restore_bindings: bool = True,
 ) -> dict[bytes, int | None]:
     """Each global name's output index (None: dropped): module locals bound local, privates
     their `.L` symbol, undefined locals and privates nothing names dropped, and undefined
@@ -523,7 +528,7 @@ def _final_symbols(
             final[raw] = entry.private_index
         elif raw in local_def and not entry.defined:
             final[raw] = local_def[raw]
-        elif raw in local and entry.defined and entry.row is not None:
+        elif raw in local and entry.defined and entry.row is not None and restore_bindings:
             info, other, sh, value, size = entry.row
             final[raw] = symbols.local(raw, info, other & ~3, sh, value, size)
         elif not entry.defined and raw not in used and (raw in local or raw in private or raw in dropped_only):

@@ -780,8 +780,13 @@ def _compile_split(
     obj = None
     if config.object_link:
         asm = ""
-        obj = objlink.merge(objects, objlink.ObjectNames(
-            local_names, private_names | the_plan.private_names, dead_when_unused & local_names, spellings, alias_sizes or {}))
+        object_names = objlink.ObjectNames(
+            local_names, private_names | the_plan.private_names, dead_when_unused & local_names, spellings, alias_sizes or {})
+        for rewrite_objects in hooks.objects:  # a harness's faults, after the tasks (cached results stay true)
+            objects = rewrite_objects(objects)
+        for rewrite_object_names in hooks.object_names:
+            object_names = rewrite_object_names(object_names)
+        obj = objlink.merge(objects, object_names)
     elif worker_link:
         asm = mclink.join(linked)
     else:
@@ -802,7 +807,8 @@ def _choose_link(
     config: BackendConfig, hooks: BuildHooks, the_plan: planner.SplitPlan
 ) -> tuple[BackendConfig, dict[str, int] | None, str | None]:
     """Whether the object link asked for (`config.object_link`) can serve this build: not
-    where a harness rewrites the pieces' text, the link's names or the linked text, nor where
+    where a harness rewrites the pieces' text, the link's names or the linked text (its
+    `objects`/`object_names` hooks keep it: they rewrite what it merges), nor where
     the serial object's alias sizes hang on GlobalMerge's decisions over every piece's code
     (globalmerge.alias_sizes reads them from assembly). The config to build with, the alias
     sizes the object link writes, and why the text link serves instead (None: it does not)."""
