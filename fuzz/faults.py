@@ -15,7 +15,7 @@ import struct
 import time
 from collections.abc import Iterable
 
-from compiler.backend import engine, irmodel, mclink, objlink, planner, tokens
+from compiler.backend import engine, irmodel, objlink, planner, tokens
 from compiler.diagnostics import EmberError
 from compiler.hooks import BuildHooks
 
