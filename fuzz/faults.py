@@ -15,7 +15,7 @@ import struct
 import time
 from collections.abc import Iterable
 
-from compiler.backend import engine, irmodel, objlink, planner, tokens
+from compiler.backend import engine, irmodel, objlink, planner
 from compiler.diagnostics import EmberError
 from compiler.hooks import BuildHooks
 
@@ -26,10 +26,6 @@ FAULTS = frozenset(
 #: Breaks only the line tables of `-g` builds (the debug-info property's power check; not in
 #: FAULTS, whose plans build without -g)
 SHIFT_LINE_ROWS = "shift-line-rows"
-#: The old MC link's private-name rename: every token equal to a private name, registers and
-#: mnemonics included (`%rax` -> `%.Lrax` when a private is named `@rax`); a text-link bug,
-#: retired from the default campaign's faults with the text link (its hook still takes it)
-RENAME_PRIVATE_TOKENS = "rename-private-tokens"
 #: The object link forgets the synthetic names' spellings: a name the split had to spell
 #: `__ember_n<N>` (quoted, unicode, `.L`-lookalike) keeps that spelling in the object
 SKIP_NAME_SPELLINGS = "skip-name-spellings"
@@ -138,28 +134,6 @@ def merge_specialised_copies(module: engine.Module) -> None:
     for value in list(module.definitions()):
         if value.is_function and (m := _COPY_NAME.fullmatch(value.name)):
             module.redirect_uses(value, m.group(1))
-
-
-_PRIVATE_LABEL = re.compile(r"^\.L(" + tokens.ASM_SYMBOL + r"):", re.M)
-_CODEGEN_LABEL = re.compile(r"p\d+_")
-_SYMBOL_TOKEN = re.compile(tokens.ASM_START + tokens.ASM_SYMBOL)
-_STRING_DATA = re.compile(r"^\s*\.(ascii|asciz|string)\s")
-
-
-def rename_private_tokens(asm: str) -> str:
-    """rename-private-tokens: what the MC link did before names were made synthetic for the
-    split (compiler/backend/names.py): a private symbol (`.Lname` in the output; codegen's own
-    labels are `.Lp<N>_...`) was found by its plain spelling, so every other token spelled the
-    same, a register or mnemonic included, became `.Lname` too (string data excepted)."""
-    private = {m.group(1) for m in _PRIVATE_LABEL.finditer(asm) if not _CODEGEN_LABEL.match(m.group(1))}
-    if not private:
-        return asm
-    lines = asm.splitlines()
-    for n, line in enumerate(lines):
-        if _STRING_DATA.match(line) or private.isdisjoint(_SYMBOL_TOKEN.findall(line)):
-            continue
-        lines[n] = _SYMBOL_TOKEN.sub(lambda m: ".L" + m.group(0) if m.group(0) in private else m.group(0), line)
-    return "\n".join(lines) + "\n"
 
 
 def keep_dead_exported_locals(the_plan: planner.SplitPlan) -> planner.SplitPlan:
@@ -288,7 +262,6 @@ HOOKS: dict[str, BuildHooks] = {
     "merge-specialised-copies": BuildHooks(optimised=(merge_specialised_copies,)),
     SHIFT_LINE_ROWS: BuildHooks(optimised=(shift_line_rows,)),
     SHIFT_ROWS_AFTER_FILE_SWITCH: BuildHooks(optimised=(shift_rows_after_file_switch,)),
-    RENAME_PRIVATE_TOKENS: BuildHooks(linked=(rename_private_tokens,)),
     SKIP_NAME_SPELLINGS: BuildHooks(object_names=(skip_name_spellings,)),
     CORRUPT_PIECE_OBJECT: BuildHooks(objects=(corrupt_piece_object,)),
     KEEP_DEAD_EXPORTED_LOCALS: BuildHooks(plan=(keep_dead_exported_locals,)),

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import deadfields, engine, mclink
+from compiler.backend import deadfields, engine
 from oracle import symtab
 
 TABLE = "@hooks = internal global { ptr, ptr, ptr } { ptr @malloc, ptr @free, ptr @realloc }, align 8"
@@ -108,19 +108,6 @@ def test_a_split_build_drops_the_undefined_symbol_the_serial_one_drops(tmp_path:
         assert diff.clean, diff.render("serial", split)
 
 
-def test_the_link_drops_only_unreferenced_local_variables() -> None:
-    lines = [
-        "\t.text", "f:", "\tmovq\tused(%rip), %rax", "\tretq",
-        "\t.type\tunused,@object", "\t.data", "\t.p2align\t3, 0x0", "unused:", "\t.quad\trealloc", "\t.size\tunused, 8",
-        "\t.type\tused,@object", "\t.p2align\t3, 0x0", "used:", "\t.quad\tmalloc", "\t.size\tused, 8",
-    ]
-    out = mclink.drop_unreferenced_data(lines, {"unused", "used"})
-    assert "\t.quad\trealloc" not in out and "unused:" not in out
-    assert "\t.data" in out  # a section switch inside a dropped block stays for what follows
-    assert "used:" in out and "\t.quad\tmalloc" in out
-    assert mclink.drop_unreferenced_data(lines, {"used"}) == lines
-
-
 def test_loads_of_a_field_nothing_writes_become_its_constant() -> None:
     """Without `init`, fields 0 and 1 always hold malloc and free: their loads fold (as
     GlobalOpt folds them unsplit); field 1 is written by `init` when it is there."""
@@ -211,22 +198,6 @@ def test_stores_to_a_field_nobody_reads_go() -> None:
 ])
 def test_a_parameter_some_call_passes_something_else_is_unknown(other: str) -> None:
     assert _cleared("\n".join([TABLE, CALLEE_READS, other])) == TABLE
-
-
-def test_the_link_drop_reads_aarch64_type_directives() -> None:
-    """AArch64 assembly writes `%object` where x86 writes `@object`."""
-    lines = ["\t.type\tunused,%object", "\t.data", "unused:", "\t.xword\trealloc", "\t.size\tunused, 8"]
-    assert mclink.drop_unreferenced_data(lines, {"unused"}) == ["\t.data"]
-
-
-def test_the_link_drop_counts_only_whole_symbol_references() -> None:
-    """`tbl` inside `tbl.2`, `my_tbl` or `.Ltbl` is not a use of `tbl`; `tbl+8` and `"tbl"` are."""
-    block = ["\t.type\ttbl,@object", "\t.data", "tbl:", "\t.quad\tfree", "\t.size\ttbl, 8"]
-    others = ["\t.text", "f:", "\tmovq\ttbl.2(%rip), %rax", "\tleaq\tmy_tbl(%rip), %rcx", "\tjmp\t.Ltbl", "\tretq"]
-    assert mclink.drop_unreferenced_data(others + block, {"tbl"}) == [*others, "\t.data"]
-    for use in ("\tmovq\ttbl+8(%rip), %rax", '\tcallq\t"tbl"@PLT'):
-        lines = [*others, use, *block]
-        assert mclink.drop_unreferenced_data(lines, {"tbl"}) == lines
 
 
 HOSTILE = Path(__file__).parent / "data" / "deadfields"

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import mcdebug
 from compiler.link import link_executable
 from oracle import debuginfo
 from tests.conftest import DATA, LLVM_BIN
@@ -100,30 +99,6 @@ def test_the_checks_can_fail(program: Path) -> None:
     assert debuginfo.compare_lines(serial, shifted).differences
     broken = serial.replace(b".debug_abbrev", b".debug_abbrex")  # the units' abbreviations are gone
     assert debuginfo.verify(broken) is not None
-
-
-def test_link_keeps_each_pieces_file_numbering() -> None:
-    """Two pieces number the same files differently: each gets its own table, no `.file` is left
-    for the assembler, and the unit header's abbreviation offset points into its own piece."""
-    piece = (
-        '\t.file\t0 "/d" "a.c" md5 0x{}\n\t.file\t1 "/d" "{}"\n\t.text\nf{}:\n\t.loc\t1 {} 3 prologue_end\n\tret\n'
-        "\t.section\t.debug_abbrev,\"\",@progbits\n\t.byte\t1\n"
-        "\t.section\t.debug_info,\"\",@progbits\n.Ldebug_info_start0:\n\t.short\t5\n\t.byte\t1\n\t.byte\t8\n"
-        "\t.long\t.debug_abbrev\n\t.long\t.Lline_table_start0\n"
-        "\t.section\t.debug_line,\"\",@progbits\n.Lline_table_start0:\n"
-    )
-    from compiler.backend import mclink
-
-    pieces = [
-        mclink.AsmPiece((0, 0, 0), piece.format("0" * 32, "b.h", 1, 10)),
-        mclink.AsmPiece((1, 1, 0), piece.format("1" * 32, "c.h", 2, 20)),
-    ]
-    text = mclink.link(pieces, set(), set())
-    assert not re.search(r"^\s*\.(file\s+\d|loc\s)", text, re.MULTILINE)
-    assert '.asciz\t"b.h"' in text and '.asciz\t"c.h"' in text
-    assert "\t.long\t.Lp1_0_sec_debug_abbrev" in text and ".Lp1_0_sec_debug_abbrev:" in text
-    assert text.count("_line_table_start_u0:") == 2 and ".Lline_table_start0" not in text
-    assert mcdebug.unit_header(pieces[0].asm) == (5, 8)
 
 
 def _gdb(exe: Path, commands: list[str]) -> str:
