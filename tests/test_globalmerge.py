@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import engine, facts, globalmerge, llvm_stage, mclink
+from compiler.backend import engine, facts, globalmerge, llvm_stage
 from fuzz import cross
 from oracle import symtab
 from tests.conftest import DATA
@@ -36,6 +36,8 @@ def test_alias_sizes_equal_the_serial_build(mode: str, level: int) -> None:
         split = _build(MODULE, TRIPLE, split=mode, jobs=1, opt_level=level, subgraph_cost=cost, piece_cost=1)
         diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(split))
         assert diff.clean, diff.render("--split none", f"--split {mode} --split-cost {cost}")
+        # (diff_symbols compares no sizes: the aliases' are this test's point)
+        assert _sizes(split) == _sizes(serial), f"--split {mode} --split-cost {cost}"
 
 
 def test_the_module_exercises_globalmerge() -> None:
@@ -61,51 +63,38 @@ def _facts(text: str) -> globalmerge.ModuleFacts:
     return found
 
 
-PIECE = """\
-\t.text
-\t.type\tf,@function
-f:
-\tadrp\tx8, .L_MergedGlobals
-\tadd\tx8, x8, :lo12:.L_MergedGlobals
-.Lfunc_end0:
-\t.type\tg,@function
-g:
-\tadrp\tx8, a
-\tldr\tx8, [x8, :lo12:a]
-\tadrp\tx9, big
-\tldr\tx9, [x9, :lo12:big]
-.Lfunc_end1:
-\t.type\t.L_MergedGlobals,@object
-\t.data
-\t.p2align\t3, 0x0
-.L_MergedGlobals:
-\t.size\t.L_MergedGlobals, 16
-b = .L_MergedGlobals
-\t.size\tb, 8
-c = .L_MergedGlobals+8
-\t.size\tc, 8
-\t.type\ta,@object
-\t.p2align\t3, 0x0
-a:
-\t.size\ta, 8
-\t.type\tbig,@object
-\t.p2align\t3, 0x0
-big:
-\t.size\tbig, 4090
-"""
-
-
 def test_merged_variables_follow_globalmerge_rules() -> None:
     text = "\n".join(f"@{n} = internal global i64 0" for n in ("a", "b", "c", "big")) + "\n@al = alias i32, ptr @a\n"
     facts = _facts(text)
-    read = [globalmerge._read_piece(PIECE, {"al"})]
-    # f reaches b and c through the piece's merged block, g uses a with `big`: one set, packed
-    # in size order; `big` (4,090 bytes) after 24 bytes passes 4,095 and is alone in its cut
-    assert globalmerge.merged_variables(read, facts, 3, {}) == {"a", "b", "c"}
+    objects = {n: globalmerge.DataObject(n, ("bss", ""), 8, 8) for n in ("a", "b", "c")}
+    objects["big"] = globalmerge.DataObject("big", ("bss", ""), 4090, 8)
+    # f uses b and c, g uses a with `big` (and the alias, no candidate): one set, packed in
+    # size order; `big` (4,090 bytes) after 24 bytes passes 4,095 and is alone in its cut
+    uses = {"f": {"b", "c"}, "g": {"a", "big", "al"}}
+    assert globalmerge.merged_variables(uses, objects, facts, 3, {}) == {"a", "b", "c"}
     # -O2: only minsize functions count, and there are none
-    assert globalmerge.merged_variables(read, facts, 2, {}) == set()
+    assert globalmerge.merged_variables(uses, objects, facts, 2, {}) == set()
+    # a variable used alone, or in another group (data, not BSS), is not merged with them
+    objects["c"] = globalmerge.DataObject("c", ("data", ""), 8, 8)
+    assert globalmerge.merged_variables(uses, objects, facts, 3, {}) == set()
 
 
-def test_link_writes_the_alias_size() -> None:
-    lines = ["\t.weak\tk", "k = k_arr+8", "\t.size\tk, 32", "x = y"]
-    assert mclink.set_alias_sizes(lines, {"k": 8}) == ["\t.weak\tk", "k = k_arr+8", "\t.size\tk, 8", "x = y"]
+def test_object_alias_sizes_from_uses_and_data() -> None:
+    """The object link's sizes at -O3: an alias whose base the serial GlobalMerge packs gets
+    its value type's size, any other its base's output size; a private candidate, which
+    has no symbol in the objects, counts with its size from the input."""
+    text = (
+        'target triple = "aarch64-unknown-linux-gnu"\n'
+        "@a = internal global [4 x i64] zeroinitializer\n@b = internal global i64 0\n"
+        "@p = private global i64 0\n@q = internal global [2 x i64] zeroinitializer\n"
+        "@al = alias i64, getelementptr (i8, ptr @a, i64 8)\n@aq = alias i32, ptr @q\n"
+    )
+    facts = _facts(text)
+    assert facts.align["a"] == 16 and facts.private_data["p"] == globalmerge.DataObject("p", ("bss", ""), 8, 8)
+    data = {"a": (".bss", 32), "b": (".bss", 8), "q": (".bss", 16)}
+    sizes, size_of = globalmerge.object_alias_sizes(facts, TRIPLE, 3, {"f": {"a", "p"}, "g": {"q"}}, data, {})
+    assert (sizes, size_of) == ({"al": 8}, {"aq": "q"})
+    sizes, size_of = globalmerge.object_alias_sizes(facts, TRIPLE, 3, {"f": {"a"}, "g": {"q", "b"}}, data, {})
+    assert (sizes, size_of) == ({"aq": 4}, {"al": "a"})
+    # no merging (-O2, no minsize function): nothing to judge
+    assert globalmerge.object_alias_sizes(facts, TRIPLE, 2, {"f": {"a", "p"}}, data, {}) == ({}, {})

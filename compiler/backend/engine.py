@@ -308,6 +308,9 @@ def _load() -> ctypes.CDLL:
         ("LLVMDIScopeGetFile", vp, (vp,)),
         ("LLVMGetSubprogram", vp, (vp,)),
         ("LLVMDIBuilderCreateDebugLocation", vp, (vp, ctypes.c_uint, ctypes.c_uint, vp, vp)),
+        # GlobalMerge's inputs (compiler/backend/globalmerge.py)
+        ("LLVMPreferredAlignmentOfGlobal", ctypes.c_uint, (vp, vp)),
+        ("LLVMIsUndef", c_int, (vp,)),
     ):
         _declare(lib, name, res, *args)
     for arch in _TARGETS:
@@ -585,6 +588,32 @@ class Module:
         struct, a scalable vector) has none, as AsmPrinter writes none."""
         lib = _lib()
         return self._value_type_sizes(names, lambda name: lib.LLVMGetNamedGlobalAlias(self.ref, name.encode(), len(name.encode())))
+
+    def variable_layouts(self, names: Iterable[str]) -> dict[str, tuple[int, int, str, str]]:
+        """For each named global variable with a sized value type and an initialiser: its
+        alloc size, its preferred alignment (`DataLayout::getPreferredAlign`, what AsmPrinter
+        aligns it to and GlobalMerge packs by), its kind as TargetLoweringObjectFile's
+        `isSuitableForBSS` sees it ('const', 'bss' for a zero or undef initialiser without a
+        section, else 'data') and its explicit section ('' for none)."""
+        lib = _lib()
+        layout = lib.LLVMGetModuleDataLayout(self.ref)
+        out: dict[str, tuple[int, int, str, str]] = {}
+        for name in names:
+            value = lib.LLVMGetNamedGlobal(self.ref, name.encode())
+            init = lib.LLVMGetInitializer(value) if value else None
+            size = _alloc_size(lib, layout, lib.LLVMGlobalGetValueType(value)) if init else None
+            if size is None:
+                continue
+            raw = lib.LLVMGetSection(value)
+            section = raw.decode("utf-8", "replace") if raw else ""
+            if lib.LLVMIsGlobalConstant(value):
+                kind = "const"
+            elif not section and (lib.LLVMIsNull(init) or lib.LLVMIsUndef(init)):
+                kind = "bss"
+            else:
+                kind = "data"
+            out[name] = (size, int(lib.LLVMPreferredAlignmentOfGlobal(layout, value)), kind, section)
+        return out
 
     def _value_type_sizes(self, names: Iterable[str], find: Callable[[str], int | None]) -> dict[str, int]:
         """The alloc size of the value type of each value `find` finds by name (none unsized)."""

@@ -10,14 +10,16 @@ with another eligible variable of the same kind (data or BSS) and section; a sub
 a few of those functions, and a variable another subgraph uses is a declaration there or
 exported (ineligible), so a split piece merges less, or otherwise, than the serial build.
 
-`alias_sizes` redoes the serial decision over all pieces of the split build: the functions
-are the split's own optimised code (each piece's references to data, read from its
-assembly, `_MergedGlobals+offset` mapped back to the variable there), a variable's
-eligibility comes from the input module (linkage and visibility before the split exported
-anything), and the packing follows GlobalMerge.cpp (`doMerge`, LLVM 22: by-use grouping,
-single-use sets ignored, sets sorted by size and cut at 4,095 bytes; a one-variable cut is
-not merged). The MC link then writes the size the serial object has
-(docs/backend.md, "GlobalMerge and alias sizes").
+`object_alias_sizes` redoes the serial decision over the split's code: the functions are
+the split's own optimised subgraphs (each function's uses of global values, from its
+subgraph's reference graph, dead definitions left out), a variable's size and section are
+read from the pieces' objects (after optimisation; a private one, which has no symbol
+there, from the input), its alignment and eligibility from the input module (linkage and
+visibility before the split exported anything), and the packing follows GlobalMerge.cpp
+(`doMerge`, LLVM 22: by-use grouping, single-use sets ignored, sets sorted by size and cut
+at 4,095 bytes; a one-variable cut is not merged). The object link then writes the size the
+serial object has (docs/backend.md, "GlobalMerge and alias sizes"). `alias_sizes` is the
+same decision for the text link, on the pieces' assembly read back.
 """
 
 from __future__ import annotations
@@ -54,6 +56,23 @@ class ModuleFacts:
     #: local or `external` and DSO-local, not `llvm.used`/`llvm.compiler.used`
     candidates: set[str]
     minsize: set[str]
+    #: each candidate's preferred alignment (`DataLayout::getPreferredAlign`: how GlobalMerge
+    #: pads it; the pieces' objects keep no per-symbol alignment)
+    align: dict[str, int] = field(default_factory=dict)
+    #: the private candidates' place in the input: a private variable is an assembler
+    #: temporary, with no symbol in a piece's object to read its size and section from
+    private_data: dict[str, DataObject] = field(default_factory=dict)
+
+
+@dataclass
+class DataObject:
+    """A candidate variable as GlobalMerge weighs it: its group (data or BSS, explicit
+    section; None: never merged, a constant), its size and its alignment."""
+
+    name: str
+    bucket: tuple[str, str] | None
+    size: int
+    align: int
 
 
 def module_facts(mod: irmodel.IRModule, kept: set[str], module: engine.Module) -> ModuleFacts | None:
@@ -73,7 +92,13 @@ def module_facts(mod: irmodel.IRModule, kept: set[str], module: engine.Module) -
     aliases = [AliasFact(e.name, base.name, sizes.get(e.name), base.linkage == "private") for e, base in found]
     candidates = {e.name for e in mod.by_kind("global") if _candidate(e, kept)}
     minsize = {e.name for e in mod.by_kind("function") if "minsize" in mod.function_attributes(e)}
-    return ModuleFacts(aliases, candidates, minsize)
+    layouts = module.variable_layouts(sorted(candidates))
+    private = {e.name for e in mod.by_kind("global") if e.linkage == "private"}
+    private_data = {
+        name: DataObject(name, None if kind == "const" else _bucket(section) if section else (kind, ""), size, align)
+        for name, (size, align, kind, section) in layouts.items() if name in private
+    }
+    return ModuleFacts(aliases, candidates, minsize, {n: layout[1] for n, layout in layouts.items()}, private_data)
 
 
 def _base_object(e: irmodel.Entity, values: dict[str, irmodel.Entity]) -> irmodel.Entity | None:
@@ -122,16 +147,8 @@ _MERGED = "_MergedGlobals"
 
 
 @dataclass
-class _Object:
-    name: str
-    bucket: tuple[str, str] | None  # (data | bss, explicit section); None: never merged (constant, TLS)
-    size: int
-    align: int
-
-
-@dataclass
 class _Piece:
-    objects: dict[str, _Object] = field(default_factory=dict)
+    objects: dict[str, DataObject] = field(default_factory=dict)
     functions: dict[str, set[str]] = field(default_factory=dict)
     alias_size: dict[str, int] = field(default_factory=dict)  # explicit `.size` of an assignment
 
@@ -187,7 +204,7 @@ def _read_piece(asm: str, aliases: set[str]) -> _Piece:
             m = _COMM.match(line)
             if m:
                 name = m.group(1)
-                piece.objects[name] = _Object(name, ("bss", ""), int(m.group(2)), int(m.group(3) or 1))
+                piece.objects[name] = DataObject(name, ("bss", ""), int(m.group(2)), int(m.group(3) or 1))
                 if _MERGED in name:
                     merged_section[name] = ("bss", "")
                 continue
@@ -207,7 +224,7 @@ def _read_piece(asm: str, aliases: set[str]) -> _Piece:
                 piece.functions.setdefault(name, set())
             elif types.get(name) == "object":
                 function = None
-                piece.objects[name] = _Object(name, _bucket(section), 0, align)
+                piece.objects[name] = DataObject(name, _bucket(section), 0, align)
                 if _MERGED in name:
                     merged_section[name] = _bucket(section)
             continue
@@ -225,7 +242,7 @@ def _read_piece(asm: str, aliases: set[str]) -> _Piece:
             obj.size = sizes[name]
     for block, members in merged_at.items():
         for name in members:
-            piece.objects[name] = _Object(name, merged_section.get(block, ("data", "")), sizes.get(name, 0), 1)
+            piece.objects[name] = DataObject(name, merged_section.get(block, ("data", "")), sizes.get(name, 0), 1)
     for name, target in assigned.items():
         if name in sizes and not (_MERGED in target and name in piece.objects):
             piece.alias_size[name] = sizes[name]
@@ -251,48 +268,51 @@ def _input_name(name: str, candidates: set[str]) -> str:
     return name[2:] if name.startswith(".L") and name not in candidates and name[2:] in candidates else name
 
 
-def merged_variables(read: Sequence[_Piece], facts: ModuleFacts, opt_level: int, order: dict[str, int]) -> set[str]:
-    """The variables the serial GlobalMerge packs, judged on the split's code (see the module doc)."""
-    objects: dict[str, _Object] = {}
-    for piece in read:
-        for raw, obj in piece.objects.items():
-            name = _input_name(raw, facts.candidates)
-            if _MERGED in name or name not in facts.candidates or obj.bucket is None:
-                continue
-            if obj.size >= MAX_OFFSET:
-                continue
-            objects.setdefault(name, obj)
+def merging(facts: ModuleFacts, triple: str | None, opt_level: int) -> bool:
+    """Whether GlobalMerge packs variables anywhere in this build: -O3, or a `minsize` function."""
+    return active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize))
+
+
+def merged_variables(
+    uses: dict[str, set[str]], objects: dict[str, DataObject], facts: ModuleFacts, opt_level: int, order: dict[str, int]
+) -> set[str]:
+    """The variables the serial GlobalMerge packs, judged on the split's code (see the module
+    doc). `uses`: each function of the split's code -> the global values it uses; `objects`:
+    the candidates' size, group and alignment, by name."""
+    eligible = {
+        name: obj for name, obj in objects.items()
+        if _MERGED not in name and name in facts.candidates and obj.bucket is not None and obj.size < MAX_OFFSET
+    }
     size_only = opt_level < 3
     groups: dict[tuple[str, str], set[str]] = {}
-    for piece in read:
-        for function, used in piece.functions.items():
-            if size_only and _original(function) not in facts.minsize:
-                continue
-            by_bucket: dict[tuple[str, str], set[str]] = {}
-            for raw in used:
-                name = _input_name(raw, facts.candidates)
-                found = objects.get(name)
-                if found is not None and found.bucket is not None:
-                    by_bucket.setdefault(found.bucket, set()).add(name)
-            for bucket, names in by_bucket.items():
-                if len(names) > 1:
-                    groups.setdefault(bucket, set()).update(names)
+    for function, used in uses.items():
+        if size_only and _original(function) not in facts.minsize:
+            continue
+        by_bucket: dict[tuple[str, str], set[str]] = {}
+        for name in used:
+            found = eligible.get(name)
+            if found is not None and found.bucket is not None:
+                by_bucket.setdefault(found.bucket, set()).add(name)
+        for bucket, names in by_bucket.items():
+            if len(names) > 1:
+                groups.setdefault(bucket, set()).update(names)
     merged: set[str] = set()
     last = len(order)
     for names in groups.values():
-        ranked = sorted(names, key=lambda n: (objects[n].size, order.get(n, last), n))
-        merged |= _packed(ranked, objects)
+        ranked = sorted(names, key=lambda n: (eligible[n].size, order.get(n, last), n))
+        merged |= _packed(ranked, eligible)
     return merged
 
 
-def _packed(ranked: list[str], objects: dict[str, _Object]) -> set[str]:
+def _packed(ranked: list[str], objects: dict[str, DataObject]) -> set[str]:
     """GlobalMerge's cut of one sorted set into pieces of at most MAX_OFFSET bytes."""
     out: set[str] = set()
     chunk: list[str] = []
     size = 0
     for name in ranked:
         obj = objects[name]
-        start = -(-size // obj.align) * obj.align
+        align = max(obj.align, 1)
+        start = -(-size // align) * align
         if chunk and start + obj.size > MAX_OFFSET:
             if len(chunk) > 1:
                 out.update(chunk)
@@ -311,14 +331,25 @@ def alias_sizes(
     opt_level: int,
     order: dict[str, int],
 ) -> dict[str, int]:
-    """For each alias whose size in the linked object would differ from the serial one's,
-    the size to write."""
-    merging = active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize))
-    if not merging and not any(a.base_private for a in facts.aliases):
+    """The text link's alias sizes (the pieces' assembly read back): for each alias whose
+    size in the linked text would differ from the serial one's, the size to write."""
+    merge = merging(facts, triple, opt_level)
+    if not merge and not any(a.base_private for a in facts.aliases):
         return {}  # no piece merges, so none sized an alias otherwise than the serial build
     names = {a.name for a in facts.aliases}
     read = [_read_piece(asm, names) for asm in pieces]
-    merged = merged_variables(read, facts, opt_level, order) if merging else set()
+    merged: set[str] = set()
+    if merge:
+        uses: dict[str, set[str]] = {}
+        objects: dict[str, DataObject] = {}
+        for piece in read:
+            for raw, obj in piece.objects.items():
+                name = _input_name(raw, facts.candidates)
+                if name in facts.candidates and obj.bucket is not None and obj.size < MAX_OFFSET:
+                    objects.setdefault(name, obj)
+            for function, used in piece.functions.items():
+                uses.setdefault(function, set()).update(_input_name(raw, facts.candidates) for raw in used)
+        merged = merged_variables(uses, objects, facts, opt_level, order)
     base_size: dict[str, int] = {}
     explicit: dict[str, int] = {}
     for piece in read:
@@ -336,14 +367,39 @@ def alias_sizes(
     return wanted
 
 
-def object_alias_sizes(facts: ModuleFacts, triple: str | None, opt_level: int) -> dict[str, int] | None:
-    """The alias sizes the object link (compiler/backend/objlink.py) writes so that each alias
-    has the serial object's size, or None where that needs GlobalMerge's serial decision
-    redone over every piece's code (`alias_sizes`, which reads assembly): where no piece
-    merges, an alias of a private variable has its value type's size serially (the base has
-    no symbol), but the base's where the split exported that variable; every other alias has
-    its base's size either way."""
-    if active(triple, opt_level) and (opt_level >= 3 or bool(facts.minsize)):
-        return None
-    return {a.name: a.value_size for a in facts.aliases if a.base_private and a.value_size is not None}
-
+def object_alias_sizes(
+    facts: ModuleFacts,
+    triple: str | None,
+    opt_level: int,
+    uses: dict[str, set[str]],
+    data: dict[str, tuple[str, int]],
+    order: dict[str, int],
+) -> tuple[dict[str, int], dict[str, str]]:
+    """What the object link (compiler/backend/objlink.py) writes so that each alias has the
+    serial object's size: explicit sizes (alias -> its value type's size: the base is private,
+    or the serial GlobalMerge packed it, so the base has no symbol of its own) and, where a
+    piece merges, alias -> base (the alias gets its base's output size: a piece that packed
+    the base wrote the value type's). `uses`: each function of the split's optimised code
+    (its dead definitions left out) -> the global values it uses (GlobalMerge counts
+    instruction uses); `data`: the pieces' data symbols, name -> (section, size)
+    (`objlink.data_symbols`), the sizes and sections after optimisation."""
+    merged: set[str] = set()
+    merge = merging(facts, triple, opt_level)
+    if merge:
+        objects: dict[str, DataObject] = {}
+        for name in facts.candidates:
+            found = data.get(name)
+            if found is not None:
+                objects[name] = DataObject(name, _bucket(found[0]), found[1], facts.align.get(name, 1))
+            elif name in facts.private_data:
+                objects[name] = facts.private_data[name]
+        merged = merged_variables(uses, objects, facts, opt_level, order)
+    sizes: dict[str, int] = {}
+    size_of: dict[str, str] = {}
+    for alias in facts.aliases:
+        if alias.base_private or alias.base in merged:
+            if alias.value_size is not None:
+                sizes[alias.name] = alias.value_size
+        elif merge:
+            size_of[alias.name] = alias.base
+    return sizes, size_of

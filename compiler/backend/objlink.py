@@ -22,7 +22,8 @@ tables (numpy; measured in docs/bench/objlink/REPORT.md):
   (a declaration left by code the optimiser deleted); every synthetic name
   (compiler/backend/names.py) gets its module spelling back; the formerly local variables
   nothing uses any more are dropped (`ObjectNames.dead_when_unused`); the aliases in
-  `ObjectNames.sizes` get that size (compiler/backend/globalmerge.py);
+  `ObjectNames.sizes` get that size, those in `ObjectNames.size_of` their base's
+  (compiler/backend/globalmerge.py);
 - relocations: offsets shifted by the input section's place, symbols remapped, addends of
   section-relative ones shifted (numpy, per relocation section).
 
@@ -83,16 +84,19 @@ class ObjectNames:
     """What the merge needs to know of the whole build: the module's local names (bound
     local again), its private names (made `.L` temporaries), the formerly local variables
     dropped when nothing names them, the synthetic names' spellings, and explicit sizes
-    (GlobalMerge's alias sizes). The two flags are a harness's faults (fuzz/faults.py), True
-    in every product build: `restore_bindings=False` leaves module locals and crossed privates
-    global hidden, as the pieces exported them (references still resolve); and
-    `shift_section_addends=False` maps section symbols without their input section's place."""
+    (GlobalMerge's alias sizes: a size, or the size of another symbol, by name). The two flags
+    are a harness's faults (fuzz/faults.py), True in every product build:
+    `restore_bindings=False` leaves module locals and crossed privates global hidden, as the
+    pieces exported them (references still resolve); and `shift_section_addends=False` maps
+    section symbols without their input section's place."""
 
     local: frozenset[str] | set[str]
     private: frozenset[str] | set[str]
     dead_when_unused: frozenset[str] | set[str] = frozenset()
     spellings: dict[str, str] | None = None
     sizes: dict[str, int] = field(default_factory=dict)
+    #: alias -> base: the alias gets the base's output size (written after `sizes`)
+    size_of: dict[str, str] = field(default_factory=dict)
     restore_bindings: bool = True
     shift_section_addends: bool = True
 
@@ -283,10 +287,22 @@ class _Symbols:
             self.section_sym.append(len(self.locals))
             self.locals.append((0, STT_SECTION, 0, first + k, 0, 0))
 
+    def spelled(self, raw: bytes) -> bytes:
+        """`raw` as the module spells it (a synthetic name's spelling back)."""
+        if self.spellings and _SYNTHETIC in raw:
+            return names.original(raw.decode("utf-8", "surrogateescape"), self.spellings).encode("utf-8", "surrogateescape")
+        return raw
+
+    def find_local(self, raw: bytes) -> int | None:
+        """The index of the first local symbol named `raw` (no section symbol), or None."""
+        at = self._at.get(self.spelled(raw))
+        if at is None:
+            return None
+        return next((i for i, row in enumerate(self.locals) if row[0] == at and row[1] & 0xF != STT_SECTION), None)
+
     def name(self, raw: bytes) -> int:
         """`raw`'s offset in the output string table, spelled as the module spells it."""
-        if self.spellings and _SYNTHETIC in raw:
-            raw = names.original(raw.decode("utf-8", "surrogateescape"), self.spellings).encode("utf-8", "surrogateescape")
+        raw = self.spelled(raw)
         at = self._at.get(raw)
         if at is None:
             at = self._at[raw] = len(self.strtab)
@@ -429,6 +445,7 @@ def _merge(inputs: list[_Input], link_names: ObjectNames) -> bytes:
     final = _final_symbols(inputs, layout, symbols, globals_, local_def, local, private, dead, link_names.restore_bindings)
     sizes = {k.encode("utf-8", "surrogateescape"): v for k, v in link_names.sizes.items()}
     table = _symbol_array(symbols, final, globals_, sizes)
+    _copy_sizes(table, symbols, final, link_names.size_of)
     _relocate(inputs, layout, maps, final, dead)
     # a piece with a GNU extension (an IFUNC, a unique symbol) says ELFOSABI_GNU: so does the merge
     ident = max((o.ident for o in inputs), key=lambda i: i[7])
@@ -560,6 +577,34 @@ def _symbol_array(
         if i is not None and _defined(int(table["shndx"][i])):
             table["size"][i] = size
     return table
+
+
+def _copy_sizes(table: np.ndarray, symbols: _Symbols, final: dict[bytes, int | None], size_of: dict[str, str]) -> None:
+    """Each alias in `size_of` gets its base's output size (both defined here); the base's
+    index from `final`, or by name among the locals (a local its owner kept local)."""
+    for alias, base in size_of.items():
+        a, b = alias.encode("utf-8", "surrogateescape"), base.encode("utf-8", "surrogateescape")
+        i = final.get(a)
+        j = final.get(b)
+        if j is None:
+            j = symbols.find_local(b)
+        if i is not None and j is not None and _defined(int(table["shndx"][i])) and _defined(int(table["shndx"][j])):
+            table["size"][i] = table["size"][j]
+
+
+def data_symbols(pieces: Sequence[ObjectPiece]) -> dict[str, tuple[str, int]]:
+    """The data the pieces' objects define, by symbol name: its section's name and its size
+    (defined STT_OBJECT and untyped symbols; the first piece's, in `key` order, where two
+    define one name). What GlobalMerge's decision reads of the split's code after
+    optimisation (compiler/backend/globalmerge.py)."""
+    out: dict[str, tuple[str, int]] = {}
+    for o in _read(sorted(pieces, key=lambda p: p.key)):
+        for j in range(1, len(o.syms)):
+            sh = o.shndx[j]
+            if o.info[j] & 0xF in (STT_OBJECT, STT_NOTYPE) and _defined(sh) and sh < len(o.sh):
+                name = o.sym_names[j].decode("utf-8", "surrogateescape")
+                out.setdefault(name, (o.names[sh].decode("utf-8", "surrogateescape"), o.size[j]))
+    return out
 
 
 def _relocate(

@@ -96,6 +96,9 @@ class Optimised:
     #: compiled as one module (else cut in pieces, per function with `level2`)
     whole: bool = True
     level2: bool = False
+    #: the functions defined here (of `defined`: whose `references` are code's, what
+    #: GlobalMerge counts, compiler/backend/globalmerge.py)
+    functions: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -384,7 +387,8 @@ def optimise_task(
         if two_phase:
             references = module.references()
             defined = [v.name for v in values]
-            optimised = Optimised(list(known), module.bitcode(), local, defined, references, cpu, whole, level2)
+            functions = {v.name for v in values if v.is_function and v.linkage != engine.AVAILABLE_EXTERNALLY}
+            optimised = Optimised(list(known), module.bitcode(), local, defined, references, cpu, whole, level2, functions)
             cpu["optimise"] += time.process_time() - start
             return optimised
         _run_optimised_hooks(module, config)
@@ -723,7 +727,7 @@ def _compile_split(
     # links them itself where a harness rewrites pieces or names, caches tasks (the names a
     # piece's link reads are the whole plan's), keeps the pieces, or GlobalMerge's alias
     # sizes need every piece's assembly
-    config, alias_sizes, asm_link_because = _choose_link(config, hooks, the_plan)
+    config, asm_link_because = _choose_link(config, hooks)
     worker_link = not config.object_link and not (
         hooks.pieces or hooks.link_names or hooks.tasks is not None or save_pieces or the_plan.merge_facts is not None)
     if worker_link:
@@ -741,6 +745,7 @@ def _compile_split(
     ]
     first, reused = _run_tasks(tasks, the_plan, jobs, config, worker_timeout, hooks.tasks)
     results = _second_phase(first, local_names, the_plan, jobs, config, worker_timeout, hooks.tasks)
+    merge_uses = _merge_uses(first, local_names, the_plan, config)
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
@@ -780,8 +785,9 @@ def _compile_split(
     obj = None
     if config.object_link:
         asm = ""
+        sizes, size_of = _object_alias_sizes(the_plan, config, merge_uses, objects)
         object_names = objlink.ObjectNames(
-            local_names, private_names | the_plan.private_names, dead_when_unused & local_names, spellings, alias_sizes or {})
+            local_names, private_names | the_plan.private_names, dead_when_unused & local_names, spellings, sizes, size_of)
         for rewrite_objects in hooks.objects:  # a harness's faults, after the tasks (cached results stay true)
             objects = rewrite_objects(objects)
         for rewrite_object_names in hooks.object_names:
@@ -803,31 +809,53 @@ def _compile_split(
     )
 
 
-def _choose_link(
-    config: BackendConfig, hooks: BuildHooks, the_plan: planner.SplitPlan
-) -> tuple[BackendConfig, dict[str, int] | None, str | None]:
+def _choose_link(config: BackendConfig, hooks: BuildHooks) -> tuple[BackendConfig, str | None]:
     """Whether the object link asked for (`config.object_link`) can serve this build: not
-    where a harness rewrites the pieces' text, the link's names or the linked text (its
-    `objects`/`object_names` hooks keep it: they rewrite what it merges), nor where
-    the serial object's alias sizes hang on GlobalMerge's decisions over every piece's code
-    (globalmerge.alias_sizes reads them from assembly). The config to build with, the alias
-    sizes the object link writes, and why the text link serves instead (None: it does not)."""
+    for a target whose objects it does not merge, nor where a harness rewrites the pieces'
+    text, the link's names or the linked text (its `objects`/`object_names` hooks keep it:
+    they rewrite what it merges). The config to build with, and why the text link serves
+    instead (None: it does not)."""
     if not config.object_link:
-        return config, None, None
+        return config, None
     because = None
-    sizes: dict[str, int] | None = {}
     triple = config.triple or llvm_stage.host_triple()
     if not llvm_stage.object_linkable(triple):
         because = f"the object link merges ELF64 objects: not {triple}'s"
     elif hooks.pieces or hooks.link_names or hooks.linked:
         because = "a harness rewrites the pieces' text, the link's names or the linked text"
-    elif the_plan.merge_facts is not None:
-        sizes = globalmerge.object_alias_sizes(the_plan.merge_facts, config.triple, config.opt_level)
-        if sizes is None:
-            because = "GlobalMerge's alias sizes are judged on every piece's assembly"
     if because is not None:
-        return dataclasses.replace(config, object_link=False), None, because
-    return config, sizes, None
+        return dataclasses.replace(config, object_link=False), because
+    return config, None
+
+
+def _merge_uses(
+    first: list[TaskResult | Optimised], local_names: set[str], the_plan: planner.SplitPlan, config: BackendConfig,
+) -> dict[str, set[str]]:
+    """GlobalMerge's input where the object link needs its decision (globalmerge.merging):
+    each function the split's optimised subgraphs keep (their dead definitions left out)
+    -> the global values it uses; else nothing."""
+    facts = the_plan.merge_facts
+    if not config.object_link or facts is None or not globalmerge.merging(facts, config.triple, config.opt_level):
+        return {}
+    dead = dead_definitions(first, local_names)
+    uses: dict[str, set[str]] = {}
+    for k, result in enumerate(first):
+        if isinstance(result, Optimised):
+            for function in result.functions - set(dead.get(k, ())):
+                uses.setdefault(function, set()).update(result.references.get(function, ()))
+    return uses
+
+
+def _object_alias_sizes(
+    the_plan: planner.SplitPlan, config: BackendConfig, uses: dict[str, set[str]], objects: list[objlink.ObjectPiece],
+) -> tuple[dict[str, int], dict[str, str]]:
+    """The alias sizes the object link writes (globalmerge.object_alias_sizes): explicit
+    sizes, and alias -> base where the alias takes its base's size."""
+    facts = the_plan.merge_facts
+    if facts is None:
+        return {}, {}
+    data = objlink.data_symbols(objects) if globalmerge.merging(facts, config.triple, config.opt_level) else {}
+    return globalmerge.object_alias_sizes(facts, config.triple, config.opt_level, uses, data, the_plan.order)
 
 
 def _link_in_driver(
