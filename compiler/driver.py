@@ -449,7 +449,6 @@ def _build_split(
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)
-    config = dataclasses.replace(config, object_link=True)
     result = split.compile_split(
         module,
         bitcode,
@@ -480,16 +479,8 @@ def _build_split(
     if options.print_split_plan:
         times.notes.append(names.readable(result.plan_text, spellings))
     times.notes.append("task CPU: " + ", ".join(f"{secs:.3f}s" for secs in sorted(result.task_cpu, reverse=True)))
-    if result.asm_link_because is not None:
-        times.notes.append(f"link: asm, not object ({result.asm_link_because})")
-    if result.obj is not None:  # the object link made the object: nothing to assemble
-        times.notes.append(_driver_alone(times))
-        return BuildResult(result.obj, times)
-    start = time.perf_counter()
-    obj, assemble_cpu = split.assemble_linked(result.asm, config, options.worker_timeout)
-    times.add("assemble", time.perf_counter() - start, assemble_cpu)  # the CPU of llvm-mc, which assembled
     times.notes.append(_driver_alone(times))
-    return BuildResult(obj, times)
+    return BuildResult(result.obj, times)
 
 
 #: the split build's stage that runs the workers; every other stage is the driver's alone

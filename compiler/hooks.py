@@ -11,9 +11,6 @@ workers that crash or hang; fuzz/buildserver.py adds its lowering cache):
 - `optimised`: called in each worker on an optimised subgraph's module, after the dead
   definitions are deleted and just before its code is generated (module-level functions, as
   `worker`): a fault that must see the optimiser's work (specialised copies, inlined rows);
-- `pieces`: rewrite the pieces' assembly before the MC link;
-- `link_names`: rewrite the (local, private) names the MC link restores;
-- `linked`: rewrite the MC link's one assembly text;
 - `objects`: rewrite the pieces' objects just before the object link merges them (driver side,
   after the tasks: a task cache's results do not depend on it);
 - `object_names`: rewrite what the object link is told (`objlink.ObjectNames`, harness-only
@@ -37,7 +34,6 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from compiler.backend import engine
-    from compiler.backend.mclink import AsmPiece
     from compiler.backend.objlink import ObjectNames, ObjectPiece
     from compiler.backend.planner import SplitPlan
     from compiler.backend.split import Optimised, TaskResult
@@ -77,9 +73,6 @@ class BuildHooks:
     plan: tuple[Callable[[SplitPlan], SplitPlan], ...] = ()
     worker: tuple[Callable[[str], None], ...] = ()
     optimised: tuple[Callable[[engine.Module], None], ...] = ()
-    pieces: tuple[Callable[[list[AsmPiece]], list[AsmPiece]], ...] = ()
-    link_names: tuple[Callable[[set[str], set[str]], tuple[set[str], set[str]]], ...] = ()
-    linked: tuple[Callable[[str], str], ...] = ()
     objects: tuple[Callable[[list[ObjectPiece]], list[ObjectPiece]], ...] = ()
     object_names: tuple[Callable[[ObjectNames], ObjectNames], ...] = ()
     lowering: LoweringCache | None = None
@@ -90,5 +83,4 @@ class BuildHooks:
     @property
     def changes_the_back_end(self) -> bool:
         """Whether any hook changes what the split back end produces (a fault, not a cache)."""
-        return bool(self.plan or self.worker or self.optimised or self.pieces or self.link_names or self.linked
-                    or self.objects or self.object_names)
+        return bool(self.plan or self.worker or self.optimised or self.objects or self.object_names)

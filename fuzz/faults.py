@@ -286,7 +286,6 @@ def hooks_for(names: Iterable[str], *, base: BuildHooks | None = None) -> BuildH
         out = dataclasses.replace(
             out, names=(*out.names, name), plan=out.plan + hook.plan, worker=out.worker + hook.worker,
             optimised=out.optimised + hook.optimised,
-            pieces=out.pieces + hook.pieces, link_names=out.link_names + hook.link_names, linked=out.linked + hook.linked,
             objects=out.objects + hook.objects, object_names=out.object_names + hook.object_names,
         )
     return None if out == BuildHooks() else out

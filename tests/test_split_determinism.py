@@ -38,7 +38,7 @@ def test_level2_pieces_after_an_llvm_used_piece_are_not_retained() -> None:
     where a freed `llvm.used` function had been came out in its own `.text.<name>` section with
     SHF_GNU_RETAIN (flags "axR"), so objects differed between builds and across -j."""
     members = ["kept", *(f"f{i}" for i in range(40)), "anchor"]
-    config = split.BackendConfig(opt_level=0, piece_cost=1, object_link=True)
+    config = split.BackendConfig(opt_level=0, piece_cost=1)
     outputs = []
     for _ in range(5):
         pieces, _local, _private, _cpu = split.optimise_task(_USED_SUBGRAPH, members, 0, config, True)

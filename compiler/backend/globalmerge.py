@@ -18,17 +18,14 @@ there, from the input), its alignment and eligibility from the input module (lin
 visibility before the split exported anything), and the packing follows GlobalMerge.cpp
 (`doMerge`, LLVM 22: by-use grouping, single-use sets ignored, sets sorted by size and cut
 at 4,095 bytes; a one-variable cut is not merged). The object link then writes the size the
-serial object has (docs/backend.md, "GlobalMerge and alias sizes"). `alias_sizes` is the
-same decision for the text link, on the pieces' assembly read back.
+serial object has (docs/backend.md, "GlobalMerge and alias sizes").
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from compiler.backend import engine, irmodel, tokens
+from compiler.backend import engine, irmodel
 
 #: GlobalMerge's MaxOffset on AArch64 (AArch64TargetMachine.cpp: createGlobalMergePass(TM, 4095, ...))
 MAX_OFFSET = 4095
@@ -132,25 +129,7 @@ def active(triple: str | None, opt_level: int) -> bool:
     return opt_level >= 1 and t.startswith(("aarch64", "arm64")) and not any(os in t for os in ("darwin", "macos", "ios", "windows"))
 
 
-# ------------------------------------------------------------------ the pieces' assembly
-
-_SECTION = re.compile(r"^\s*\.section\s+\"?([^\",\s]+)")
-_SIMPLE_SECTION = re.compile(r"^\s*\.(text|data|bss)\b")
-_TYPE = re.compile(r"^\s*\.type\s+(" + tokens.ASM_SYMBOL + r"),\s*[@%](object|function)\s*$")
-_SIZE = re.compile(r"^\s*\.size\s+(" + tokens.ASM_SYMBOL + r"),\s*(\d+)\s*$")
-_ALIGN = re.compile(r"^\s*\.p2align\s+(\d+)")
-_COMM = re.compile(r"^\s*\.comm\s+(" + tokens.ASM_SYMBOL + r"),\s*(\d+)(?:,\s*(\d+))?")
-_LABEL = re.compile("^(" + tokens.ASM_SYMBOL + "):")
-_ASSIGN = re.compile(r"^\s*(" + tokens.ASM_SYMBOL + r")\s*=\s*(" + tokens.ASM_SYMBOL + r")(?:\+(\d+))?(?:\+(\d+))?\s*$")
-_TOKEN = re.compile(tokens.ASM_START + tokens.ASM_SYMBOL)
 _MERGED = "_MergedGlobals"
-
-
-@dataclass
-class _Piece:
-    objects: dict[str, DataObject] = field(default_factory=dict)
-    functions: dict[str, set[str]] = field(default_factory=dict)
-    alias_size: dict[str, int] = field(default_factory=dict)  # explicit `.size` of an assignment
 
 
 def _bucket(section: str) -> tuple[str, str] | None:
@@ -163,109 +142,8 @@ def _bucket(section: str) -> tuple[str, str] | None:
     return ("data", section)  # an explicit section: its own group (BSS-ness not told apart here)
 
 
-def _read_piece(asm: str, aliases: set[str]) -> _Piece:
-    """Data objects, functions with the names their code uses, explicit alias sizes.
-    `aliases`: the input's aliases (`al = .L_MergedGlobals+32` is one, not a merged variable)."""
-    piece = _Piece()
-    section = ".text"
-    align = 1
-    function: str | None = None
-    types: dict[str, str] = {}
-    merged_at: dict[str, list[str]] = {}  # _MergedGlobals label -> the variables packed into it
-    merged_section: dict[str, tuple[str, str] | None] = {}
-    assigned: dict[str, str] = {}
-    sizes: dict[str, int] = {}
-    pending_refs: dict[str, set[str]] = {}
-    for line in asm.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith(("//", "#", ";")):
-            continue
-        if stripped.startswith("."):
-            m = _SECTION.match(line)
-            if m:
-                section = m.group(1)
-                continue
-            m = _SIMPLE_SECTION.match(line)
-            if m:
-                section = "." + m.group(1)
-                continue
-            m = _TYPE.match(line)
-            if m:
-                types[m.group(1)] = m.group(2)
-                continue
-            m = _ALIGN.match(line)
-            if m:
-                align = 1 << int(m.group(1))
-                continue
-            m = _SIZE.match(line)
-            if m:
-                sizes[m.group(1)] = int(m.group(2))
-                continue
-            m = _COMM.match(line)
-            if m:
-                name = m.group(1)
-                piece.objects[name] = DataObject(name, ("bss", ""), int(m.group(2)), int(m.group(3) or 1))
-                if _MERGED in name:
-                    merged_section[name] = ("bss", "")
-                continue
-            if stripped.startswith(".Lfunc_end"):
-                function = None
-            if not _LABEL.match(stripped):
-                a = _ASSIGN.match(line)
-                if a is None:
-                    continue
-        label = _LABEL.match(line)
-        if label:
-            name = label.group(1)
-            if name.startswith(".Lfunc_end"):
-                function = None
-            elif types.get(name) == "function":
-                function = name
-                piece.functions.setdefault(name, set())
-            elif types.get(name) == "object":
-                function = None
-                piece.objects[name] = DataObject(name, _bucket(section), 0, align)
-                if _MERGED in name:
-                    merged_section[name] = _bucket(section)
-            continue
-        a = _ASSIGN.match(line)
-        if a:
-            target = a.group(2)
-            assigned[a.group(1)] = target
-            if _MERGED in target and a.group(4) is None and a.group(1) not in aliases:
-                merged_at.setdefault(target, []).append(a.group(1))
-            continue
-        if function is not None:
-            pending_refs.setdefault(function, set()).update(_TOKEN.findall(line))
-    for name, obj in piece.objects.items():
-        if name in sizes:
-            obj.size = sizes[name]
-    for block, members in merged_at.items():
-        for name in members:
-            piece.objects[name] = DataObject(name, merged_section.get(block, ("data", "")), sizes.get(name, 0), 1)
-    for name, target in assigned.items():
-        if name in sizes and not (_MERGED in target and name in piece.objects):
-            piece.alias_size[name] = sizes[name]
-    for function, refs in pending_refs.items():
-        used = piece.functions[function]
-        for token in refs:
-            if token in merged_at:
-                # code addresses a merged variable from the block's base (`adrp x8,
-                # .L_MergedGlobals` then `[x8, #24]`): count every member, as the piece did
-                # (it merged them because functions here use them together)
-                used.update(merged_at[token])
-            else:
-                used.add(token)  # here or in another piece; what is no variable is filtered later
-    return piece
-
-
 def _original(name: str) -> str:
     return name.split(COPY_SUFFIX, 1)[0]
-
-
-def _input_name(name: str, candidates: set[str]) -> str:
-    """A piece's spelling of a variable -> the input's (a private one is `.L<name>` there)."""
-    return name[2:] if name.startswith(".L") and name not in candidates and name[2:] in candidates else name
 
 
 def merging(facts: ModuleFacts, triple: str | None, opt_level: int) -> bool:
@@ -322,49 +200,6 @@ def _packed(ranked: list[str], objects: dict[str, DataObject]) -> set[str]:
     if len(chunk) > 1:
         out.update(chunk)
     return out
-
-
-def alias_sizes(
-    pieces: Sequence[str],
-    facts: ModuleFacts,
-    triple: str | None,
-    opt_level: int,
-    order: dict[str, int],
-) -> dict[str, int]:
-    """The text link's alias sizes (the pieces' assembly read back): for each alias whose
-    size in the linked text would differ from the serial one's, the size to write."""
-    merge = merging(facts, triple, opt_level)
-    if not merge and not any(a.base_private for a in facts.aliases):
-        return {}  # no piece merges, so none sized an alias otherwise than the serial build
-    names = {a.name for a in facts.aliases}
-    read = [_read_piece(asm, names) for asm in pieces]
-    merged: set[str] = set()
-    if merge:
-        uses: dict[str, set[str]] = {}
-        objects: dict[str, DataObject] = {}
-        for piece in read:
-            for raw, obj in piece.objects.items():
-                name = _input_name(raw, facts.candidates)
-                if name in facts.candidates and obj.bucket is not None and obj.size < MAX_OFFSET:
-                    objects.setdefault(name, obj)
-            for function, used in piece.functions.items():
-                uses.setdefault(function, set()).update(_input_name(raw, facts.candidates) for raw in used)
-        merged = merged_variables(uses, objects, facts, opt_level, order)
-    base_size: dict[str, int] = {}
-    explicit: dict[str, int] = {}
-    for piece in read:
-        for name, obj in piece.objects.items():
-            base_size.setdefault(name, obj.size)
-        explicit.update(piece.alias_size)
-    wanted: dict[str, int] = {}
-    for alias in facts.aliases:
-        sized_by_type = alias.base_private or alias.base in merged
-        if sized_by_type:
-            if alias.name not in explicit and alias.value_size is not None:  # else the piece wrote it already
-                wanted[alias.name] = alias.value_size
-        elif alias.base in base_size and explicit.get(alias.name, base_size[alias.base]) != base_size[alias.base]:
-            wanted[alias.name] = base_size[alias.base]
-    return wanted
 
 
 def object_alias_sizes(

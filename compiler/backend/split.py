@@ -25,14 +25,12 @@ from pathlib import Path
 from typing import cast
 
 from compiler.backend import (
-    assembler,
     cut,
     deadfields,
     engine,
     globalmerge,
     guard,
     llvm_stage,
-    mclink,
     names,
     objlink,
     planner,
@@ -59,21 +57,14 @@ class BackendConfig:
     in_process: bool = False
     #: level-2 codegen pieces group functions up to this cost (the harness draws small ones)
     piece_cost: int = planner.LEVEL2_PIECE_COST
-    #: the names a worker's share of the MC link needs (`mclink.link_piece`, run where the
-    #: piece was made); None: the driver links every piece (a harness rewrites pieces first)
-    link: mclink.LinkNames | None = None
-    #: `--link object`: every piece's code generated as an object, which the driver merges
-    #: (compiler/backend/objlink.py), instead of assembly joined as text and assembled
-    object_link: bool = False
     #: a folder for each subgraph task's LLVM output (`_task_stderr`): warnings are dropped, as
     #: the serial build's are, and a crashed task's message is quoted in its one-line error;
     #: None: the worker's own stderr (not in `task_key`: where output goes changes no result)
     stderr_dir: str | None = None
 
 
-#: one codegen piece's code: its assembly, the piece as its worker linked it
-#: (`BackendConfig.link`), or its object (`BackendConfig.object_link`)
-PieceCode = str | mclink.LinkedPiece | bytes
+#: one codegen piece's code: its ELF object, which the driver merges (compiler/backend/objlink.py)
+PieceCode = bytes
 #: what one subgraph's worker task returns (`optimise_task`): [(members, code, is_shared_copy)],
 #: the local names defined, the private names that crossed pieces, CPU seconds per stage
 TaskResult = tuple[list[tuple[list[str], PieceCode, bool]], set[str], set[str], dict[str, float]]
@@ -103,10 +94,9 @@ class Optimised:
 
 @dataclass
 class SplitResult:
-    """Assembly of the whole module (or, with the object link, its object) plus facts for
-    the time report."""
+    """The whole module's object (the pieces' objects merged) plus facts for the time report."""
 
-    asm: str
+    obj: bytes
     subgraphs: int
     pieces: int
     plan: planner.SplitPlan
@@ -121,10 +111,6 @@ class SplitResult:
     #: each subgraph task's worker CPU seconds (optimise + codegen), in plan order: what a
     #: schedule on more workers is projected from
     task_cpu: list[float] = field(default_factory=list)
-    #: the object the object link made (`BackendConfig.object_link`; `asm` is then empty)
-    obj: bytes | None = None
-    #: why a build asked for the object link was linked as text (None: it was not asked, or got it)
-    asm_link_because: str | None = None
 
     @property
     def plan_text(self) -> str:
@@ -177,10 +163,6 @@ def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2:
     fields = [named, known, k, level2, config.opt_level, config.triple, config.force_triple, config.piece_cost, hooks]
     if config.optimised_hooks:
         fields.append({"optimised": _hook_names(config.optimised_hooks)})
-    if config.link is not None:
-        fields.append("linked in the worker")
-    if config.object_link:
-        fields.append("objects")
     if two_phase:
         fields.append("two-phase")
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
@@ -359,7 +341,7 @@ def optimise_task(
     with its reference graph (`Optimised`): `codegen_optimised_task` finishes it once the
     driver knows which definitions no subgraph uses any more.
 
-    Returns [(members, assembly, is_shared_copy)], the local names defined, the private
+    Returns [(members, object, is_shared_copy)], the local names defined, the private
     names that crossed pieces, and CPU seconds per stage. With `level2`, the optimised
     subgraph is cut per function and each piece compiled as its own module; otherwise
     the optimised module is compiled in place (locals the optimiser created renamed
@@ -425,9 +407,9 @@ def _codegen(
     import time
 
     if whole:
-        code = _emit(module, target, config)
+        code = llvm_stage.emit_object(module, target)
         cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
-        return _linked([(list(known), code, False)], local, set(), k, config, cpu)
+        return [(list(known), code, False)], local, set(), cpu
     # level 2 in memory: the pieces are cuts of the optimised module's bitcode (its asm apart:
     # the bitcode writer would parse it), as the driver's level 1 (planner.split_functions)
     pieces, local, private = planner.split_functions(
@@ -439,36 +421,9 @@ def _codegen(
     for members, spec, shared in pieces:
         with cut.cut(bitcode, spec, f"<subgraph {k} piece>", module_asm) as piece_module:
             piece_module.prepare(target, force_triple=config.force_triple)
-            out.append((members, _emit(piece_module, target, config), shared))
+            out.append((members, llvm_stage.emit_object(piece_module, target), shared))
     cpu["codegen"] = cpu.get("codegen", 0.0) + time.process_time() - start
-    return _linked(out, local, private, k, config, cpu)
-
-
-def _emit(module: engine.Module, target: engine.Target, config: BackendConfig) -> str | bytes:
-    """A piece's code: an object for the object link (`BackendConfig.object_link`), else assembly."""
-    return llvm_stage.emit_object(module, target) if config.object_link else llvm_stage.emit_assembly(module, target)
-
-
-def _linked(
-    pieces: list[tuple[list[str], PieceCode, bool]], local: set[str], private: set[str], k: int,
-    config: BackendConfig, cpu: dict[str, float],
-) -> TaskResult:
-    """The task's result, its pieces linked here when `config.link` says so (`mclink.link_piece`:
-    the work on each piece's own text moves off the driver's serial path)."""
-    import time
-
-    if config.link is None:
-        return pieces, local, private, cpu
-    start = time.process_time()
-    names = mclink.LinkNames(
-        config.link.local | local, config.link.private | private, config.link.dead_when_unused, config.link.spellings
-    )
-    linked: list[tuple[list[str], PieceCode, bool]] = []
-    for j, (members, asm, shared) in enumerate(pieces):
-        assert isinstance(asm, str)
-        linked.append((members, mclink.link_piece(mclink.AsmPiece((0, k, j), asm), mclink.piece_ident((0, k, j)), names), shared))
-    cpu["link"] = time.process_time() - start
-    return linked, local, private, cpu
+    return out, local, private, cpu
 
 
 def codegen_optimised_task(optimised: Optimised, dead: list[str], k: int, config: BackendConfig) -> TaskResult:
@@ -614,14 +569,6 @@ def _first_llvm_error(stderr_path: str) -> str:
     return guard.first_error(Path(stderr_path).read_text(errors="replace") if os.path.exists(stderr_path) else "")
 
 
-def assemble_linked(asm: str, config: BackendConfig, timeout: float) -> tuple[bytes, float]:
-    """The linked text assembled by `llvm-mc` in a process of its own (compiler/backend/assembler.py):
-    an assembler abort (e.g. `.globl` on a `.L` label) is one line naming its complaint and the
-    saved text, not a dead driver. The object and the assembler's CPU seconds."""
-    done = assembler.assemble(asm, _worker_target(config).triple, timeout)
-    return done.obj, done.cpu
-
-
 # ------------------------------------------------------------------ driver side
 
 
@@ -723,18 +670,6 @@ def _compile_split(
     private_names: set[str] = set()
     # -O0 runs no GlobalDCE unsplit: every variable stays, referenced or not
     dead_when_unused = the_plan.dead_when_unused if config.opt_level >= 1 else set()
-    # each worker links its own pieces (mclink.link_piece), the driver only joins them; it
-    # links them itself where a harness rewrites pieces or names, caches tasks (the names a
-    # piece's link reads are the whole plan's), keeps the pieces, or GlobalMerge's alias
-    # sizes need every piece's assembly
-    config, asm_link_because = _choose_link(config, hooks)
-    worker_link = not config.object_link and not (
-        hooks.pieces or hooks.link_names or hooks.tasks is not None or save_pieces or the_plan.merge_facts is not None)
-    if worker_link:
-        names_of_plan = mclink.LinkNames(frozenset(local_names), frozenset(the_plan.private_names),
-                                         frozenset(dead_when_unused & local_names), spellings)
-        config = dataclasses.replace(config, link=names_of_plan)
-
     t0, c0 = time.perf_counter(), time.process_time()
     # at -O1 and up: optimise, drop what no subgraph uses any more, then codegen (-O0 runs no
     # GlobalDCE unsplit; like GlobalDCE, names inside asm strings keep nothing alive)
@@ -750,8 +685,6 @@ def _compile_split(
     cpu = {"optimise": 0.0, "codegen": 0.0}
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
     tasks_cpu: list[float] = []
-    pieces_asm: list[mclink.AsmPiece] = []
-    linked: list[mclink.LinkedPiece] = []
     objects: list[objlink.ObjectPiece] = []
     piece_members: dict[int, list[list[str]]] = {}
     for sg, result in zip(the_plan.subgraphs, results, strict=True):
@@ -763,69 +696,32 @@ def _compile_split(
         local_names |= local
         private_names |= private
         piece_members[sg.index] = [members for members, _, _ in pieces]
-        for j, (members, asm_text, shared) in enumerate(pieces):
+        for j, (members, code, shared) in enumerate(pieces):
             if shared:  # discardable linkonce copy: keep the first subgraph's, drop the rest
                 ident = tuple(sorted(members))
                 if ident in shared_seen:
                     continue
                 shared_seen.add(ident)
-            key = _key(members, order, sg.index, j)
-            if isinstance(asm_text, mclink.LinkedPiece):
-                asm_text.key = key  # its worker knew its subgraph and place, not its input position
-                linked.append(asm_text)
-            elif isinstance(asm_text, bytes):
-                objects.append(objlink.ObjectPiece(key, asm_text))
-            else:
-                pieces_asm.append(mclink.AsmPiece(key, asm_text))
+            objects.append(objlink.ObjectPiece(_key(members, order, sg.index, j), code))
     seconds["optimise+codegen"], cpu_seconds["optimise+codegen"] = time.perf_counter() - t0, time.process_time() - c0
     if save_pieces:
-        _write_pieces(save_pieces, the_plan, pieces_asm, piece_members, objects)
+        _write_pieces(save_pieces, the_plan, piece_members, objects)
 
     t0, c0 = time.perf_counter(), time.process_time()
-    obj = None
-    if config.object_link:
-        asm = ""
-        sizes, size_of = _object_alias_sizes(the_plan, config, merge_uses, objects)
-        object_names = objlink.ObjectNames(
-            local_names, private_names | the_plan.private_names, dead_when_unused & local_names, spellings, sizes, size_of)
-        for rewrite_objects in hooks.objects:  # a harness's faults, after the tasks (cached results stay true)
-            objects = rewrite_objects(objects)
-        for rewrite_object_names in hooks.object_names:
-            object_names = rewrite_object_names(object_names)
-        obj = objlink.merge(objects, object_names)
-    elif worker_link:
-        asm = mclink.join(linked)
-    else:
-        asm = _link_in_driver(pieces_asm, hooks, local_names, private_names | the_plan.private_names, dead_when_unused,
-                              the_plan, config, spellings)
-    for rewrite_linked in hooks.linked:
-        asm = rewrite_linked(asm)
+    sizes, size_of = _object_alias_sizes(the_plan, config, merge_uses, objects)
+    object_names = objlink.ObjectNames(
+        local_names, private_names | the_plan.private_names, dead_when_unused & local_names, spellings, sizes, size_of)
+    for rewrite_objects in hooks.objects:  # a harness's faults, after the tasks (cached results stay true)
+        objects = rewrite_objects(objects)
+    for rewrite_object_names in hooks.object_names:
+        object_names = rewrite_object_names(object_names)
+    obj = objlink.merge(objects, object_names)
     seconds["link"], cpu_seconds["link"] = time.perf_counter() - t0, time.process_time() - c0
     cpu["largest task"] = largest
     cpu["worker peak MiB"] = pool.peak_memory_mb(jobs)
     return SplitResult(
-        asm, len(the_plan.subgraphs), len(pieces_asm) + len(linked) + len(objects), the_plan, seconds, cpu_seconds, cpu,
-        piece_members, reused, tasks_cpu, obj, asm_link_because,
+        obj, len(the_plan.subgraphs), len(objects), the_plan, seconds, cpu_seconds, cpu, piece_members, reused, tasks_cpu,
     )
-
-
-def _choose_link(config: BackendConfig, hooks: BuildHooks) -> tuple[BackendConfig, str | None]:
-    """Whether the object link asked for (`config.object_link`) can serve this build: not
-    for a target whose objects it does not merge, nor where a harness rewrites the pieces'
-    text, the link's names or the linked text (its `objects`/`object_names` hooks keep it:
-    they rewrite what it merges). The config to build with, and why the text link serves
-    instead (None: it does not)."""
-    if not config.object_link:
-        return config, None
-    because = None
-    triple = config.triple or llvm_stage.host_triple()
-    if not llvm_stage.object_linkable(triple):
-        because = f"the object link merges ELF64 objects: not {triple}'s"
-    elif hooks.pieces or hooks.link_names or hooks.linked:
-        because = "a harness rewrites the pieces' text, the link's names or the linked text"
-    if because is not None:
-        return dataclasses.replace(config, object_link=False), because
-    return config, None
 
 
 def _merge_uses(
@@ -835,7 +731,7 @@ def _merge_uses(
     each function the split's optimised subgraphs keep (their dead definitions left out)
     -> the global values it uses; else nothing."""
     facts = the_plan.merge_facts
-    if not config.object_link or facts is None or not globalmerge.merging(facts, config.triple, config.opt_level):
+    if facts is None or not globalmerge.merging(facts, config.triple, config.opt_level):
         return {}
     dead = dead_definitions(first, local_names)
     uses: dict[str, set[str]] = {}
@@ -856,24 +752,6 @@ def _object_alias_sizes(
         return {}, {}
     data = objlink.data_symbols(objects) if globalmerge.merging(facts, config.triple, config.opt_level) else {}
     return globalmerge.object_alias_sizes(facts, config.triple, config.opt_level, uses, data, the_plan.order)
-
-
-def _link_in_driver(
-    pieces: list[mclink.AsmPiece], hooks: BuildHooks, local_names: set[str], private_names: set[str],
-    dead_when_unused: set[str], the_plan: planner.SplitPlan, config: BackendConfig, spellings: dict[str, str] | None,
-) -> str:
-    """The MC link of every piece here, after a harness's rewrites of pieces and names, with
-    GlobalMerge's alias sizes (which read every piece's assembly)."""
-    for rewrite_pieces in hooks.pieces:
-        pieces = rewrite_pieces(pieces)
-    for rewrite_names in hooks.link_names:
-        local_names, private_names = rewrite_names(local_names, private_names)
-    # the serial object's alias sizes, whatever GlobalMerge did in each piece (globalmerge.py)
-    alias_sizes = None
-    if the_plan.merge_facts is not None:
-        in_order = [p.asm for p in sorted(pieces, key=lambda p: p.key)]
-        alias_sizes = globalmerge.alias_sizes(in_order, the_plan.merge_facts, config.triple, config.opt_level, the_plan.order)
-    return mclink.link(pieces, local_names, private_names, dead_when_unused, alias_sizes, spellings)
 
 
 def _second_phase(
@@ -898,8 +776,6 @@ def _second_phase(
             optimised = cast(Optimised, first[i])
             fields = [hashlib.sha256(optimised.bitcode).hexdigest(), dead.get(i, []), config.opt_level, config.triple,
                       config.force_triple]
-            if config.object_link:  # objects, not assembly (the text link's keys stay as they were)
-                fields.append("objects")
             if config.optimised_hooks:  # a harness's hooks run in this phase (keys without them stay)
                 fields.append(_hook_names(config.optimised_hooks))
             keys[i] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()
@@ -983,18 +859,14 @@ def _original(name: str) -> str:
 def _write_pieces(
     directory: str,
     the_plan: planner.SplitPlan,
-    pieces: list[mclink.AsmPiece],
     piece_members: dict[int, list[list[str]]],
     objects: list[objlink.ObjectPiece],
 ) -> None:
-    """The plan, every subgraph's text and every piece's code (assembly, or an object with
-    the object link) in `directory`."""
+    """The plan, every subgraph's text and every piece's object in `directory`."""
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
     (root / "plan.txt").write_text(the_plan.describe(piece_members) + "\n")
     for sg in the_plan.subgraphs:
         (root / f"subgraph-{sg.index:03d}.ll").write_text(sg.text)
-    for n, piece in enumerate(sorted(pieces, key=lambda p: p.key)):
-        (root / f"piece-{n:04d}-sg{piece.key[1]}.s").write_text(piece.asm)
     for n, obj in enumerate(sorted(objects, key=lambda p: p.key)):
         (root / f"piece-{n:04d}-sg{obj.key[1]}.o").write_bytes(obj.obj)

@@ -39,26 +39,26 @@ class Mutant:
 
 
 MUTANTS: tuple[Mutant, ...] = (
-    # ---------------------------------------------------------------- MC link
+    # ---------------------------------------------------------------- object link
     Mutant(
-        "mclink-keeps-local-globl", "compiler/backend/mclink.py",
-        "if sym in local_names:\n                return  # restore",
-        "if sym in local_names and sym in private_names:\n                return  # restore",
-        "only formerly private symbols lose the `.globl` the split gave them; internal ones leak",
+        "objlink-keeps-exported-local-global", "compiler/backend/objlink.py",
+        "elif raw in local and entry.defined and entry.row is not None and restore_bindings:",
+        "elif raw in local and raw in private and entry.defined and entry.row is not None and restore_bindings:",
+        "only formerly private symbols are bound local again; internal ones exported across subgraphs leak",
         "callgraph",
     ),
     Mutant(
-        "mclink-except-tables-shared", "compiler/backend/mclink.py",
-        r'_LOCAL_LABEL = re.compile(tokens.ASM_START + r"(\.L[\w.$]*|GCC_except_table[0-9]+)")',
-        r'_LOCAL_LABEL = re.compile(tokens.ASM_START + r"(\.L[\w.$]*)")',
-        "one family of piece-local labels (exception tables) is not made unique per piece",
+        "objlink-every-comdat-kept", "compiler/backend/objlink.py",
+        "        if sig in seen:\n            drop.update(members)",
+        "        if sig in seen and not members:\n            drop.update(members)",
+        "every piece's copy of a comdat group is kept, not the first one only",
         "linkage",
     ),
     Mutant(
-        "mclink-every-dw-ref", "compiler/backend/mclink.py",
-        "                elif tag in seen:\n",
-        "                elif tag in seen and tag[0] == \"bind\":\n",
-        "every piece keeps its `DW.ref.<personality>` definition (the fixed duplicate-symbol bug, back)",
+        "objlink-private-not-temporary", "compiler/backend/objlink.py",
+        'index = symbols.local(b".L" + raw, info, 0, out_sh, out_value, size)',
+        "index = symbols.local(raw, info, 0, out_sh, out_value, size)",
+        "a private symbol crossing pieces is bound local under its own name, not made an assembler temporary",
         "linkage",
     ),
     # ---------------------------------------------------------------- planner
@@ -273,11 +273,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "mixed",
     ),
     Mutant(
-        "mclink-binding-dedup-per-symbol", "compiler/backend/mclink.py",
-        "            key = line.strip()\n",
-        "            key = sym\n",
-        "binding directives are deduplicated per symbol, not per directive: `.hidden f` after `.globl f` is dropped",
-        "linkage",
+        "objlink-section-addend-unshifted", "compiler/backend/objlink.py",
+        'r["addend"] += extra[symi]',
+        'r["addend"] += 0 * extra[symi]',
+        "a relocation against a moved section keeps its piece's addend (strings, jump tables, unwind "
+        "tables read from the first piece's bytes)",
+        "mixed",
     ),
     Mutant(
         "planner-level2-exports-internal-only", "compiler/backend/planner.py",
