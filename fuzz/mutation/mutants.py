@@ -48,11 +48,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "callgraph",
     ),
     Mutant(
-        "objlink-every-comdat-kept", "compiler/backend/objlink.py",
-        "        if sig in seen:\n            drop.update(members)",
-        "        if sig in seen and not members:\n            drop.update(members)",
-        "every piece's copy of a comdat group is kept, not the first one only",
-        "linkage",
+        "objlink-local-reference-unresolved", "compiler/backend/objlink.py",
+        "        elif raw in local_def and not entry.defined:",
+        "        elif raw in local_def and entry.defined:",
+        "another piece's reference to a local its owner kept local is not resolved to it: it stays an "
+        "undefined global",
+        "callgraph",
     ),
     Mutant(
         "objlink-private-not-temporary", "compiler/backend/objlink.py",
