@@ -432,7 +432,7 @@ def _build_split(
     module: engine.Module, options: BuildOptions, times: StageTimes, spellings: dict[str, str], path: str,
     bitcode: tuple[bytes, str],
 ) -> BuildResult:
-    """The parallel back end: split, optimise + codegen in workers, MC link, assemble. A bad
+    """The parallel back end: split, optimise + codegen in workers, the object link. A bad
     asm line would end a worker: the plan's asm (only the functions holding it) is generated
     first, in a worker of its own, so it fails as `PATH: error: inline asm: ...`."""
     from compiler.backend import split

@@ -2,7 +2,7 @@
 
 LLVM reports some errors by exiting the process (e.g. the integrated assembler on a
 duplicate symbol: `error: <inline asm>: symbol '.Lfunc_end0' is already defined`, then
-`exit(1)`), and the MC link and assembler run in the driver's own process. The harness
+`exit(1)`), and the serial back end and the object link run in the driver's own process. The harness
 therefore sends every Ember build to this server: one request line (JSON) in, one
 response line out, the object written to the requested path. The server keeps LLVM
 initialised and the driver's worker pools warm, so a build costs what it costs in-process

@@ -1,5 +1,5 @@
 """Unread fields of local pointer tables (compiler/backend/deadfields.py, in memory through LLVM's
-C API) and unreferenced local variables at the MC link: what the unsplit GlobalOpt and GlobalDCE
+C API) and unreferenced local variables at the link: what the unsplit GlobalOpt and GlobalDCE
 drop, the split build drops too."""
 
 from __future__ import annotations

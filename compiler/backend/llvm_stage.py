@@ -38,7 +38,7 @@ def host_triple() -> str:
 
 #: architectures whose code Ember builds only as PTX (`--emit ptx`), never as objects or assembly
 GPU_ARCHS = ("nvptx", "amdgcn", "r600", "spirv")
-#: triple components whose object format is not ELF (the split back end's MC link writes ELF)
+#: triple components whose object format is not ELF (the split back end's object link merges ELF)
 NON_ELF = (
     "darwin", "macos", "ios", "tvos", "watchos", "windows", "win32", "mingw", "cygwin", "uefi", "aix", "zos", "macho", "coff", "xcoff",
 )

@@ -1,8 +1,9 @@
-"""Canonical names for the split back end: every name the MC link may have to rewrite is plain
-and unambiguous while the module is split, and gets its own spelling back in the link.
+"""Canonical names for the split back end: every name the link may have to find is plain and
+unambiguous while the module is split, and gets its own spelling back in the link
+(`objlink.ObjectNames.spellings`: the merged object's `.strtab` is rewritten).
 
-The link turns a private value that crossed pieces into a `.L` temporary by rewriting its
-symbol in the assembly, and restores local bindings by name. A name that is also a register,
+The link turns a private value that crossed pieces into a `.L` temporary and restores local
+bindings by name (the retired MC link did so by rewriting the assembly text). A name that is also a register,
 a mnemonic or a directive (`@rax`, `@add`, `@str`, `@ldr`), or one the assembly must quote
 (`@"with space"`, `@"f=1,2"`, `@"q\\22uote"`, non-ASCII), is legal IR and cannot be found
 reliably in assembly text. So before the module is split, every private value and every value
@@ -39,8 +40,8 @@ def asm_spelling(name: str) -> str:
     return f'"{escaped}"'
 
 
-#: names the MC link takes for a piece's own labels and makes unique per piece (mclink's
-#: `_LOCAL_LABEL`): `.L...` (an assembler temporary) and `GCC_except_table<N>`
+#: names codegen gives a piece's own labels: `.L...` (an assembler temporary) and
+#: `GCC_except_table<N>`; a module value spelled so is renamed while split
 _LABEL_LIKE = re.compile(r"\.L|GCC_except_table[0-9]")
 
 

@@ -30,7 +30,7 @@ tables (numpy; measured in docs/bench/objlink/REPORT.md):
 Debug sections need nothing special: each piece's object has one line table per unit, and
 concatenation with relocations is what `ld -r` does. Strings in SHF_MERGE sections are not
 merged across pieces (the final link does), and PC-relative relocations between pieces stay
-relocations (the text link's assembler resolves those inside a section): the object is a
+relocations (an assembler resolves those inside a section): the object is a
 little larger, the linked program the same.
 """
 
@@ -334,8 +334,8 @@ def _dead_variables(inputs: list[_Input], layout: _Layout, candidates: set[bytes
     """The definitions (input, symbol) of the candidates (formerly local variables the serial
     optimiser deletes once unused) that no relocation outside their own bytes reaches: by
     name, or, where the owner kept one local, section-relative into its bytes (a PC-relative
-    x86-64 field is counted as reaching anything 4 to 8 bytes past its addend). What the text
-    link's join drops (mclink.drop_unreferenced_data): one pass, no chains."""
+    x86-64 field is counted as reaching anything 4 to 8 bytes past its addend). One pass, no
+    chains."""
     if not candidates:
         return set()
     defs: dict[bytes, tuple[int, int]] = {}
@@ -394,7 +394,7 @@ def _section_relative_uses(
 
 def _referenced(inputs: list[_Input], layout: _Layout, dead: set[tuple[int, int]]) -> tuple[set[bytes], set[bytes]]:
     """The names some kept relocation uses, and those only the relocations of a dropped
-    variable's bytes used (its initialiser's references go with it, as from the text link)."""
+    variable's bytes used (its initialiser's references go with it)."""
     used: set[bytes] = set()
     dropped_only: set[bytes] = set()
     for oi, o in enumerate(inputs):

@@ -7,7 +7,7 @@ other definition (globals, address-taken locals, aliases, comdat groups, blockad
 users) has exactly ONE owner subgraph; other subgraphs see a declaration. A local
 owned entity referenced from another subgraph is made `external hidden` in its owner
 for the duration of the compile (so the optimiser cannot assume it sees every use)
-and made local again by the MC link. Duplicated copies outside their home subgraph
+and made local again by the object link. Duplicated copies outside their home subgraph
 are renamed `<name>.ember.<k>`: IPO may specialise them differently, so they are
 never merged.
 
@@ -142,7 +142,7 @@ class SplitPlan:
         """A readable plan: which symbol lands in which subgraph (and codegen piece), with linkage.
 
         Each member line gives its linkage inside the subgraph module and, where the
-        MC link changes it back, the linkage it gets in the final object.
+        link changes it back, the linkage it gets in the final object.
         """
         lines = [self.work.render()]
         for sg in self.subgraphs:

@@ -1,7 +1,7 @@
 """`--split auto`, the default: whether splitting pays for this build, from the module's size.
 
 A split build pays fixed costs a serial one does not (worker start-up, printing and planning
-the module, the MC link, assembling the linked text: about 0.3-0.6 s on 2 cores) and gains
+the module, the object link: about 0.3-0.6 s on 2 cores) and gains
 at most the LLVM time the extra workers take over. At -O0, with one job, or on a small
 module the fixed costs win, so the default builds serially there; otherwise it splits.
 The thresholds come from `ember bench --corpus` (docs/performance.md, "-O0 and small modules").

@@ -1,8 +1,7 @@
 """How names are spelled in printed LLVM IR and in x86-64 / AArch64 assembly, in one place.
 
-Every text model of the back end (the IR entity model, the planner's and the summary's
-scans, the MC link and its debug and GlobalMerge passes) builds its patterns from these, so
-a name means the same thing to all of them.
+Every text model left (the IR entity model the harness's reducer and slicer read) builds its
+patterns from these, so a name means the same thing to all of them.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Each flow yields one self-contained PTX module per kernel, each with its own `.v
 `ptxas` rejects them (a second header; two `.func ember_trap`). The PTX link keeps the
 first header, drops the others, and renames a module-scope symbol (a `.func` or a
 `.global`/`.const` variable) that an earlier module already defines, in the later module
-only (`name_$_link_$_<n>`): copies specialised differently stay distinct, as in the MC link.
+only (`name_$_link_$_<n>`): copies specialised differently stay distinct, as in the host's object link.
 `.entry` names are unique (one per kernel) and never renamed; the same module reached by
 two kernels (the all-kernel flow beyond `planner.MAX_SUBGRAPHS`) is taken once.
 """

@@ -14,7 +14,7 @@ _LOCATED = re.compile(r"^(?:[^:\n]*:(?:\d+:)*\s*)?(?:error|internal error):\s*")
 
 def error_cause(error: str) -> str:
     """What a failed build's error says failed, without where: the first line's message up
-    to its first colon (`assembler aborted`, `worker crashed`), so two candidates that fail
+    to its first colon (`object link`, `worker crashed`), so two candidates that fail
     the same way agree even though their file names and positions differ."""
     first = error.strip().splitlines()[0] if error.strip() else ""
     return _LOCATED.sub("", first).split(":")[0].strip()
@@ -35,5 +35,5 @@ def signature(report: Report, classifications: Iterable[str] | None = None) -> S
 
 
 def render_signature(sig: Signature) -> str:
-    """One line per failure: `crash: --split none -O2 vs --split two-level -j2 -O2 (assembler aborted)`."""
+    """One line per failure: `crash: --split none -O2 vs --split two-level -j2 -O2 (object link)`."""
     return "; ".join(f"{c}: {r} vs {k}" + (f" ({why})" if why else "") for c, r, k, why in sorted(sig))
