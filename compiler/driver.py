@@ -269,10 +269,12 @@ def build(path: str, options: BuildOptions) -> BuildResult:
     # the split back end links objects: `--emit asm` is one module's assembly, written serially
     split_build = options.split != SplitMode.NONE and options.emit == "obj"
     auto = options.split == SplitMode.AUTO
-    if options.emit == "asm" and options.split not in (SplitMode.NONE, SplitMode.AUTO):
+    asked_split = options.split not in (SplitMode.NONE, SplitMode.AUTO)
+    if options.emit == "asm" and (asked_split or (auto and (options.print_split_plan or options.save_pieces))):
+        # an explicit mode, a plan or pieces asked for: say why there are none
         times.user_notes.append(
-            f"--emit asm builds with the serial back end, not --split {options.split} (the split back end "
-            "links objects; --emit obj --save-pieces DIR keeps each piece's object)"
+            "--emit asm builds with the serial back end" + (f", not --split {options.split}" if asked_split else "")
+            + " (the split back end links objects; --emit obj --save-pieces DIR keeps each piece's object)"
         )
     if options.target is not None:
         llvm_stage.check_target(options.target, emit=options.emit, split=split_build and not auto)

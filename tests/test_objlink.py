@@ -260,6 +260,11 @@ def test_emit_asm_of_a_split_mode_is_the_serial_assembly_with_a_note(mode: str, 
     notes = [line for line in split.stderr.splitlines() if line.startswith("ember: note:")]
     assert len(notes) == 1 and f"--split {mode}" in notes[0] and "serial back end" in notes[0], split.stderr
     assert "ember: note:" not in serial.stderr
+    auto = ember("build", str(path), "--emit", "asm", "-o", "-")
+    assert auto.stdout == serial.stdout and "ember: note:" not in auto.stderr
+    plan = ember("build", str(path), "--emit", "asm", "--print-split-plan", "-o", "-")  # a plan asked for: why none
+    notes = [line for line in plan.stderr.splitlines() if line.startswith("ember: note:")]
+    assert plan.stdout == serial.stdout and len(notes) == 1 and "serial back end" in notes[0], plan.stderr
 
 
 def test_the_link_option(ember, tmp_path: Path) -> None:
