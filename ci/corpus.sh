@@ -22,7 +22,7 @@
 # CI then took 72.6 of its 90 minutes (2026-11-28; issue 36 asks for under 60), so `full` runs the
 # `-g` and AArch64 rows of the C programs in two-level mode only (tests/test_corpus.py, SIDE_MODES:
 # it optimises subgraphs, where the `-g` differences found so far came from, and cuts them per function,
-# the most pieces for the MC link), every mode for cjson and zlib (also in the default test
+# the most pieces for the link), every mode for cjson and zlib (also in the default test
 # command); every C program keeps a -O2 row in every split mode, a -g row and an AArch64 row, and
 # rust-markdown its strict-xfail -g row. 32 rows move to EMBER_CORPUS=all (154 -> 122 rows), and
 # so does the -j1 build of those programs' AArch64 rows (their x86-64 rows compare -j1 with -j2).

@@ -110,8 +110,8 @@ class BuildOptions:
 @dataclass
 class StageTimes:
     """Wall time per named stage, in the order the stages ran, and the CPU seconds the
-    process that ran it spent (the driver, its forked serial child, or the worker that
-    assembles): on a loaded machine the wall time of a stage says little, its CPU much."""
+    process that ran it spent (the driver, or its forked serial child): on a loaded machine
+    the wall time of a stage says little, its CPU much."""
 
     seconds: dict[str, float] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)

@@ -254,7 +254,7 @@ class Relocation:
 #: split back end's `__ember_unnamed_K_N` number them differently, so they compare by attributes.
 _ANONYMOUS = re.compile(r"__(ember_)?unnamed_[\d_]+")
 #: Codegen's per-function exception-table labels: numbered by function position, made
-#: `.L` labels by the MC link (like `.LBB`), so ignored as `.L*` names are.
+#: `.L` labels by the retired MC link (like `.LBB`), so ignored as `.L*` names are.
 _CODEGEN_LABEL = re.compile(r"GCC_except_table\d+")
 
 

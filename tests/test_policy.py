@@ -79,12 +79,15 @@ def test_aarch64_builds_in_the_default_and_an_explicit_split_mode(ember, tmp_pat
     assert ember("symdiff", str(tmp_path / "a.o"), str(tmp_path / "b.o")).status == 0
 
 
-@pytest.mark.parametrize("triple", ["x86_64-apple-darwin", "i686-pc-linux-gnu"])
+@pytest.mark.parametrize(
+    "triple", ["x86_64-apple-darwin", "i686-pc-linux-gnu", "x86_64-unknown-linux-gnux32", "aarch64-unknown-linux-gnu_ilp32"]
+)
 def test_a_target_the_object_link_cannot_merge_builds_serially_by_default_and_an_explicit_split_is_refused(
     ember, tmp_path: Path, triple: str
 ) -> None:
     """Mach-O is no ELF; i686 is ELF32 with addends in the section bytes, which the object link
-    does not patch: both build serially under `auto`, and an explicit split mode is refused."""
+    does not patch, and x32 and AArch64 ILP32 are ELF32 too: each builds serially under `auto`,
+    and an explicit split mode is refused."""
     src = tmp_path / "f.ll"  # (no comdat: Mach-O has none)
     src.write_text("define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n")
     r = ember("build", str(src), "--target", triple, "-o", str(tmp_path / "a.o"))

@@ -193,7 +193,7 @@ def test_save_pieces_and_plan(tmp_path: Path, ember) -> None:
     assert "subgraph 0" in r.stderr and "anchor_a" in r.stderr
     assert (out / "plan.txt").exists()
     assert len(list(out.glob("subgraph-*.ll"))) >= 4
-    pieces = list(out.glob("piece-*.o"))  # the object link's pieces (--link asm keeps their assembly)
+    pieces = list(out.glob("piece-*.o"))  # every piece's object
     assert pieces and all(p.read_bytes()[:4] == b"\x7fELF" for p in pieces)
 
 

@@ -133,3 +133,16 @@ def test_checks_sharing_a_cache_report_the_fresh_objects(tmp_path: Path) -> None
     cached_b = objects(b, tasks)
     assert len(list(tasks.glob("task-*"))) == files + 2  # only the changed subgraph was compiled
     assert cached_b == objects(b, None) != objects(a, None)
+
+
+def test_one_cache_across_split_modes_gives_each_modes_fresh_object(tmp_path: Path) -> None:
+    """A reduction's checks share one cache across configurations (split modes, piece costs):
+    the second half of a task (codegen of an optimised subgraph) is keyed by how it is cut in
+    pieces too, so a two-level build never gets the subgraph mode's whole-subgraph objects
+    (or the other way round) when the optimised bitcode is the same."""
+    a, _b = _candidates(tmp_path)
+    fresh = {mode: _build(a, mode, None)[0] for mode in ("subgraph", "two-level")}
+    assert fresh["subgraph"] != fresh["two-level"]
+    cache = TaskFiles(tmp_path / "tasks")
+    for mode in ("subgraph", "two-level", "subgraph"):
+        assert _build(a, mode, cache)[0] == fresh[mode], mode

@@ -143,7 +143,9 @@ def _bucket(section: str) -> tuple[str, str] | None:
 
 
 def _original(name: str) -> str:
-    return name.split(COPY_SUFFIX, 1)[0]
+    """The module's function a split's function stands for: a copy `f.ember.K` is `f`; a key
+    `name<NUL>k` (a local one subgraph's optimiser made, split._merge_uses) is `name`."""
+    return name.split("\0", 1)[0].split(COPY_SUFFIX, 1)[0]
 
 
 def merging(facts: ModuleFacts, triple: str | None, opt_level: int) -> bool:

@@ -56,19 +56,15 @@ def check_target(triple: str, *, emit: str, split: bool) -> None:
     if gpu and emit == "obj":
         raise UsageError(f"target '{triple}' is a GPU: no objects for it (--emit asm prints its assembly, --emit ptx a program's kernels)")
     if split and not splittable(triple):
-        raise UsageError(f"the split back end links x86-64 and AArch64 ELF code only; use --split none for target '{triple}'")
+        raise UsageError(f"the split back end links x86-64 and AArch64 ELF64 code only; use --split none for target '{triple}'")
 
 
 #: LLVM target names whose ELF64 objects the object link merges (compiler/backend/objlink.py).
 #: Not 32-bit x86: ELF32 `.rel` sections keep addends in the section bytes, which the merge
 #: does not patch, so i686 builds serially (`--split auto`) or is refused (an explicit mode)
 SPLIT_ELF_TARGETS = ("x86-64", "aarch64")
-OBJECT_LINK_TARGETS = SPLIT_ELF_TARGETS
-
-
-def object_linkable(triple: str) -> bool:
-    """Whether the object link can merge the pieces' objects for `triple`."""
-    return engine.target_name(triple) in OBJECT_LINK_TARGETS
+#: environments of those targets whose objects are ELF32 all the same (x32, AArch64 ILP32)
+ILP32_ENVIRONMENTS = ("gnux32", "muslx32", "x32", "gnu_ilp32", "ilp32")
 
 
 def splittable(triple: str) -> bool:
@@ -80,7 +76,11 @@ def splittable(triple: str) -> bool:
     if name is None:
         return False
     parts = triple.lower().split("-")
-    return name in SPLIT_ELF_TARGETS and not any(p.startswith(NON_ELF) for p in parts[1:])
+    return (
+        name in SPLIT_ELF_TARGETS
+        and not any(p.startswith(NON_ELF) for p in parts[1:])
+        and not any(p in ILP32_ENVIRONMENTS for p in parts[1:])
+    )
 
 
 def parse_ir(text: str, path: str) -> llvm.ModuleRef:

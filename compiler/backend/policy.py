@@ -41,7 +41,7 @@ class Choice:
 def choose(*, opt_level: int, jobs: int, cost: int, splittable: bool, target: str = "") -> Choice:
     """Serial or split for a module of `cost` basic blocks built at `opt_level` with `jobs` workers."""
     if not splittable:
-        return Choice(SplitMode.NONE, f"the split back end links x86-64 and AArch64 ELF only, not '{target}'")
+        return Choice(SplitMode.NONE, f"the split back end links x86-64 and AArch64 ELF64 only, not '{target}'")
     if opt_level == 0:
         return Choice(SplitMode.NONE, "-O0: code generation alone is too cheap to split")
     if jobs < 2:

@@ -679,8 +679,9 @@ def _compile_split(
         for sg in the_plan.subgraphs
     ]
     first, reused = _run_tasks(tasks, the_plan, jobs, config, worker_timeout, hooks.tasks)
-    results = _second_phase(first, local_names, the_plan, jobs, config, worker_timeout, hooks.tasks)
-    merge_uses = _merge_uses(first, local_names, the_plan, config)
+    dead = dead_definitions(first, local_names)
+    results = _second_phase(first, dead, the_plan, jobs, config, worker_timeout, hooks.tasks)
+    merge_uses = _merge_uses(first, dead, the_plan, config)
     shared_seen: set[tuple[str, ...]] = set()
     cpu = {"optimise": 0.0, "codegen": 0.0}
     largest = 0.0  # CPU of the biggest task: the critical path with enough workers
@@ -725,20 +726,22 @@ def _compile_split(
 
 
 def _merge_uses(
-    first: list[TaskResult | Optimised], local_names: set[str], the_plan: planner.SplitPlan, config: BackendConfig,
+    first: list[TaskResult | Optimised], dead: dict[int, list[str]], the_plan: planner.SplitPlan, config: BackendConfig,
 ) -> dict[str, set[str]]:
     """GlobalMerge's input where the object link needs its decision (globalmerge.merging):
-    each function the split's optimised subgraphs keep (their dead definitions left out)
-    -> the global values it uses; else nothing."""
+    each function the split's optimised subgraphs keep (their `dead` definitions left out)
+    -> the global values it uses; else nothing. A local the optimiser made, which the plan
+    does not know, is keyed with its subgraph (`name<NUL>k`): two subgraphs may each make
+    one of the same name (globalmerge reads the name before the NUL)."""
     facts = the_plan.merge_facts
     if facts is None or not globalmerge.merging(facts, config.triple, config.opt_level):
         return {}
-    dead = dead_definitions(first, local_names)
     uses: dict[str, set[str]] = {}
     for k, result in enumerate(first):
         if isinstance(result, Optimised):
             for function in result.functions - set(dead.get(k, ())):
-                uses.setdefault(function, set()).update(result.references.get(function, ()))
+                key = f"{function}\0{k}" if function in result.local and function not in the_plan.order else function
+                uses.setdefault(key, set()).update(result.references.get(function, ()))
     return uses
 
 
@@ -756,26 +759,29 @@ def _object_alias_sizes(
 
 def _second_phase(
     first: list[TaskResult | Optimised],
-    local_names: set[str],
+    dead: dict[int, list[str]],
     the_plan: planner.SplitPlan,
     jobs: int,
     config: BackendConfig,
     worker_timeout: float,
     cache: TaskCache | None,
 ) -> list[TaskResult]:
-    """Every subgraph's finished result: the two-phase ones get their dead definitions
-    deleted and their code generated on the pool (largest first), through `cache` too."""
+    """Every subgraph's finished result: the two-phase ones get their `dead` definitions
+    (`dead_definitions`) deleted and their code generated on the pool (largest first),
+    through `cache` too."""
     todo = [i for i, r in enumerate(first) if isinstance(r, Optimised)]
     if not todo:
         return cast(list[TaskResult], first)
-    dead = dead_definitions(first, local_names)
     results: list[TaskResult | Optimised] = list(first)
     keys: dict[int, str] = {}
     if cache is not None:
         for i in todo:
             optimised = cast(Optimised, first[i])
-            fields = [hashlib.sha256(optimised.bitcode).hexdigest(), dead.get(i, []), config.opt_level, config.triple,
-                      config.force_triple]
+            # everything `codegen_optimised_task` reads: the subgraph's place (fresh locals are
+            # named for it), how it is cut in pieces, its members and locals, the target
+            fields = [hashlib.sha256(optimised.bitcode).hexdigest(), dead.get(i, []), i, optimised.members,
+                      sorted(optimised.local), optimised.whole, optimised.level2, config.piece_cost, config.opt_level,
+                      config.triple, config.force_triple]
             if config.optimised_hooks:  # a harness's hooks run in this phase (keys without them stay)
                 fields.append(_hook_names(config.optimised_hooks))
             keys[i] = hashlib.sha256(json.dumps(fields).encode()).hexdigest()

@@ -1,4 +1,4 @@
-"""How names are spelled in printed LLVM IR and in x86-64 / AArch64 assembly, in one place.
+"""How names are spelled in printed LLVM IR, in one place.
 
 Every text model left (the IR entity model the harness's reducer and slicer read) builds its
 patterns from these, so a name means the same thing to all of them.
@@ -16,9 +16,3 @@ IR_QUOTED = r'"[^"]*"'
 IR_LOCAL = "%" + IR_NAME
 #: where a name token ends (no name character follows)
 IR_NAME_END = f"(?!{IR_NAME_CHAR})"
-
-#: an assembly symbol (GNU as syntax, both targets), unquoted
-ASM_SYMBOL = r"[A-Za-z_.$][\w.$]*"
-#: where an assembly token starts (no symbol character before it) and ends
-ASM_START = r"(?<![\w.$])"
-ASM_END = r"(?![\w.$])"

@@ -132,7 +132,7 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
 #: an internal table used from two subgraphs kept the initialiser references, and the
 #: indirect calls, the unsplit optimiser drops), fixed by whole-module facts about local
 #: pointer tables (compiler/backend/deadfields.py) and by dropping local variables no piece
-#: references at the MC link (compiler/backend/mclink.py).
+#: references at the link (then the MC link; now compiler/backend/objlink.py).
 RECOGNISERS: dict[str, Callable[[properties.Report, properties.Failure], bool]] = {
     "extra-undefined": _only_extra_undefined,
 }

@@ -3,7 +3,8 @@
 ; piece, and the MC link kept both definitions, so the integrated assembler aborted with
 ; "symbol 'DW.ref.pers' is already defined" (subgraph and two-level modes, -O0 and -O2).
 ; Found by the linkage strategy's `eh` fragment (invoke/landingpad with the module's own
-; personality). FIXED: the MC link keeps one DW.ref.* definition (compiler/backend/mclink.py).
+; personality). FIXED: the link keeps one DW.ref.* definition (then the MC link; now the object
+; link's one comdat group per signature, compiler/backend/objlink.py).
 ; Reproduce: ember build personality_dw_ref.ll -O0 --split two-level --split-cost 1 -j 1 -o x.o
 define internal i32 @pers(i32 %v, i32 %a, i64 %c, ptr %e, ptr %ctx) {
   ret i32 0

@@ -374,7 +374,7 @@ def _op_lists(in_loop: bool, max_ops: int = 6, min_ops: int = 0) -> st.SearchStr
 
 #: Program sizes: most programs are a handful of small functions; some have a few large
 #: functions (register pressure, spills, long blocks: a level-2 piece of its own) and some
-#: many tiny ones (many pieces and symbols for the MC link). Shrinks towards `normal`.
+#: many tiny ones (many pieces and symbols for the link). Shrinks towards `normal`.
 SIZES = ("normal", "normal", "normal", "large", "many-small")
 #: ops per function body in a `large` program (at most; at least a quarter as many), and how
 #: many such functions at most

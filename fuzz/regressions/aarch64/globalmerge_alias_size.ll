@@ -2,7 +2,7 @@
 ; at -O3 AArch64's GlobalMerge merges internal globals used together; an alias into a merged
 ; global gets an explicit .size (8), while a split subgraph that did not merge left the alias
 ; unsized and the assembler gave it the aliasee's 32 bytes: '~ k2_alg: WEAK OBJECT size 8 -> 32'.
-; The MC link now writes the serial size (compiler/backend/globalmerge.py).
+; The link now writes the serial size (compiler/backend/globalmerge.py, the object link since 2026-11-29).
 ; Found by 'ember fuzz --target aarch64-linux-gnu -g' (docs/fuzzing.md, 'Cross targets').
 ; Check: ember build X -O3 --target aarch64-linux-gnu --split none -o a.o;
 ;        ember build X -O3 --target aarch64-linux-gnu --split subgraph --split-cost 93 -o b.o; ember symdiff a.o b.o
