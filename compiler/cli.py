@@ -82,6 +82,11 @@ def add_build_options(p: argparse.ArgumentParser) -> None:
         "the text link, asm, was removed)",
     )
     p.add_argument(
+        "--split-prefix", choices=("on", "off"), default="on" if driver.SPLIT_PREFIX else "off",
+        help="-O1/-O2 split builds: run the serial pipeline's whole-module prefix (up to the inliner) once "
+        "before the split, the rest per subgraph (default: %(default)s)",
+    )
+    p.add_argument(
         "--offload-flow", default="all-kernel", choices=driver.OFFLOAD_FLOWS,
         help="kernels to PTX: one MLIR pipeline for all kernels (default) or one per kernel",
     )
@@ -125,6 +130,7 @@ def build_options(args: argparse.Namespace, emit: str) -> driver.BuildOptions:
         subgraph_cost=args.split_cost,
         piece_cost=args.split_piece_cost,
         link=args.link,
+        split_prefix=args.split_prefix == "on",
         offload_flow=args.offload_flow,
         gpu_arch=args.gpu_arch,
         debug_info=keeps_debug_info(args.debug_info, args.input),

@@ -27,6 +27,12 @@ OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
 DEFAULT_SPLIT = SplitMode.AUTO
 #: `--link`: how a split build's pieces become one object (BuildOptions.link)
 LINKS = ("object",)
+#: `--split-prefix`'s default. On, the serial pipeline's whole-module prefix (up to its inliner)
+#: runs once before the split at -O1/-O2 and each subgraph runs the rest, so IPSCCP's and
+#: GlobalOpt's whole-module facts are the serial build's: both Rust modules' symbols then equal
+#: the serial build's (issue 36). Off by default until the tests that pin the old plans and the
+#: task cache's reuse are adapted (docs/backend.md, "The serial pipeline's prefix before the split")
+SPLIT_PREFIX = False
 
 
 class InputKind(Enum):
@@ -91,6 +97,9 @@ class BuildOptions:
     #: how a split build's pieces become one object (LINKS): `object` merges the pieces'
     #: objects (compiler/backend/objlink.py); the text link (`asm`) was removed
     link: str = "object"
+    #: -O1/-O2 split builds: the serial pipeline's whole-module prefix (up to its inliner) runs
+    #: once before the split, each subgraph runs the rest (`llvm_stage.split_pipeline`, issue 36)
+    split_prefix: bool = SPLIT_PREFIX
     #: --emit ptx: which offload flow and GPU architecture (docs/offload.md)
     offload_flow: str = "all-kernel"
     gpu_arch: str = "sm_80"
@@ -320,6 +329,14 @@ def _build_module(
         from compiler.backend import split
 
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
+        pipeline = llvm_stage.split_pipeline(options.opt_level, target) if options.split_prefix else None
+        if pipeline is not None:
+            with times.stage("module prefix"):
+                # what the serial pipeline does before its inliner, on the whole module, once:
+                # IPSCCP's and GlobalOpt's facts (dead branches, constant variables, deleted
+                # code) are then the serial build's in every subgraph, which runs the rest
+                module.run_passes(pipeline.prefix, target)
+                names.name_unnamed(module)  # what the prefix made
         # the plan reads the live module alone (compiler/backend/facts.py) and the workers cut
         # their subgraphs from its bitcode in memory (compiler/backend/cut.py; debug units:
         # cutdebug.py), under a harness's hooks too: a piece a harness rewrites is its cut
@@ -327,7 +344,7 @@ def _build_module(
         with times.stage("module to bitcode"):
             bitcode = split.whole_module_bitcode(module)  # without its asm (see there)
         # the plan reads its facts from the live module too; compile_split closes it once planned
-        return _build_split(module, options, times, spellings, path, bitcode)
+        return _build_split(module, options, times, spellings, path, bitcode, pipeline.rest if pipeline else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
     # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
     # line ends the guarded child below instead (`explain_asm`), with no second parse
@@ -433,6 +450,7 @@ def _build_ptx(path: str, options: BuildOptions, times: StageTimes) -> str:
 def _build_split(
     module: engine.Module, options: BuildOptions, times: StageTimes, spellings: dict[str, str], path: str,
     bitcode: tuple[bytes, str],
+    pipeline: str | None = None,
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, the object link. A bad
     asm line would end a worker: the plan's asm (only the functions holding it) is generated
@@ -448,6 +466,7 @@ def _build_split(
         worker_hooks=hooks.worker if hooks is not None else (),
         optimised_hooks=hooks.optimised if hooks is not None else (),
         in_process=hooks is not None and hooks.in_process,
+        pipeline=pipeline,
     )
     if options.piece_cost:
         config = dataclasses.replace(config, piece_cost=options.piece_cost)

@@ -234,6 +234,19 @@ def test_split_build_agrees_with_serial(
     _check_symbols(reference, objects[2], "--split none", f"--split {mode}")
 
 
+@pytest.mark.parametrize("name", [name for name in NAMES if name in RUST])
+def test_rust_split_with_the_prefix_agrees_with_serial(name: str, tmp_path_factory: pytest.TempPathFactory, shared_builds: str) -> None:
+    """`--split-prefix on` (the serial pipeline's whole-module prefix once before the split,
+    docs/backend.md): the Rust programs' split objects have the serial build's symbols, where
+    the default build keeps std code only whole-module IPSCCP and GlobalOpt delete (OPEN)."""
+    reference, want = _serial(name, 2, str(tmp_path_factory.getbasetemp() / f"serial-{name}-O2"), shared_builds)
+    obj = _build(_module(name), split="subgraph", jobs=2, opt_level=2, split_prefix=True)
+    program = corpus.BY_NAME[name]
+    got = corpus.run_workload(program, corpus.link(obj, tmp_path_factory.mktemp("prefix") / name, program))
+    assert got.outputs == want.outputs
+    _check_symbols(reference, obj, "--split none", "--split subgraph --split-prefix on")
+
+
 @functools.lru_cache(maxsize=2)
 def _serial_debug(name: str, shared: str) -> bytes:
     """The serial `-g` object, built once per session (`shared_builds`)."""

@@ -9,6 +9,7 @@ diagnostics and checks targets.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from compiler.backend import engine
@@ -159,3 +160,73 @@ def emit_object(module: engine.Module, target: engine.Target) -> bytes:
 def emit_assembly(module: engine.Module, target: engine.Target) -> str:
     """Codegen to assembly text."""
     return module.emit(target, "asm").decode("utf-8", "replace")
+
+
+#: the first pass of `default<O<n>>` after its whole-module prefix (the serial inliner's start)
+_PREFIX_END = "always-inline"
+#: the levels whose `default<O<n>>` the printed pipeline spells exactly (`split_pipeline`)
+CUT_LEVELS = (1, 2)
+
+
+@dataclass(frozen=True)
+class SplitPipeline:
+    """`default<O<n>>` cut in two (issue 36): `prefix`, the module simplification the serial
+    pipeline runs before its inliner (early function cleanup, IPSCCP, GlobalOpt, mem2reg,
+    InstCombine, SimplifyCFG), runs once on the whole module before the split; `rest`, from
+    `always-inline` on, in each subgraph, so no pass runs twice. Run one after the other on one
+    module they are the printed pipeline run whole, which is `default<O<n>>` byte for byte on
+    the test modules, zlib, Lua and SQLite (tests/test_split_pipeline.py), but not on rust-regex:
+    9 of its 1,169 functions (aho-corasick's AVX2 Teddy searchers, same object size) come out
+    differently from the printed pipeline, cut or not; something of `default<O2>` the text does
+    not carry (not found). `--split-prefix on` only (docs/bench/issue36/prefix-measured.md)."""
+
+    prefix: str
+    rest: str
+
+
+def split_pipeline(level: int, target: engine.Target) -> SplitPipeline | None:
+    """`default<O<level>>` for `target`, cut before the inliner; None where it cannot be cut:
+    -O0 (nothing to cut), -O3 (its inliner's threshold, 250, is a parameter the printed
+    pipeline does not carry: `inline` parsed from text takes -O2's 225, so the printed -O3
+    pipeline is not `default<O3>`), or where the tools wheel's `opt` cannot print the pipeline
+    or it has no top-level `always-inline`."""
+    if level not in CUT_LEVELS:
+        return None
+    passes = _default_passes(level, target.triple, target.cpu, target.features)
+    if _PREFIX_END not in passes[1:]:
+        return None
+    at = passes.index(_PREFIX_END, 1)
+    return SplitPipeline(",".join(passes[:at]), ",".join(passes[at:]))
+
+
+@functools.cache
+def _default_passes(level: int, triple: str, cpu: str, features: str) -> tuple[str, ...]:
+    """The top-level passes of `default<O<level>>` as the tools wheel's `opt` prints them for
+    this target (`-print-pipeline-passes`: the pipeline the engine's `LLVMRunPasses` builds
+    from the same libLLVM); () where it cannot."""
+    import subprocess
+
+    command = [str(engine.tools_dir() / "opt"), f"-mtriple={triple}", f"-O{level}", "-print-pipeline-passes", "-disable-output"]
+    command += [f"-mcpu={cpu}"] if cpu else []
+    command += [f"-mattr={features}"] if features else []
+    try:
+        proc = subprocess.run(command, input="", capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    return tuple(top_level_passes(proc.stdout.strip())) if proc.returncode == 0 else ()
+
+
+def top_level_passes(pipeline: str) -> list[str]:
+    """A textual pipeline's top-level passes (`a,function<x>(b,c),d` -> `a`, `function<x>(b,c)`, `d`)."""
+    passes, depth, start = [], 0, 0
+    for i, ch in enumerate(pipeline):
+        if ch in "(<":
+            depth += 1
+        elif ch in ")>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            passes.append(pipeline[start:i])
+            start = i + 1
+    if pipeline[start:]:
+        passes.append(pipeline[start:])
+    return passes

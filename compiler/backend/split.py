@@ -61,6 +61,9 @@ class BackendConfig:
     #: the serial build's are, and a crashed task's message is quoted in its one-line error;
     #: None: the worker's own stderr (not in `task_key`: where output goes changes no result)
     stderr_dir: str | None = None
+    #: the passes each subgraph runs instead of `default<O<opt_level>>`: the rest of it, where
+    #: the driver ran its whole-module prefix before the split (`llvm_stage.split_pipeline`)
+    pipeline: str | None = None
 
 
 #: one codegen piece's code: its ELF object, which the driver merges (compiler/backend/objlink.py)
@@ -163,6 +166,8 @@ def task_key(text: str, known: list[str], k: int, config: BackendConfig, level2:
     fields = [named, known, k, level2, config.opt_level, config.triple, config.force_triple, config.piece_cost, hooks]
     if config.optimised_hooks:
         fields.append({"optimised": _hook_names(config.optimised_hooks)})
+    if config.pipeline is not None:
+        fields.append(config.pipeline)
     if two_phase:
         fields.append("two-phase")
     return hashlib.sha256(json.dumps(fields).encode()).hexdigest()
@@ -355,7 +360,10 @@ def optimise_task(
     target = _worker_target(config)
     with _stderr_to(_task_stderr(config, k)), _subgraph_module(text, k, config) as module:
         module.prepare(target, force_triple=config.force_triple)
-        llvm_stage.optimise(module, target, config.opt_level)
+        if config.pipeline is not None:
+            module.run_passes(config.pipeline, target)
+        else:
+            llvm_stage.optimise(module, target, config.opt_level)
         # the stand-ins for other subgraphs' accesses to a variable kept local, and any
         # argument-fact caller GlobalOpt left (nothing calls either)
         stand_ins = (planner.KEEPER_PREFIX, planner.CALLER_PREFIX)

@@ -8,9 +8,9 @@
 ; (std's thread-local destructor registration, here `free`, and the captured print, here
 ; `perror`; `puts` stands for writing to stderr). Split with @used owned elsewhere, the subgraph's IPSCCP cannot
 ; track it: `+ UND free`, `+ UND perror`, `+ UND __tls_get_addr`. A whole-module
-; ipsccp before the split fixes it but proves more than serial on the Rust modules (run twice);
-; the research proposes carrying IPSCCP's infeasible edges and constant variables across
-; (docs/bench/issue36/ipsccp-facts.md).
+; ipsccp before the split fixes it but proves more than serial on the Rust modules (run twice).
+; `--split-prefix on` (the serial pipeline's prefix once on the whole module, only the rest per
+; subgraph) fixes it without that (tests/test_split_pipeline.py); it is not the default yet.
 ; Reproduce: ember build THIS -o s.o -O2 --split none; ember build THIS -o p.o -O2 --split subgraph
 ;   -j 1 --split-cost 1; nm s.o p.o | grep ' U '
 @used = internal global i8 0, align 1
