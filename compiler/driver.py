@@ -27,12 +27,11 @@ OFFLOAD_FLOWS = ("all-kernel", "per-kernel")
 DEFAULT_SPLIT = SplitMode.AUTO
 #: `--link`: how a split build's pieces become one object (BuildOptions.link)
 LINKS = ("object",)
-#: `--split-prefix`'s default. On, the serial pipeline's whole-module prefix (up to its inliner)
-#: runs once before the split at -O1/-O2 and each subgraph runs the rest, so IPSCCP's and
-#: GlobalOpt's whole-module facts are the serial build's: both Rust modules' symbols then equal
-#: the serial build's (issue 36). Off by default until the tests that pin the old plans and the
-#: task cache's reuse are adapted (docs/backend.md, "The serial pipeline's prefix before the split")
-SPLIT_PREFIX = False
+#: `--split-prefix`'s default: the serial pipeline's whole-module prefix (up to its inliner) runs
+#: once before the split at -O1/-O2 and each subgraph runs the rest, so IPSCCP's and GlobalOpt's
+#: whole-module facts are the serial build's (issue 36: both Rust modules' symbols equal the
+#: serial build's; docs/backend.md, "The serial pipeline's prefix before the split")
+SPLIT_PREFIX = True
 
 
 class InputKind(Enum):
@@ -331,18 +330,17 @@ def _build_module(
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
         pipeline = llvm_stage.split_pipeline(options.opt_level, target) if options.split_prefix else None
         if pipeline is not None:
-            with times.stage("module prefix"):
-                # what the serial pipeline does before its inliner, on the whole module, once:
-                # IPSCCP's and GlobalOpt's facts (dead branches, constant variables, deleted
-                # code) are then the serial build's in every subgraph, which runs the rest
-                module.run_passes(pipeline.prefix, target)
-                names.name_unnamed(module)  # what the prefix made
-        # the plan reads the live module alone (compiler/backend/facts.py) and the workers cut
-        # their subgraphs from its bitcode in memory (compiler/backend/cut.py; debug units:
-        # cutdebug.py), under a harness's hooks too: a piece a harness rewrites is its cut
-        # printed (planner.Subgraph.text), and its task cache keys tasks by that text
-        with times.stage("module to bitcode"):
-            bitcode = split.whole_module_bitcode(module)  # without its asm (see there)
+            # what the serial pipeline does before its inliner, on the whole module, once:
+            # IPSCCP's and GlobalOpt's facts (dead branches, constant variables, deleted code)
+            # are then the serial build's in every subgraph, which runs the rest
+            module, bitcode = _whole_module_prefix(module, pipeline.prefix, target, path, times)
+        else:
+            # the plan reads the live module alone (compiler/backend/facts.py) and the workers
+            # cut their subgraphs from its bitcode in memory (compiler/backend/cut.py; debug
+            # units: cutdebug.py), under a harness's hooks too: a piece a harness rewrites is its
+            # cut printed (planner.Subgraph.text), and its task cache keys tasks by that text
+            with times.stage("module to bitcode"):
+                bitcode = split.whole_module_bitcode(module)  # without its asm (see there)
         # the plan reads its facts from the live module too; compile_split closes it once planned
         return _build_split(module, options, times, spellings, path, bitcode, pipeline.rest if pipeline else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
@@ -378,6 +376,29 @@ def _build_module(
         with times.stage("codegen"):
             return BuildResult(_codegen_isolated(output, module.triple, path, options), times)
     return BuildResult(output, times)
+
+
+def _whole_module_prefix(
+    module: engine.Module, prefix: str, target: engine.Target, path: str, times: StageTimes,
+) -> tuple[engine.Module, tuple[bytes, str]]:
+    """The serial pipeline's prefix run on the whole module in a forked child (guard.py: a crash
+    inside LLVM is one line with the module saved, and what LLVM prints on success is dropped,
+    as in the serial build). Returns the prefixed module, parsed back from the child's bitcode
+    (`module` is closed), and that bitcode with its module asm: what the split's workers cut."""
+    from compiler.backend import split
+
+    def run() -> tuple[bytes, str]:
+        guard.progress("running the whole-module prefix")
+        module.run_passes(prefix, target)
+        names.name_unnamed(module)  # what the prefix made: the text and the bitcode name them alike
+        return split.whole_module_bitcode(module)
+
+    with times.stage("module prefix"):
+        bitcode = guard.forked(run, doing="running the whole-module prefix", save=lambda what: _save_module(module, what))
+        module.close()
+        prefixed = engine.Module(bitcode[0], path)
+        prefixed.set_module_asm(bitcode[1])
+    return prefixed, bitcode
 
 
 def _save_module(module: engine.Module, what: str) -> Path:

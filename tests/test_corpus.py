@@ -46,18 +46,12 @@ RUST = tuple(p.name for p in corpus.PROGRAMS if p.front_end == "rustc")
 #: (`ExtraUndefined`); the bytes across -j and the workload are checked first and must pass.
 #: bc's `- UND putchar` at -O2 (subgraph, two-level) was fixed by giving imports and
 #: declarations the `cold` the serial pipeline infers (summary.cold_functions).
-#: The Rust programs at -O2: std's process-spawning and backtrace code,
-#: which the serial pipeline deletes as unreachable after internalization, survives the
-#: subgraph and two-level splits (a subgraph cannot see that its callers elsewhere died):
-#: 41-45 extra `UND` symbols (fork, chdir, chroot, execvp, pipe2, _Unwind_GetCFA, ...) and
-#: 10-24% more .text. `--split function` optimises the module whole: clean. -O0 deletes
-#: nothing in either build: clean. rust-markdown's `-g` module (a cargo build of its own, with
-#: debug info) was symbol-clean in every mode after the split's dead-code step, until its `-g`
-#: build was planned as its plain one (`OPEN_DEBUG_SYMBOLS` below).
-RUST_DEAD_CODE = ("dead std code survives the split (extra UND fork, chdir, execvp, pipe2, "
-                  "_Unwind_GetCFA, ... that --split none deletes as unreachable)")
-OPEN: dict[tuple[str, int, str], str] = {(name, 2, mode): RUST_DEAD_CODE for name in RUST
-                                         for mode in ("subgraph", "two-level")}
+#: The Rust programs at -O2 were open here until 2026-11-29: std's process-spawning, backtrace and
+#: output-capture code, which only the whole module's IPSCCP and GlobalOpt prove dead, survived
+#: the subgraph and two-level splits (41-45 extra `UND` symbols at first; `writev` and 5 more at
+#: the end). Fixed by running the serial pipeline's prefix once on the whole module before the
+#: split (`--split-prefix`, on by default; docs/backend.md).
+OPEN: dict[tuple[str, int, str], str] = {}
 #: Measured 2026-11-27 (2-core machine, loaded): these rows took 2,526 s of test time, the -O0
 #: two-level row of rust-markdown alone 1,149 s and the three -g rows 1,530 s; CI's corpus step
 #: ran 72 min of a 90-minute limit. So `full` keeps what only a Rust module shows (subgraph and
@@ -73,16 +67,10 @@ RUST_DEBUG_MODES = MODES if ALL else ("subgraph",)
 #: IPSCCP folding a constant argument only the subgraph's call sites agree on (jq, libxml2)
 #: and GlobalsAA losing an exported variable's no-escape fact (SQLite); docs/backend.md, Debug info
 OPEN_DEBUG: dict[tuple[str, str], str] = {}
-#: rust-markdown's `-g` module is planned as its plain build since 2026-11-27 night (the inline-size
-#: estimate strips debug attachments: a `-g` build plans, and so optimises, as the plain one).
-#: That plan splits std's output-capture code and stderr's `writev` vtable across subgraphs,
-#: which only the serial build's whole-module IPSCCP deletes (issue 36; docs/bench/issue36/,
-#: fuzz/regressions/ipsccp_dead_branch_across_subgraphs.ll): extra `UND pthread_key_*`,
-#: `writev`, weak `__cxa_thread_atexit_impl`, `__dso_handle`. Its DWARF, lines and workload must
-#: still agree; only the symbol check (last) may fail, and only with extra undefined symbols.
-OPEN_DEBUG_SYMBOLS: dict[tuple[str, str], str] = {
-    (name, mode): "std code only whole-module IPSCCP deletes survives the split (issue 36)" for name in RUST for mode in MODES
-}
+#: Open `-g` symbol differences (strict xfails, only extra undefined symbols). Empty: rust-markdown's
+#: (std's output capture and stderr's `writev` vtable split across subgraphs, open from 2026-11-27
+#: night) went with the whole-module prefix (issue 36).
+OPEN_DEBUG_SYMBOLS: dict[tuple[str, str], str] = {}
 #: the `-g` run (one per program and mode, -O2 -j2): every C program and rust-markdown with
 #: EMBER_CORPUS=full (rustc's DWARF once: a -g test of rust-regex costs 160-220 s; ci/corpus.sh)
 DEBUG_QUICK = ("cjson", "zlib")
@@ -232,19 +220,6 @@ def test_split_build_agrees_with_serial(
     got = corpus.run_workload(program, corpus.link(objects[2], tmp_path_factory.mktemp("split") / name, program))
     assert got.outputs == want.outputs
     _check_symbols(reference, objects[2], "--split none", f"--split {mode}")
-
-
-@pytest.mark.parametrize("name", [name for name in NAMES if name in RUST])
-def test_rust_split_with_the_prefix_agrees_with_serial(name: str, tmp_path_factory: pytest.TempPathFactory, shared_builds: str) -> None:
-    """`--split-prefix on` (the serial pipeline's whole-module prefix once before the split,
-    docs/backend.md): the Rust programs' split objects have the serial build's symbols, where
-    the default build keeps std code only whole-module IPSCCP and GlobalOpt delete (OPEN)."""
-    reference, want = _serial(name, 2, str(tmp_path_factory.getbasetemp() / f"serial-{name}-O2"), shared_builds)
-    obj = _build(_module(name), split="subgraph", jobs=2, opt_level=2, split_prefix=True)
-    program = corpus.BY_NAME[name]
-    got = corpus.run_workload(program, corpus.link(obj, tmp_path_factory.mktemp("prefix") / name, program))
-    assert got.outputs == want.outputs
-    _check_symbols(reference, obj, "--split none", "--split subgraph --split-prefix on")
 
 
 @functools.lru_cache(maxsize=2)

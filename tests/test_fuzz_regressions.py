@@ -123,21 +123,6 @@ def test_extra_undefined_recogniser_covers_only_the_programs_own_symbols(monkeyp
     assert known_bug(_extra_undefined("realloc", module)) is None  # fixed: a finding again
 
 
-def test_the_dead_branch_recogniser_is_narrow() -> None:
-    """The open IPSCCP bug explains extra undefined symbols that include `__tls_get_addr` in a
-    module with an atomic flag; a dead caller's `+ UND sysconf` (the planted
-    `keep-dead-exported-locals`) is a finding, or the default campaign would never report it."""
-    flag = "@used = internal global i8 0\ndeclare void @free(ptr)\ndeclare i64 @sysconf(i32)\n"
-    flag += "define i8 @f() {\n  %u = load atomic i8, ptr @used monotonic, align 1\n  ret i8 %u\n}\n"
-    tls = "+ GLOBAL NOTYPE DEFAULT UND __tls_get_addr  (new in candidate)"
-    failure = properties.Failure("symbol-difference", "--split none -O2", "--split subgraph -O2", "symbols differ",
-                                 "+ GLOBAL NOTYPE DEFAULT UND free  (new in candidate)\n" + tls)
-    both = properties.Report(FuzzCase(flag), CheckPlan(), frozenset(), failures=[failure])
-    assert known_bug(both) == "ipsccp-dead-branch-across-subgraphs"
-    assert known_bug(_extra_undefined("sysconf", flag)) is None
-    assert known_bug(_extra_undefined("free", flag.replace("load atomic i8, ptr @used monotonic", "load i8, ptr @used"))) is None
-
-
 def _symbol_change(line: str, module: str) -> properties.Report:
     failure = properties.Failure("symbol-difference", "--split none -O2", "--split subgraph -O2", "symbols differ", line)
     return properties.Report(FuzzCase(module), CheckPlan(), frozenset(), failures=[failure])

@@ -75,8 +75,11 @@ def test_the_triage_keeps_the_plan_and_the_planted_difference(tmp_path: Path) ->
     assert "@printf" in text and "@say" in text and "@c(" not in text and "@d(" not in text
 
 
-#: `helper` calls `only_here` when its flag is set; both callers, in two subgraphs, pass false:
-#: inlined (serially, and through the split's copies) the call folds away and `helper` dies
+#: `helper` calls `only_here` when its flag is set; both callers, in two subgraphs, pass what
+#: `is_set` returns, false: once the inliner has inlined both (serially, and through the split's
+#: copies) the call folds away and `helper` dies. `is_set` is `linkonce_odr`, a definition
+#: IPSCCP may not trust, so the whole-module prefix before the split cannot fold the branch
+#: first (a constant argument, or an exported `is_set`, it would).
 DEAD_MODULE = "\n".join([
     "define internal void @helper(i1 %flag) #0 {",
     "  br i1 %flag, label %yes, label %no",
@@ -86,12 +89,17 @@ DEAD_MODULE = "\n".join([
     "no:",
     "  ret void",
     "}",
+    "define linkonce_odr i1 @is_set() #0 {",
+    "  ret i1 false",
+    "}",
     "define void @a() #0 {",
-    "  call void @helper(i1 false)",
+    "  %f = call i1 @is_set()",
+    "  call void @helper(i1 %f)",
     "  ret void",
     "}",
     "define void @b() #0 {",
-    "  call void @helper(i1 false)",
+    "  %f = call i1 @is_set()",
+    "  call void @helper(i1 %f)",
     "  ret void",
     "}",
     _filler("c", 40),

@@ -21,7 +21,7 @@ from tests.conftest import DATA
 MODULES = sorted(DATA.glob("*.ll")) + list(regressions.REPRODUCERS[:12])
 #: a thread-local whose only writer dies after whole-module optimisation (rust-regex's `writev`)
 WRITER = DATA / "split_prefix" / "dead_writer_makes_thread_local_constant.ll"
-#: std's output capture (rust-markdown): an open bug of the default build, fixed by the prefix
+#: std's output capture (rust-markdown): the bug of the build without the prefix
 CAPTURE = regressions.HERE / "ipsccp_dead_branch_across_subgraphs.ll"
 
 
@@ -82,12 +82,12 @@ def test_the_prefix_deletes_what_only_whole_module_optimisation_proves_dead(leve
     assert "writev" not in want
     for mode in ("subgraph", "two-level"):
         assert _undefined(WRITER, level, mode, split_prefix=True) == want
-    assert "writev" in _undefined(WRITER, level)  # the default build (`--split-prefix off`)
+    assert "writev" in _undefined(WRITER, level)  # `--split-prefix off`
 
 
 @pytest.mark.parametrize("level", llvm_stage.CUT_LEVELS)
 def test_the_prefix_deletes_the_branches_whole_module_ipsccp_proves_dead(level: int) -> None:
-    """std's output capture (the open `ipsccp-dead-branch-across-subgraphs` of the default build)."""
+    """std's output capture (`ipsccp-dead-branch-across-subgraphs`, open until the prefix)."""
     want = _undefined(CAPTURE, level, split="none")
     assert _undefined(CAPTURE, level, split_prefix=True) == want
-    assert _undefined(CAPTURE, level) - want  # still open by default
+    assert _undefined(CAPTURE, level) - want  # `--split-prefix off`

@@ -47,6 +47,8 @@ class KnownBug:
 
 
 #: Open bugs. Fixed ones keep their reproducer as a regression test:
+#: ipsccp_dead_branch_across_subgraphs.ll (std's output capture: code only the whole module's
+#: IPSCCP proves dead; fixed by the serial pipeline's prefix before the split, docs/backend.md),
 #: private_name_in_string.ll (the MC link renamed inside string data; its recogniser looked
 #: for `.L<private name>` text in the split object) and midend_inline_hang*.em (the -O2
 #: MLIR inliner's four canonicalizing rounds blew up doubly exponentially on recursion
@@ -96,19 +98,6 @@ def _only_extra_subprograms(report: properties.Report, failure: properties.Failu
     return bool(changes) and all(ln.startswith("+ ") for ln in changes)
 
 
-def _dead_branch_reaching_a_thread_local(report: properties.Report, failure: properties.Failure) -> bool:
-    """Only extra undefined symbols, `__tls_get_addr` among them (the dead branch reaches a
-    thread-local), the others named by the module, which reads a flag with `load atomic`: std's
-    output-capture shape. Narrow on purpose: a recogniser that took every extra undefined symbol
-    the program names would count the planted `keep-dead-exported-locals` (`+ UND sysconf`) as
-    this bug and hide it from the power test's campaign."""
-    names = _added_undefined(failure)
-    if names is None or "load atomic" not in report.case.module:
-        return False
-    others = [n for n in names if n != "__tls_get_addr"]
-    return len(others) < len(names) and all(re.search(rf"@{re.escape(n)}\b", report.case.module) for n in others)
-
-
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
         "split-keeps-serially-deleted-locals",
@@ -117,14 +106,6 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
         "only they call): locals are not compared at -O1+, so only -g plans show it, as extra subprograms",
         _only_extra_subprograms,
         levels=(),
-    ),
-    KnownBug(
-        "ipsccp-dead-branch-across-subgraphs",
-        HERE / "ipsccp_dead_branch_across_subgraphs.ll",
-        "code IPSCCP's whole-module solve proves never runs (a flag whose only store is on a branch that needs "
-        "the flag set) survives when the flag and its readers are in different subgraphs: std's output capture",
-        _dead_branch_reaching_a_thread_local,
-        levels=(1, 2),
     ),
 )
 #: Recognisers by class, for registering the next open bug of a class. `extra-undefined` was

@@ -1,4 +1,4 @@
-; Open bug (issue 36): IPSCCP's whole-module solve proves branches dead that no subgraph can.
+; Fixed (issue 36, 2026-11-29): IPSCCP's whole-module solve proves branches dead that no subgraph can.
 ; std's output capture (rust-markdown's default build, reduced by hand from the research of
 ; 2026-11-27): @used (OUTPUT_CAPTURE_USED) starts 0 and its only store (`store atomic i8 1` in
 ; @try_set's %set) runs only when %p is non-null or @used is already set; %p is non-null only at
@@ -9,8 +9,8 @@
 ; `perror`; `puts` stands for writing to stderr). Split with @used owned elsewhere, the subgraph's IPSCCP cannot
 ; track it: `+ UND free`, `+ UND perror`, `+ UND __tls_get_addr`. A whole-module
 ; ipsccp before the split fixes it but proves more than serial on the Rust modules (run twice).
-; `--split-prefix on` (the serial pipeline's prefix once on the whole module, only the rest per
-; subgraph) fixes it without that (tests/test_split_pipeline.py); it is not the default yet.
+; Fixed by the serial pipeline's prefix, once on the whole module, with only the rest per subgraph
+; (the default; `--split-prefix off` still shows it: tests/test_split_pipeline.py).
 ; Reproduce: ember build THIS -o s.o -O2 --split none; ember build THIS -o p.o -O2 --split subgraph
 ;   -j 1 --split-cost 1; nm s.o p.o | grep ' U '
 @used = internal global i8 0, align 1

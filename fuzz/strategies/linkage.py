@@ -796,8 +796,13 @@ DEAD_EXTERNALS = {
 #: folds its loads). `flag` is not drawn: the split build keeps `spawn` and its undefined
 #: symbol there (an open back-end bug: the flag is exported while compiling, so no subgraph
 #: may fold it; docs/fuzzing.md, "Where split != serial hides")
-DEAD_BECAUSE = ("argument", "local", "flag")
-DEAD_BECAUSE_DRAWN = DEAD_BECAUSE[:2]
+#: why the gate's call dies serially: a constant argument (IPSCCP), a local fold (`and x, 0`), an
+#: internal flag no store sets (GlobalOpt), or a `linkonce_odr` predicate that returns 0, which
+#: only the inliner resolves (IPSCCP may not trust such a definition). The first three die in the
+#: whole-module prefix before the split; `inlined` dies inside the subgraphs, where the split's own
+#: dead-code step (`split.dead_definitions`) must drop `spawn`
+DEAD_BECAUSE = ("argument", "local", "flag", "inlined")
+DEAD_BECAUSE_DRAWN = ("argument", "local", "inlined")
 
 
 @st.composite
@@ -831,9 +836,12 @@ def dead_caller(draw: st.DrawFn, p: str, because_from: tuple[str, ...] | None = 
         "flag": [f"  %m = load i64, ptr @{p}mode, align 8", "  %c = icmp ne i64 %m, 0"],
         "argument": ["  %c = icmp ne i64 %mode, 0"],
         "local": ["  %z = and i64 %x, 0", "  %c = icmp ne i64 %z, 0"],
+        "inlined": [f"  %m = call i64 @{p}mode_of()", "  %c = icmp ne i64 %m, 0"],
     }[because]
     if because == "flag":
         top.insert(0, f"@{p}mode = internal global i64 0, align 8")
+    if because == "inlined":
+        top.insert(0, f"define linkonce_odr i64 @{p}mode_of() {{\nentry:\n  ret i64 0\n}}")
     top.append("\n".join([
         f"define internal i64 @{p}gate(i64 %x, i64 %mode) {{",
         "entry:",
