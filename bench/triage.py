@@ -2,11 +2,12 @@
 generic `ember reduce --test`, given one interestingness script, on real split-vs-serial
 symbol differences (the Rust fat-LTO modules of the corpus).
 
-    python -m bench.triage [--cases rust-regex,rust-markdown] [--timeout 600] [--json FILE]
+    python -m bench.triage [--cases rust-regex+skip-whole-module-prefix,...] [--timeout 600] [--json FILE]
     python -m bench.triage --cases sqlite+no-inline-across-subgraphs --reducers ember-triage --timeout 600
 
 A case is a corpus program (`rust-regex`: the Rust fat-LTO module; `sqlite`: the C corpus's
-module, `fuzz.corpus.module_path`), or `PROGRAM+FAULT`: the same module with a deliberate
+module, `fuzz.corpus.module_path`; since the whole-module prefix is the default, neither differs
+as built today), or `PROGRAM+FAULT`: the same module with a deliberate
 back-end fault (`fuzz.faults`, `PLANTED`) planted in every split build, the difference being
 what the fault adds (the symbols the fault-free split build has as the serial one does).
 `ember reduce` cannot plant a fault, so a planted case's `ember-triage` row runs the same
@@ -44,7 +45,9 @@ ROOT = runner.ROOT
 CORPUS = ROOT / ".cache" / "corpus" / "rust"
 SPLIT, SPLIT_JOBS, OPT = "subgraph", 2, 2
 #: the whole-module faults a case may plant (`PROGRAM+FAULT`)
-PLANTED = ("keep-dead-across-subgraphs", "no-inline-across-subgraphs", "keep-dead-exported-locals")
+#: (`skip-whole-module-prefix`: the split back end before its whole-module prefix, which had the
+#: Rust modules' real differences until 2026-11-29: the default cases plant it to keep them)
+PLANTED = ("keep-dead-across-subgraphs", "no-inline-across-subgraphs", "keep-dead-exported-locals", "skip-whole-module-prefix")
 
 
 @dataclass
@@ -186,7 +189,7 @@ def table(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = report.arguments("bench.triage", __doc__)
-    ap.add_argument("--cases", default="rust-regex,rust-markdown")
+    ap.add_argument("--cases", default="rust-regex+skip-whole-module-prefix,rust-markdown+skip-whole-module-prefix")
     ap.add_argument("--reducers", default="ember-triage,llvm-reduce,ember-test")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds each reducer may take (default 600)")
     ap.add_argument("--work", metavar="DIR", help="keep inputs, scripts and outputs here (default: a temporary folder)")

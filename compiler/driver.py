@@ -328,7 +328,8 @@ def _build_module(
         from compiler.backend import split
 
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
-        pipeline = llvm_stage.split_pipeline(options.opt_level, target) if options.split_prefix else None
+        with_prefix = options.split_prefix and (options.hooks is None or options.hooks.whole_module_prefix)
+        pipeline = llvm_stage.split_pipeline(options.opt_level, target) if with_prefix else None
         if pipeline is not None:
             # what the serial pipeline does before its inliner, on the whole module, once:
             # IPSCCP's and GlobalOpt's facts (dead branches, constant variables, deleted code)

@@ -21,6 +21,8 @@ workers that crash or hang; fuzz/buildserver.py adds its lowering cache):
 - `in_process`: run `-j1` back-end tasks in the building process (a reducer's per-candidate
   script, where the script is the unit of parallelism); tasks LLVM may abort on still get
   a forked child.
+- `whole_module_prefix`: False builds as if `--split-prefix off` (the split back end before the
+  whole-module prefix: a reduction benchmark keeps the real differences it had);
 - `plan_assignment`: a fixed level-1 plan, function name (the module's own spelling) ->
   subgraph index, instead of packing by cost (`planner.PlanPolicy.assignment`: a reducer keeps
   the boundaries of the failing build's plan while the module shrinks).
@@ -78,6 +80,7 @@ class BuildHooks:
     lowering: LoweringCache | None = None
     tasks: TaskCache | None = None
     in_process: bool = False
+    whole_module_prefix: bool = True
     plan_assignment: dict[str, int] | None = None
 
     @property

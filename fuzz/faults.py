@@ -45,6 +45,10 @@ NO_INLINE_ACROSS_SUBGRAPHS = "no-inline-across-subgraphs"
 #: ...and a local function other subgraphs call (through their copies, or exported) is kept in
 #: its home subgraph although the serial build inlined or deleted every call and deletes it
 KEEP_DEAD_ACROSS_SUBGRAPHS = "keep-dead-across-subgraphs"
+#: ...and the split back end before the whole-module prefix (`--split-prefix off`): IPSCCP's and
+#: GlobalOpt's whole-module facts are missing in the subgraphs (the Rust corpus modules' real
+#: differences until 2026-11-29: std code only they prove dead keeps its undefined symbols)
+SKIP_WHOLE_MODULE_PREFIX = "skip-whole-module-prefix"
 #: the faults the default campaign (`ember fuzz`: mixed programs, the drawn configurations) must
 #: catch; each needs a generator shape of its own (fuzz/test_power.py)
 DEFAULT_CAMPAIGN_FAULTS = frozenset({SKIP_NAME_SPELLINGS, KEEP_DEAD_EXPORTED_LOCALS, SHIFT_ROWS_AFTER_FILE_SWITCH})
@@ -267,6 +271,7 @@ HOOKS: dict[str, BuildHooks] = {
     KEEP_DEAD_EXPORTED_LOCALS: BuildHooks(plan=(keep_dead_exported_locals,)),
     NO_INLINE_ACROSS_SUBGRAPHS: BuildHooks(plan=(no_inline_across_subgraphs,)),
     KEEP_DEAD_ACROSS_SUBGRAPHS: BuildHooks(plan=(keep_dead_across_subgraphs,)),
+    SKIP_WHOLE_MODULE_PREFIX: BuildHooks(whole_module_prefix=False),
     CRASH_WORKER: BuildHooks(worker=(crash_on_marker,)),
     HANG_WORKER: BuildHooks(worker=(hang_on_marker,)),
 }
@@ -287,5 +292,6 @@ def hooks_for(names: Iterable[str], *, base: BuildHooks | None = None) -> BuildH
             out, names=(*out.names, name), plan=out.plan + hook.plan, worker=out.worker + hook.worker,
             optimised=out.optimised + hook.optimised,
             objects=out.objects + hook.objects, object_names=out.object_names + hook.object_names,
+            whole_module_prefix=out.whole_module_prefix and hook.whole_module_prefix,
         )
     return None if out == BuildHooks() else out
