@@ -51,7 +51,9 @@ KEEP_DEAD_ACROSS_SUBGRAPHS = "keep-dead-across-subgraphs"
 SKIP_WHOLE_MODULE_PREFIX = "skip-whole-module-prefix"
 #: the faults the default campaign (`ember fuzz`: mixed programs, the drawn configurations) must
 #: catch; each needs a generator shape of its own (fuzz/test_power.py)
-DEFAULT_CAMPAIGN_FAULTS = frozenset({SKIP_NAME_SPELLINGS, KEEP_DEAD_EXPORTED_LOCALS, SHIFT_ROWS_AFTER_FILE_SWITCH})
+DEFAULT_CAMPAIGN_FAULTS = frozenset(
+    {SKIP_NAME_SPELLINGS, KEEP_DEAD_EXPORTED_LOCALS, SHIFT_ROWS_AFTER_FILE_SWITCH, SKIP_WHOLE_MODULE_PREFIX}
+)
 #: Worker hooks: a subgraph holding the marker name kills or hangs its worker.
 CRASH_WORKER = "crash-worker"
 HANG_WORKER = "hang-worker"

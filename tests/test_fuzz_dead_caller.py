@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 
 from compiler import driver
 from fuzz import faults
-from fuzz.strategies.linkage import DEAD_BECAUSE, DEAD_BECAUSE_DRAWN, LinkageModule, dead_caller
+from fuzz.strategies.linkage import DEAD_BECAUSE, DEAD_BECAUSE_DRAWN, DEAD_EXTERNALS, LinkageModule, dead_caller, dead_capture
 from oracle import symtab
 
 MODES = ("subgraph", "two-level")
@@ -125,3 +125,24 @@ def test_a_table_only_dead_code_loads_dies_with_debug_info_too(tmp_path: Path) -
     assert not serial & {"getppid", "getpgrp", "k0_table"}, serial
     for mode in MODES:
         assert undefined(path, mode, debug_info=True) == serial, mode
+
+
+def test_dead_capture_is_clean_with_the_prefix_and_caught_without(tmp_path: Path) -> None:
+    """The `dead-capture` fragment (std's output capture): its external is called only where
+    the whole module's IPSCCP proves nothing runs. The default split build agrees with serial;
+    the back end before the whole-module prefix (`skip-whole-module-prefix`) keeps the call."""
+    found: list[str] = []
+
+    @settings(max_examples=1, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(dead_capture("k0_"))
+    def first(fragment: object) -> None:
+        found.append(LinkageModule((fragment,)).render())  # type: ignore[arg-type]
+
+    first()
+    path = tmp_path / "capture.ll"
+    path.write_text(found[0])
+    serial = undefined(path, "none")
+    for mode in MODES:
+        assert undefined(path, mode) == serial, mode
+        kept = undefined(path, mode, frozenset({faults.SKIP_WHOLE_MODULE_PREFIX}))
+        assert len(kept - serial) == 1 and (kept - serial) <= set(DEAD_EXTERNALS), (mode, kept - serial)

@@ -242,6 +242,19 @@ def test_checklist_modules(name: str, level: int) -> None:
 
 
 @pytest.mark.parametrize("level", [0, 2])
+def test_a_losing_comdat_members_locals_go_with_it(level: int) -> None:
+    """Two pieces bring `DW.ref.pers`; the second's member is dropped, and with it AArch64's `$d`
+    mapping symbol in it (it was kept, bound to no section). Every local compared, as at -O0
+    (fuzz/regressions/aarch64/comdat_member_mapping_symbol.ll; no cross tools needed)."""
+    src = Path(__file__).parent.parent / "fuzz" / "regressions" / "aarch64" / "comdat_member_mapping_symbol.ll"
+    reference = _build(src, "none", level, target=cross.AARCH64)
+    for mode in MODES:
+        obj = _build(src, mode, level, target=cross.AARCH64, subgraph_cost=1)
+        (sa, ra), (sb, rb) = symtab.read_tables(reference), symtab.read_tables(obj)
+        assert not symtab.diff_full(sa, sb, ra, rb, exact_code=True), mode
+
+
+@pytest.mark.parametrize("level", [0, 2])
 def test_a_generated_module(tmp_path: Path, level: int) -> None:
     src = tmp_path / "gen.ll"
     src.write_text(generate(2, ModuleShape(functions=120)))

@@ -484,6 +484,8 @@ def _input_symbols(
                 m[j] = ("l", signatures[raw], 0)
                 continue
             if sh in layout.dropped[oi]:
+                if bind == STB_LOCAL and typ != STT_SECTION:
+                    continue  # a losing comdat member's own locals (AArch64's `$d`/`$x`) go with it
                 sh = SHN_UNDEF  # a losing comdat member: refer to the kept one
             if _defined(sh) and sh not in where:
                 raise _Malformed(f"symbol {raw!r} in a section that is not placed")

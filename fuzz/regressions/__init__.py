@@ -98,6 +98,13 @@ def _only_extra_subprograms(report: properties.Report, failure: properties.Failu
     return bool(changes) and all(ln.startswith("+ ") for ln in changes)
 
 
+def _dead_branch_at_o3(report: properties.Report, failure: properties.Failure) -> bool:
+    """At -O3 only, extra undefined symbols the program names: -O3 split builds run no
+    whole-module prefix (its inliner threshold is not in the printed pipeline, docs/backend.md),
+    so code only the whole module's IPSCCP proves dead keeps what it calls there."""
+    return " -O3 " in f" {failure.candidate} " and _only_extra_undefined(report, failure)
+
+
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
         "split-keeps-serially-deleted-locals",
@@ -106,6 +113,14 @@ KNOWN_BUGS: tuple[KnownBug, ...] = (
         "only they call): locals are not compared at -O1+, so only -g plans show it, as extra subprograms",
         _only_extra_subprograms,
         levels=(),
+    ),
+    KnownBug(
+        "ipsccp-dead-branch-across-subgraphs-O3",
+        HERE / "ipsccp_dead_branch_across_subgraphs.ll",
+        "at -O3 (no whole-module prefix there) code IPSCCP's whole-module solve proves never runs survives when the "
+        "flag and its readers are in different subgraphs: std's output capture, the `dead-capture` linkage fragment",
+        _dead_branch_at_o3,
+        levels=(3,),
     ),
 )
 #: Recognisers by class, for registering the next open bug of a class. `extra-undefined` was

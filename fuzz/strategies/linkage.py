@@ -791,11 +791,6 @@ DEAD_EXTERNALS = {
     "getpgrp": ("declare i32 @getpgrp()", "call i32 @getpgrp()"),
     "sysconf": ("declare i64 @sysconf(i32)", "call i64 @sysconf(i32 30)"),
 }
-#: what makes the callers' calls dead: a mode argument every call site passes as 0 (IPSCCP), a
-#: test that folds in the caller itself, or a flag no store ever sets (whole-module GlobalOpt
-#: folds its loads). `flag` is not drawn: the split build keeps `spawn` and its undefined
-#: symbol there (an open back-end bug: the flag is exported while compiling, so no subgraph
-#: may fold it; docs/fuzzing.md, "Where split != serial hides")
 #: why the gate's call dies serially: a constant argument (IPSCCP), a local fold (`and x, 0`), an
 #: internal flag no store sets (GlobalOpt), or a `linkonce_odr` predicate that returns 0, which
 #: only the inliner resolves (IPSCCP may not trust such a definition). The first three die in the
@@ -860,6 +855,62 @@ def dead_caller(draw: st.DrawFn, p: str, because_from: tuple[str, ...] | None = 
         top.append(_anchor(f"{p}{suffix}", body, "%r"))
     main, values = _two_calls(p, draw)
     return Fragment(f"dead-caller:{because}/{external}", tuple(top), tuple(main), tuple(values), decls=(decl, *LIFETIME_DECLS))
+
+
+@st.composite
+def dead_capture(draw: st.DrawFn, p: str) -> Fragment:
+    """std's output capture (rust-markdown): an internal flag `used` whose only store sits on a
+    branch that runs only when the flag is already set, or when `try_set` gets a non-zero value,
+    which only a call after a non-zero result of `try_set` passes. The whole module's IPSCCP
+    proves the branch never runs, and with it the one call of an external (`getppid`, ...);
+    `try_set` is small, so the plan copies it into both anchors' subgraphs, where the flag is
+    another subgraph's (or exported) and no subgraph's IPSCCP can track it. Serially the call
+    goes; the split back end before its whole-module prefix kept it (`+ UND`)."""
+    external = draw(st.sampled_from(tuple(DEAD_EXTERNALS)))
+    decl, call = DEAD_EXTERNALS[external]
+    ret = call.split()[1]
+    k1, k2 = draw(_SMALL), draw(_SMALL)
+    top = [
+        f"@{p}used = internal global i64 0, align 8",
+        "\n".join([
+            f"define internal i64 @{p}try_set(i64 %v) {{",
+            "entry:",
+            "  %isz = icmp eq i64 %v, 0",
+            "  br i1 %isz, label %check, label %set",
+            "check:",
+            f"  %u = load i64, ptr @{p}used, align 8",
+            "  %z = icmp eq i64 %u, 0",
+            "  br i1 %z, label %none, label %set",
+            "none:",
+            "  ret i64 0",
+            "set:",
+            f"  store i64 1, ptr @{p}used, align 8",
+            f"  %e = {call}",
+            f"  %w = sext {ret} %e to i64" if ret != "i64" else "  %w = add i64 %e, 0",
+            "  %o = or i64 %w, 1",
+            "  ret i64 %o",
+            "}",
+        ]),
+        _anchor(f"{p}a", [f"  %r = call i64 @{p}try_set(i64 0)", f"  %s = mul i64 %x, {k1}", "  %t = add i64 %s, %r"], "%t"),
+        "\n".join([
+            f"define i64 @{p}b(i64 %x) {{",
+            "entry:",
+            f"  %r = call i64 @{p}try_set(i64 0)",
+            "  %c = icmp ne i64 %r, 0",
+            "  br i1 %c, label %captured, label %direct",
+            "captured:",
+            f"  %r2 = call i64 @{p}try_set(i64 %r)",
+            "  br label %direct",
+            "direct:",
+            "  %m = phi i64 [ %r2, %captured ], [ 0, %entry ]",
+            f"  %y = add i64 %x, {k2}",
+            "  %t = xor i64 %y, %m",
+            "  ret i64 %t",
+            "}",
+        ]),
+    ]
+    main, values = _two_calls(p, draw)
+    return Fragment(f"dead-capture/{external}", tuple(top), tuple(main), tuple(values), decls=(decl,))
 
 
 #: how a constant format reaches printf: what the serial build folds it to after inlining
@@ -932,6 +983,7 @@ FEATURES = {
     "dead-field": dead_field,
     "libcall-shape": libcall_shape,
     "dead-caller": dead_caller,
+    "dead-capture": dead_capture,
 }
 if platform.machine() in ("x86_64", "AMD64", "aarch64", "arm64"):
     FEATURES["module-asm"] = module_asm
