@@ -388,17 +388,20 @@ def _whole_module_prefix(
     (`module` is closed), and that bitcode with its module asm: what the split's workers cut."""
     from compiler.backend import split
 
-    def run() -> tuple[bytes, str]:
+    def run() -> tuple[tuple[bytes, str], float]:
+        start = time.process_time()
         guard.progress("running the whole-module prefix")
         module.run_passes(prefix, target)
         names.name_unnamed(module)  # what the prefix made: the text and the bitcode name them alike
-        return split.whole_module_bitcode(module)
+        return split.whole_module_bitcode(module), time.process_time() - start
 
     with times.stage("module prefix"):
-        bitcode = guard.forked(run, doing="running the whole-module prefix", save=lambda what: _save_module(module, what))
+        bitcode, child_cpu = guard.forked(
+            run, doing="running the whole-module prefix", save=lambda what: _save_module(module, what))
         module.close()
         prefixed = engine.Module(bitcode[0], path)
         prefixed.set_module_asm(bitcode[1])
+    times.add("module prefix", 0.0, child_cpu)  # the child's CPU is the driver's serial work too
     return prefixed, bitcode
 
 
