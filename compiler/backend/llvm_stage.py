@@ -178,7 +178,8 @@ class SplitPipeline:
     the test modules, zlib, Lua and SQLite (tests/test_split_pipeline.py), but not on rust-regex:
     9 of its 1,169 functions (aho-corasick's AVX2 Teddy searchers, same object size) come out
     differently from the printed pipeline, cut or not; something of `default<O2>` the text does
-    not carry (not found). `--split-prefix on` only (docs/bench/issue36/prefix-measured.md)."""
+    not carry (not found). The split back end's default at -O1/-O2 (`--split-prefix`,
+    docs/backend.md)."""
 
     prefix: str
     rest: str
