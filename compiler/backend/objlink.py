@@ -11,7 +11,8 @@ tables (numpy; measured in docs/bench/objlink/REPORT.md):
   one `.note.gnu.property`; `.llvm_addrsig` and `.llvm.call-graph-profile` are dropped
   (they list symbol indices);
 - SHT_GROUP comdats: the first piece's group of each signature is kept, the other pieces'
-  members dropped and their symbols bound to the kept definition (`DW.ref.<personality>`);
+  members dropped and their symbols bound to the kept definition (`DW.ref.<personality>`),
+  their own local symbols (AArch64's `$d`/`$x` mapping symbols) dropped with them;
 - symbols: one global per name, a definition winning over references; a name the module
   has as local that the split exported (hidden global in a piece) is local again, default
   visibility; a module local its owner kept local while other pieces declare it resolves
