@@ -910,7 +910,7 @@ def dead_capture(draw: st.DrawFn, p: str) -> Fragment:
         ]),
     ]
     main, values = _two_calls(p, draw)
-    return Fragment(f"dead-capture/{external}", tuple(top), tuple(main), tuple(values), decls=(decl,))
+    return Fragment(f"dead-capture:{external}", tuple(top), tuple(main), tuple(values), decls=(decl,))
 
 
 #: how a constant format reaches printf: what the serial build folds it to after inlining
