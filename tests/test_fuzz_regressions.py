@@ -172,3 +172,19 @@ def test_generated_module_helper_is_inlined_in_every_function(level: int, tmp_pa
     assert calls.calls_to(_object(src, level, "none"), "helper") == set(), "the serial build no longer inlines it"
     out_of_line = calls.calls_to(_object(src, level, "two-level"), "helper")
     assert out_of_line == set(), f"{len(out_of_line)} functions of the split object still call the helper"
+
+
+def test_the_o3_dead_branch_recogniser_is_narrow() -> None:
+    """The open -O3 bug explains extra undefined symbols of a module with the output capture's
+    `try_set`, at -O3 only; a dead caller's `+ UND sysconf` elsewhere is a finding."""
+    capture = "declare i64 @sysconf(i32)\ndefine internal i64 @k0_try_set(i64 %v) {\n  ret i64 0\n}\n"
+    line = "+ GLOBAL NOTYPE DEFAULT UND sysconf  (new in candidate)"
+
+    def report(module: str, level: int) -> properties.Report:
+        failure = properties.Failure("symbol-difference", f"--split none -O{level}", f"--split subgraph -j1 -O{level}",
+                                     "symbols differ", line)
+        return properties.Report(FuzzCase(module), CheckPlan(), frozenset(), failures=[failure])
+
+    assert known_bug(report(capture, 3)) == "ipsccp-dead-branch-across-subgraphs-O3"
+    assert known_bug(report(capture, 2)) is None
+    assert known_bug(report(capture.replace("k0_try_set", "k0_gate"), 3)) is None
