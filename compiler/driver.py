@@ -329,9 +329,12 @@ def _build_module(
 
         spellings = split.prepare_whole_module(module, target, options.opt_level, times.stage)
         with_prefix = options.split_prefix and (options.hooks is None or options.hooks.whole_module_prefix)
-        pipeline = llvm_stage.split_pipeline(options.opt_level, target) if with_prefix else None
-        if with_prefix and pipeline is None and options.opt_level in llvm_stage.CUT_LEVELS:
-            times.notes.append("split prefix: not run (the tools wheel's opt could not print the pipeline to cut)")
+        pipeline = None
+        if with_prefix and options.opt_level in llvm_stage.CUT_LEVELS:
+            with times.stage("module prefix"):  # the tools wheel's opt prints the pipeline to cut
+                pipeline = llvm_stage.split_pipeline(options.opt_level, target)
+            if pipeline is None:
+                times.notes.append("split prefix: not run (the tools wheel's opt could not print the pipeline to cut)")
         if pipeline is not None:
             # what the serial pipeline does before its inliner, on the whole module, once:
             # IPSCCP's and GlobalOpt's facts (dead branches, constant variables, deleted code)

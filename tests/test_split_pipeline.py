@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from compiler import driver
-from compiler.backend import engine, llvm_stage
+from compiler.backend import engine, irmodel, llvm_stage
 from fuzz import corpus, regressions
 from oracle import symtab
 from tests.conftest import DATA
@@ -44,12 +44,12 @@ def test_the_pipeline_is_cut_before_the_inliner() -> None:
     target = llvm_stage.native_target(None, 2)
     cut = llvm_stage.split_pipeline(2, target)
     assert cut is not None
-    prefix = llvm_stage.top_level_passes(cut.prefix)
+    prefix = irmodel.split_top_level(cut.prefix)
     assert cut.rest.startswith("always-inline,") and "ipsccp" in prefix and "globalopt" in prefix
     assert "inline" not in cut.prefix.replace("always-inline", "")
     # -O0 has nothing to cut; -O3's inliner threshold is not in the printed pipeline
     assert llvm_stage.split_pipeline(0, target) is None and llvm_stage.split_pipeline(3, target) is None
-    assert llvm_stage.top_level_passes("a,function<x>(b,c<d;e>),f") == ["a", "function<x>(b,c<d;e>)", "f"]
+    assert irmodel.split_top_level("a,function<x>(b,c<d;e>),f") == ["a", "function<x>(b,c<d;e>)", "f"]
 
 
 @pytest.mark.parametrize("level", llvm_stage.CUT_LEVELS)

@@ -207,6 +207,8 @@ def _default_passes(level: int, triple: str, cpu: str, features: str) -> tuple[s
     from the same libLLVM); () where it cannot."""
     import subprocess
 
+    from compiler.backend import irmodel  # its bracket-aware splitter; a serial build never gets here
+
     command = [str(engine.tools_dir() / "opt"), f"-mtriple={triple}", f"-O{level}", "-print-pipeline-passes", "-disable-output"]
     command += [f"-mcpu={cpu}"] if cpu else []
     command += [f"-mattr={features}"] if features else []
@@ -214,20 +216,5 @@ def _default_passes(level: int, triple: str, cpu: str, features: str) -> tuple[s
         proc = subprocess.run(command, input="", capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.SubprocessError):
         return ()
-    return tuple(top_level_passes(proc.stdout.strip())) if proc.returncode == 0 else ()
+    return tuple(irmodel.split_top_level(proc.stdout.strip())) if proc.returncode == 0 else ()
 
-
-def top_level_passes(pipeline: str) -> list[str]:
-    """A textual pipeline's top-level passes (`a,function<x>(b,c),d` -> `a`, `function<x>(b,c)`, `d`)."""
-    passes, depth, start = [], 0, 0
-    for i, ch in enumerate(pipeline):
-        if ch in "(<":
-            depth += 1
-        elif ch in ")>":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            passes.append(pipeline[start:i])
-            start = i + 1
-    if pipeline[start:]:
-        passes.append(pipeline[start:])
-    return passes
