@@ -10,26 +10,40 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from compiler import driver
 from fuzz import faults
-from fuzz.strategies.linkage import DEAD_BECAUSE, DEAD_BECAUSE_DRAWN, DEAD_EXTERNALS, LinkageModule, dead_caller, dead_capture
+from fuzz.strategies.linkage import (
+    DEAD_BECAUSE,
+    DEAD_BECAUSE_DRAWN,
+    DEAD_EXTERNALS,
+    Fragment,
+    LinkageModule,
+    dead_caller,
+    dead_capture,
+)
 from oracle import symtab
 
 MODES = ("subgraph", "two-level")
 
 
-def module_for(because: str) -> str:
-    """The first fragment the derandomised strategy draws for one reason its calls die."""
+def first_module(fragments: st.SearchStrategy[Fragment]) -> str:
+    """The module of the first fragment the derandomised strategy draws."""
     found: list[str] = []
 
     @settings(max_examples=1, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
-    @given(dead_caller("k0_", because_from=(because,)))
-    def first(fragment: object) -> None:
-        found.append(LinkageModule((fragment,)).render())  # type: ignore[arg-type]
+    @given(fragments)
+    def first(fragment: Fragment) -> None:
+        found.append(LinkageModule((fragment,)).render())
 
     first()
     return found[0]
+
+
+def module_for(because: str) -> str:
+    """The first fragment the derandomised strategy draws for one reason its calls die."""
+    return first_module(dead_caller("k0_", because_from=(because,)))
 
 
 def undefined(
@@ -131,16 +145,8 @@ def test_dead_capture_is_clean_with_the_prefix_and_caught_without(tmp_path: Path
     """The `dead-capture` fragment (std's output capture): its external is called only where
     the whole module's IPSCCP proves nothing runs. The default split build agrees with serial;
     the back end before the whole-module prefix (`skip-whole-module-prefix`) keeps the call."""
-    found: list[str] = []
-
-    @settings(max_examples=1, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
-    @given(dead_capture("k0_"))
-    def first(fragment: object) -> None:
-        found.append(LinkageModule((fragment,)).render())  # type: ignore[arg-type]
-
-    first()
     path = tmp_path / "capture.ll"
-    path.write_text(found[0])
+    path.write_text(first_module(dead_capture("k0_")))
     serial = undefined(path, "none")
     for mode in MODES:
         assert undefined(path, mode) == serial, mode

@@ -791,6 +791,12 @@ DEAD_EXTERNALS = {
     "getpgrp": ("declare i32 @getpgrp()", "call i32 @getpgrp()"),
     "sysconf": ("declare i64 @sysconf(i32)", "call i64 @sysconf(i32 30)"),
 }
+def _external_call_as_w(call: str) -> list[str]:
+    """A DEAD_EXTERNALS call as `%e`, widened to the i64 `%w`."""
+    ret = call.split()[1]
+    return [f"  %e = {call}", f"  %w = sext {ret} %e to i64" if ret != "i64" else "  %w = add i64 %e, 0"]
+
+
 #: why the gate's call dies serially: a constant argument (IPSCCP), a local fold (`and x, 0`), an
 #: internal flag no store sets (GlobalOpt), or a `linkonce_odr` predicate that returns 0, which
 #: only the inliner resolves (IPSCCP may not trust such a definition). The first three die in the
@@ -813,12 +819,10 @@ def dead_caller(draw: st.DrawFn, p: str, because_from: tuple[str, ...] | None = 
     because = draw(st.sampled_from(because_from or DEAD_BECAUSE_DRAWN))
     padding = draw(st.lists(st.tuples(st.sampled_from(("add", "xor", "mul")), _SMALL), min_size=12, max_size=24))
     decl, call = DEAD_EXTERNALS[external]
-    ret = call.split()[1]
     spawn = "\n".join([
         f"define internal i64 @{p}spawn(i64 %x) noinline {{",
         "entry:",
-        f"  %e = {call}",
-        f"  %w = sext {ret} %e to i64" if ret != "i64" else "  %w = add i64 %e, 0",
+        *_external_call_as_w(call),
         "  %y = xor i64 %x, %w",
         *padded("%y", padding),
         "  ret i64 %pad.r",
@@ -868,7 +872,6 @@ def dead_capture(draw: st.DrawFn, p: str) -> Fragment:
     goes; the split back end before its whole-module prefix kept it (`+ UND`)."""
     external = draw(st.sampled_from(tuple(DEAD_EXTERNALS)))
     decl, call = DEAD_EXTERNALS[external]
-    ret = call.split()[1]
     k1, k2 = draw(_SMALL), draw(_SMALL)
     top = [
         f"@{p}used = internal global i64 0, align 8",
@@ -885,8 +888,7 @@ def dead_capture(draw: st.DrawFn, p: str) -> Fragment:
             "  ret i64 0",
             "set:",
             f"  store i64 1, ptr @{p}used, align 8",
-            f"  %e = {call}",
-            f"  %w = sext {ret} %e to i64" if ret != "i64" else "  %w = add i64 %e, 0",
+            *_external_call_as_w(call),
             "  %o = or i64 %w, 1",
             "  ret i64 %o",
             "}",
