@@ -64,6 +64,12 @@ WORK_FLOOR = 600
 CLOSURE_WORK = 0.4
 #: ...but never fewer than this many (two workers stay busy).
 MIN_SUBGRAPHS = 4
+#: With `PlanPolicy.import_locals`, locals up to this many instructions are still copied: a
+#: copy left out of line costs a few bytes, and only a copy is an exact definition, from which
+#: the subgraph infers `nounwind`, `memory(...)` and the like for its calls (an import is
+#: `available_externally`: a call to a tiny `noinline` helper stayed an `invoke` with its
+#: landing pad; tests/test_objlink.py::test_a_losing_comdat_members_locals_go_with_it)
+TINY_COPY_COST = 10
 #: Suffix of renamed duplicate copies.
 COPY_SUFFIX = ".ember."
 
@@ -326,6 +332,12 @@ class PlanPolicy:
     #: module shrinks); None: pack by cost. Functions it does not name follow their atom,
     #: their cluster or a caller, else go to subgraph 0; indices left empty disappear
     assignment: dict[str, int] | None = None
+    #: a local called from several places comes into another subgraph as an
+    #: `available_externally` import of its owner's body (exported hidden while compiling)
+    #: instead of a renamed copy: a copy the inliner leaves out of line is a second body in
+    #: the object, an import's is dropped (-O1 and up, after the whole-module prefix, which
+    #: already gave every local its serial calling convention and argument facts)
+    import_locals: bool = False
 
 
 @dataclass
@@ -699,7 +711,7 @@ def copy_small_locals(state: PlanState) -> None:
     copy_left = max(int(policy.copy_share * state.module_cost), floor)
     # an `alwaysinline` local is inlined unsplit whatever it costs (-O0 included): copied always
     always = always_inline_functions(state.mod) if policy.import_always_inline else set()
-    for members in state.bucket_members:
+    for k, members in enumerate(state.bucket_members):
         stack = list(members)
         while stack:
             for r in state.by_name[stack.pop()].refs:
@@ -711,9 +723,34 @@ def copy_small_locals(state: PlanState) -> None:
                     continue
                 state.extra_left -= cost
                 copy_left -= cost
-                state.copied_cost += cost
-                members[r] = None
+                _bring_local(state, k, r)
                 stack.append(r)
+
+
+def _bring_local(state: PlanState, k: int, name: str) -> None:
+    """Put the duplicable local `name` into subgraph `k`: with `PlanPolicy.import_locals`, as
+    an import of its owner's body where the serial inliner may leave it out of line (a copy
+    left out of line is one more body in the object, an import's is dropped), else (a last
+    call, a tiny body: `TINY_COPY_COST`) as a renamed copy."""
+    state.bucket_members[k][name] = None
+    cost = state.by_name[name].cost
+    if state.policy.import_locals and cost > TINY_COPY_COST and not _last_call_inlined(state, name):
+        state.imported[k].add(name)
+        state.imported_cost += cost
+    else:
+        state.copied_cost += cost
+
+
+def _last_call_inlined(state: PlanState, name: str) -> bool:
+    """`name` has one direct call site, outside its own call-graph cycle: the serial inliner
+    takes it there (the last-call bonus), and so does a copy; an import would take that bonus
+    from its owner, which has to export it. Inside a cycle the caller may be inlined first,
+    and the call sites multiply (duktape's `duk__handle_call_raw`: one site, 29 serially)."""
+    inline = _inline_summary(state)
+    if inline.call_sites.get(name, 0) != 1:
+        return False
+    caller = next(c for c, facts in inline.functions.items() if name in facts.calls)
+    return inline.component.get(caller) != inline.component.get(name)
 
 
 def always_inline_functions(mod: IRModule) -> set[str]:
@@ -861,8 +898,7 @@ def bring_inline_closure(state: PlanState) -> None:
                 continue
             cost = by_name[name].cost
             if name in state.local_dup:
-                members[name] = None
-                state.copied_cost += cost
+                _bring_local(state, k, name)
                 continue
             if name not in importable:
                 continue
@@ -874,8 +910,7 @@ def bring_inline_closure(state: PlanState) -> None:
             state.imported_cost += cost
             for local in along:
                 if local not in members:
-                    members[local] = None
-                    state.copied_cost += by_name[local].cost
+                    _bring_local(state, k, local)
 
 
 def copy_shared_closure(state: PlanState) -> None:
@@ -896,7 +931,8 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
     local_names = {e.name for e in state.defs if e.is_local}
     renames: list[dict[str, str]] = []
     for k, members in enumerate(state.bucket_members):
-        mapping = {n: f"{n}{COPY_SUFFIX}{k}" for n in members if n in local_dup and owner[n] != k}
+        mapping = {
+            n: f"{n}{COPY_SUFFIX}{k}" for n in members if n in local_dup and owner[n] != k and n not in state.imported[k]}
         renames.append(mapping)
         local_names |= set(mapping.values())
     # a local used from a subgraph that does not define it is exported while compiling

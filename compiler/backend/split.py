@@ -654,6 +654,8 @@ def _compile_split(
         inline_level=config.opt_level if mode != SplitMode.FUNCTION else 0,
         serial_argument_facts=config.opt_level >= 1,
         serial_alias_facts=config.opt_level >= 1,
+        # the prefix gave every local its serial calling convention and argument facts already
+        import_locals=config.pipeline is not None,
     )
     hooks = hooks or BuildHooks()
     if hooks.plan_assignment is not None:  # a harness's fixed plan, by the module's own names

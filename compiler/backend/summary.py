@@ -86,6 +86,10 @@ class ModuleSummary:
     #: may lack what the serial inliner put into it, and look cheaper than serially (Lua's
     #: `lua_geti`: 340 serially, 220 imported, inlined split only: -4.5% instructions)
     constant_border: set[str] = field(default_factory=set)
+    #: direct call sites per defined callee, over the whole module
+    call_sites: dict[str, int] = field(default_factory=dict)
+    #: each defined function's strongly connected component of the direct-call graph (an index)
+    component: dict[str, int] = field(default_factory=dict)
 
     def inline_closure(self, roots: Iterable[str]) -> set[str]:
         """Every function the serial build would inline into `roots`, transitively (roots excluded)."""
@@ -131,7 +135,9 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
     inlined: set[str] = set()
     borderline: set[str] = set()
     constant_border: set[str] = set()
-    for scc in _sccs_bottom_up(functions):
+    component: dict[str, int] = {}
+    for number, scc in enumerate(_sccs_bottom_up(functions)):
+        component.update(dict.fromkeys(scc, number))
         members = set(scc)
         for name in scc:
             facts = functions[name]
@@ -155,7 +161,7 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
                     borderline.add(name)
                 elif effective[name] <= limit * CONSTANT_BORDER // 100 and all(c in inlined or c not in functions for c in facts.calls):
                     constant_border.add(name)
-    return ModuleSummary(functions, effective, inlined, cold, borderline, constant_border)
+    return ModuleSummary(functions, effective, inlined, cold, borderline, constant_border, call_sites, component)
 
 
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's

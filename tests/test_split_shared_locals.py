@@ -1,0 +1,161 @@
+"""Locals several subgraphs call come in as imports of one body, not as renamed copies
+(`planner.PlanPolicy.import_locals`, -O1 and up after the whole-module prefix).
+
+A copy the inliner leaves out of line is a second body in the object (duktape: 90 KB of
+copies, +16% `.text` against the serial build); an import's body is dropped and its calls
+go to the owner's one definition. A local whose only call site lies outside its own
+call-graph cycle is still copied: the serial inliner takes that last call, and an import
+would take the bonus from its owner; so is a tiny one (`planner.TINY_COPY_COST`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from compiler import driver
+from compiler.backend import planner, split
+from oracle import runner, symtab
+
+#: `helper` (internal, `noinline`: left out of line at every level; more than `TINY_COPY_COST`
+#: instructions) is called from three
+#: exported functions that a split cost of 1 puts in three subgraphs
+SHARED_NOINLINE = """
+@.fmt = private unnamed_addr constant [5 x i8] c"%ld\\0A\\00"
+declare i32 @printf(ptr, ...)
+
+define internal i64 @helper(i64 %x) noinline {
+  %a = mul i64 %x, 7
+  %b = xor i64 %a, 12345
+  %c = add i64 %b, %x
+  %d = mul i64 %c, %c
+  %e = lshr i64 %d, 3
+  %f = xor i64 %e, %a
+  %g = mul i64 %f, 31
+  %h = add i64 %g, %b
+  %i = xor i64 %h, %c
+  %j = mul i64 %i, %e
+  %k = add i64 %j, 977
+  %l = xor i64 %k, %g
+  ret i64 %l
+}
+
+define i64 @f1(i64 %x) noinline {
+  %r = call i64 @helper(i64 %x)
+  %s = add i64 %r, 1
+  ret i64 %s
+}
+
+define i64 @f2(i64 %x) noinline {
+  %r = call i64 @helper(i64 %x)
+  %s = add i64 %r, 2
+  ret i64 %s
+}
+
+define i64 @f3(i64 %x) noinline {
+  %r = call i64 @helper(i64 %x)
+  %s = add i64 %r, 3
+  ret i64 %s
+}
+
+define i32 @main(i32 %argc, ptr %argv) {
+  %n = sext i32 %argc to i64
+  %a = call i64 @f1(i64 %n)
+  %b = call i64 @f2(i64 %a)
+  %c = call i64 @f3(i64 %b)
+  %p = call i32 (ptr, ...) @printf(ptr @.fmt, i64 %c)
+  ret i32 0
+}
+"""
+
+
+def _build(path: Path, split_mode: str) -> bytes:
+    options = driver.BuildOptions(opt_level=2, split=split_mode, jobs=2, subgraph_cost=1)
+    out = driver.build(str(path), options).output
+    assert isinstance(out, bytes)
+    return out
+
+
+def test_a_local_left_out_of_line_has_one_body_in_the_split_object(tmp_path: Path) -> None:
+    src = tmp_path / "shared.ll"
+    src.write_text(SHARED_NOINLINE)
+    serial = _build(src, "none")
+    for mode in ("subgraph", "two-level"):
+        ours = _build(src, mode)
+        bodies = [s for s in symtab.read_symbols(ours) if s.name.split(planner.COPY_SUFFIX)[0] == "helper"]
+        assert [(s.name, s.binding) for s in bodies] == [("helper", "LOCAL")], (mode, bodies)
+        diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(ours))
+        assert diff.clean, diff.render("--split none", mode)
+        want, got = runner.run_object(serial), runner.run_object(ours)
+        assert want.outcome == "exit 0" and (got.stdout, got.outcome) == (want.stdout, want.outcome)
+
+
+def _fn(name: str, body: int, calls: tuple[str, ...] = (), linkage: str = "") -> str:
+    """A function of about `body` instructions calling `calls` in turn."""
+    lines = [f"define {linkage}i64 @{name}(i64 %x) {{", "  %v0 = add i64 %x, 1"]
+    lines += [f"  %v{i} = mul i64 %v{i - 1}, {2 * i + 1}" for i in range(1, body)]
+    last = f"%v{body - 1}"
+    for n, callee in enumerate(calls):
+        lines.append(f"  %c{n} = call i64 @{callee}(i64 {last})")
+        last = f"%c{n}"
+    return "\n".join([*lines, f"  ret i64 {last}", "}"])
+
+
+def _plan(text: str, import_locals: bool) -> planner.SplitPlan:
+    policy = planner.PlanPolicy(target_cost=400, inline_level=2, import_locals=import_locals)
+    return split.plan_module(text, policy)
+
+
+def _how(p: planner.SplitPlan, name: str) -> list[str]:
+    """How each subgraph holds `name`: "defines", "imports", "copies" or "declares"."""
+    out = []
+    for sg in p.subgraphs:
+        text = sg.text
+        if f"@{name}{planner.COPY_SUFFIX}" in text:
+            out.append("copies")
+        elif f"define available_externally hidden i64 @{name}(" in text:
+            out.append("imports")
+        elif f"define hidden i64 @{name}(" in text or f"define internal i64 @{name}(" in text:
+            out.append("defines")
+        elif f"@{name}(" in text:
+            out.append("declares")
+        else:
+            out.append("")
+    return out
+
+
+#: `small` (two call sites, in `a` and `b`), `once` (one call site, in the small `wrap`,
+#: which `a` and `b` both call), `rec` (one call site, in `loop`, which it calls back),
+#: `tiny` (two call sites, `TINY_COPY_COST` instructions)
+SIZE = planner.TINY_COPY_COST + 4
+SHAPES = "\n".join([
+    _fn("small", SIZE, linkage="internal "),
+    _fn("once", SIZE, linkage="internal "),
+    _fn("wrap", SIZE, ("once",), linkage="internal "),
+    _fn("tiny", planner.TINY_COPY_COST - 2, linkage="internal "),  # (with its `ret`: the cost)
+    "define internal i64 @loop(i64 %x) {\n  %c = icmp ult i64 %x, 3\n  br i1 %c, label %done, label %more\n"
+    "more:\n  %y = lshr i64 %x, 1\n  %r = call i64 @rec(i64 %y)\n  ret i64 %r\ndone:\n  ret i64 %x\n}",
+    _fn("rec", SIZE, ("loop",), linkage="internal "),
+    _fn("a", 400, ("small", "wrap", "loop", "tiny")),
+    _fn("b", 400, ("small", "wrap", "loop", "tiny")),
+])
+
+
+def test_shared_locals_are_imported_and_last_calls_copied() -> None:
+    p = _plan(SHAPES, import_locals=True)
+    assert len(p.subgraphs) == 2
+    assert sorted(_how(p, "small")) == ["defines", "imports"]
+    assert sorted(_how(p, "wrap")) == ["defines", "imports"]
+    # one call site, in `wrap`, outside its cycle: a copy beside the imported `wrap`
+    assert sorted(_how(p, "once")) == ["copies", "defines"]
+    # one call site, in `loop`, which it calls back: the serial inliner may take `loop` first
+    assert sorted(_how(p, "rec")) == ["defines", "imports"]
+    # a tiny body is copied: a copy is an exact definition, whose attributes the subgraph infers
+    assert sorted(_how(p, "tiny")) == ["copies", "defines"]
+    # the owner of an imported local exports it while compiling; the object has it local again
+    assert {"small", "wrap", "rec"} <= set(p.local_names)
+
+
+def test_without_the_policy_every_shared_local_is_copied() -> None:
+    p = _plan(SHAPES, import_locals=False)
+    for name in ("small", "wrap", "once", "rec", "tiny"):
+        assert sorted(_how(p, name)) == ["copies", "defines"], name
