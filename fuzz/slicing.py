@@ -82,16 +82,18 @@ class Slicer:
             lines += size
         return sorted(members, key=lambda n: self.mod.values[n].index)
 
-    def render(self, members: list[str]) -> str:
+    def render(self, members: list[str], exported: Iterable[str] = ()) -> str:
         """The slice as a module: members defined, everything they name declared (metadata
-        too; debug info: the units and variables the members reach), the module asm kept."""
+        too; debug info: the units and variables the members reach), the module asm kept;
+        `exported` locals among the members made `external hidden` (roots of the slice)."""
         from compiler.backend import cut, engine, names, planner, split
 
         if self._bitcode is None:
             with engine.Module(self.text, "<sliced module>") as module:
                 names.name_unnamed(module, "")  # `@0` is "0" to irmodel: named so, the cut finds it
                 self._bitcode = split.whole_module_bitcode(module)
-        spec = planner.cut_spec(self.mod, planner.PieceLayout(members, set(), include_asm=True))
+        local = {n for n in exported if self.mod.values[n].is_local}
+        spec = planner.cut_spec(self.mod, planner.PieceLayout(members, local, include_asm=True))
         spec = dataclasses.replace(
             spec, keep={llvm_name(n): how for n, how in spec.keep.items()},
             declared=frozenset(llvm_name(n) for n in spec.declared))

@@ -32,6 +32,12 @@ def _names() -> tuple[str, ...]:
     return cs.available()
 
 
+def _c_names() -> tuple[str, ...]:
+    """The C programs: the drawn-slice tests below keep to them (a Rust module takes 10-20 s to
+    load and slice; its own tests are at the end)."""
+    return tuple(n for n in cs.available() if not n.startswith("rust-"))
+
+
 @needs_corpus
 def test_slice_defines_its_anchors_and_every_local_it_names() -> None:
     name = _names()[0]
@@ -58,7 +64,7 @@ def test_slice_stops_growing_past_its_limit() -> None:
 
 @needs_corpus
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
-@given(corpus_cases(max_anchors=3))
+@given(corpus_cases(max_anchors=3, programs=_c_names() if _unavailable() is None else None))
 def test_drawn_slices_parse(case) -> None:  # type: ignore[no-untyped-def]
     assert case.origin == "corpus" and not case.runnable
     llvm_stage.parse_ir(case.module, "<slice>")
@@ -79,7 +85,7 @@ def test_sharers_name_a_local_the_anchor_names() -> None:
 
 @needs_corpus
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(corpus_cases(max_anchors=3))
+@given(corpus_cases(max_anchors=3, programs=_c_names() if _unavailable() is None else None))
 def test_shared_local_slices_define_a_local_two_anchors_name(case) -> None:  # type: ignore[no-untyped-def]
     assume("shared-local" in case.features)  # Unsatisfiable if no slice of 20 shares
     mod = irmodel.parse_module(case.module)
@@ -89,12 +95,14 @@ def test_shared_local_slices_define_a_local_two_anchors_name(case) -> None:  # t
 
 
 def test_missing_corpus_is_one_line_before_any_work(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Without the corpus, `fuzz --strategy corpus` and `bench --corpus` say so in one line, exit 1."""
+    """Without the corpus (no C sources, and no cargo for the Rust programs), `fuzz --strategy
+    corpus` and `bench --corpus` say so in one line, exit 1."""
     import os
     import subprocess
     import sys
 
-    env = {**os.environ, "EMBER_CORPUS_CACHE": str(tmp_path / "none")}
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if "cargo" not in p)
+    env = {**os.environ, "EMBER_CORPUS_CACHE": str(tmp_path / "none"), "PATH": path, "CARGO_HOME": str(tmp_path / "no-cargo")}
     for args in (["fuzz", "--strategy", "corpus", "--examples", "2", "--findings", str(tmp_path / "f")],
                  ["bench", "--corpus", "lua"]):
         r = subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, text=True, env=env,
@@ -128,7 +136,7 @@ def _debug_info_problems(module: str) -> list[str]:
 
 @needs_corpus
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(corpus_cases(max_anchors=3), st.data())
+@given(corpus_cases(max_anchors=3, programs=_c_names() if _unavailable() is None else None), st.data())
 def test_a_g_plan_builds_the_same_slice_of_the_g_module(case, data) -> None:  # type: ignore[no-untyped-def]
     """The swarm's `-g` plans (`fuzz.campaign.configured`) build a slice with clang's debug info:
     the same definitions, each with its subprogram, the units, `!llvm.dbg.cu`, module flags,
@@ -161,3 +169,62 @@ def test_debug_info_oracle_on_a_g_slice_catches_a_line_table_fault() -> None:
     broken = properties.check(case, plan, faults=frozenset({faults.SHIFT_ROWS_AFTER_FILE_SWITCH}))
     assert [f.classification for f in broken.failures] == ["debug-info"], broken.failures
     assert f"{CROSS_FILE_CALL[0]}+0x" in broken.failures[0].summary and "cJSON.c:" in broken.failures[0].summary
+
+
+RUST = "rust-markdown"
+needs_rust = pytest.mark.skipif(RUST not in ((_unavailable() is None and _names()) or ()), reason=f"needs {RUST} in the corpus")
+
+
+@needs_rust
+def test_a_rust_slice_exports_its_local_anchors() -> None:
+    """A Rust fat-LTO module exports only `main`: its anchors are its own functions whose slice
+    fits, and a slice exports them hidden, or the serial build would delete them unused."""
+    module = cs.load(RUST)
+    mod = cs._slicer(RUST).mod
+    assert module.exported_anchors and len(module.anchors) > 100
+    assert all(mod.values[a].is_local for a in module.anchors[:50])
+    anchors = list(module.anchors[:3])
+    members = cs.slice_members(RUST, anchors)
+    assert len(members) > len(anchors)
+    text = cs.render_slice(RUST, members, anchors=tuple(anchors))
+    llvm_stage.parse_ir(text, f"<{RUST} slice>")
+    sliced = irmodel.parse_module(text)
+    for a in anchors:
+        e = sliced.values[a]
+        assert e.is_definition and not e.is_local and "hidden" in e.text.split("@", 1)[0], e.text[:200]
+    # the other members stay as the module has them
+    assert all(sliced.values[m].is_local for m in members if m not in anchors and mod.values[m].is_local)
+
+
+@needs_rust
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck), database=None, derandomize=True)
+@given(corpus_cases(max_anchors=4, programs=(RUST,)))
+def test_rust_slices_split_equals_serial(case) -> None:  # type: ignore[no-untyped-def]
+    """rustc's IR shapes (invokes and landing pads everywhere, `noundef`/`range` attributes,
+    v0-mangled names, std's generics) through the campaign's check: split (subgraph and
+    two-level, cost 1) against serial at -O2, every symbol compared."""
+    assert case.origin == "corpus" and not case.runnable
+    plan = CheckPlan(2, 1, (BuildConfig("subgraph", 1, 2, 1), BuildConfig("two-level", 2, 2, 1)), opt_check=False)
+    result = properties.check(case, plan)
+    assert result.ok, result.failures
+
+
+@needs_rust
+def test_a_rust_g_slice_keeps_the_anchors_the_g_module_has() -> None:
+    """The `-g` twin of a Rust slice: std's functions (prebuilt) have the same names in the `-g`
+    build and come with their debug info; the program's own crates' do not (their hash changes
+    with `-g`), and a slice of those alone stays the slice drawn, without debug info."""
+    g_values = cs._slicer(RUST, True).mod.values
+    anchors = cs.load(RUST).anchors
+    shared = [a for a in anchors if a in g_values and g_values[a].is_definition]
+    own = [a for a in anchors if a not in g_values]
+    assert shared and own, (len(shared), len(own))
+    text = cs.debug_slice(RUST, (shared[0], own[0]))
+    llvm_stage.parse_ir(text, "<-g rust slice>")
+    assert "distinct !DICompileUnit(" in text and "distinct !DISubprogram(" in text
+    sliced = irmodel.parse_module(text)
+    assert sliced.values[shared[0]].is_definition and not sliced.values[shared[0]].is_local
+    assert own[0] not in sliced.values
+    plain = cs.debug_slice(RUST, (own[0],))
+    assert "!DICompileUnit(" not in plain
+    assert plain == cs.render_slice(RUST, cs.slice_members(RUST, [own[0]]), anchors=(own[0],))

@@ -134,13 +134,14 @@ def kernel_cases(draw: st.DrawFn, max_kernels: int = 3) -> FuzzCase:
 
 
 @st.composite
-def corpus_cases(draw: st.DrawFn, max_anchors: int = 6) -> FuzzCase:
-    """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's IR shapes;
-    a `-g` plan builds the same slice of the program's `-g` module (`debug_twin`)."""
+def corpus_cases(draw: st.DrawFn, max_anchors: int = 6, programs: tuple[str, ...] | None = None) -> FuzzCase:
+    """Slices of the real-world corpus (see `fuzz.strategies.corpus_slices`): clang's and rustc's
+    IR shapes (of `programs` only, if given); a `-g` plan builds the same slice of the program's
+    `-g` module (`debug_twin`)."""
     from fuzz.strategies.corpus_slices import corpus_slices
 
     names_on = draw(name_swarm())
-    drawn = draw(corpus_slices(max_anchors))
+    drawn = draw(corpus_slices(max_anchors, programs))
     module, names = renamed(drawn.module, names_on)
 
     def debug_twin() -> FuzzCase:

@@ -1,8 +1,10 @@
-"""Slices of the real-world corpus: clang's IR shapes, which no generator of ours writes.
+"""Slices of the real-world corpus: clang's and rustc's IR shapes, which no generator of ours writes.
 
-A slice is a few exported functions of one corpus program (fuzz/corpus.py) with every
-local they reach (static helpers, static callback tables, string constants, atoms kept
-whole) and everything else declared: jump tables, function-pointer tables in constant
+A slice is a few exported functions of one corpus program (fuzz/corpus.py; of a Rust
+program, whose fat-LTO module exports only `main`, a few of its own functions, exported
+hidden in the slice: `CorpusModule.exported_anchors`) with every local they reach (static
+helpers, static callback tables, string constants, atoms kept whole) and everything else
+declared: jump tables, function-pointer tables in constant
 globals, static callbacks passed as arguments, varargs, struct types, intrinsics,
 `switch` and `select` chains. A slice rarely has `main`, so it is judged on its symbols
 and on whether every split build compiles at all; with `main` it runs too.
@@ -42,7 +44,12 @@ class CorpusModule:
 
     name: str
     text: str
-    anchors: tuple[str, ...]  # exported function definitions, in input order
+    #: exported function definitions, in input order; a Rust module's: every function
+    #: definition whose slice fits MAX_SLICE_LINES (its locals, as `exported_anchors` says)
+    anchors: tuple[str, ...]
+    #: the anchors are the module's own locals: a slice exports them (hidden), or the serial
+    #: build would delete them unused (a Rust fat-LTO module exports only `main`)
+    exported_anchors: bool = False
 
 
 class CorpusUnavailable(RuntimeError):
@@ -61,12 +68,25 @@ def _module_text(name: str, debug: bool = False) -> str:
         return module.text()
 
 
-@functools.lru_cache(maxsize=16)  # every C program of the corpus (12)
-def load(name: str) -> CorpusModule:
-    """The program's module as text, with its exported functions."""
-    from compiler.backend import irmodel
+@functools.lru_cache(maxsize=16)  # every program of the corpus (12 C, 2 Rust)
+def _text(name: str) -> str:
+    return _module_text(name)
 
-    text = _module_text(name)
+
+@functools.lru_cache(maxsize=16)
+def load(name: str) -> CorpusModule:
+    """The program's module as text, with its anchors: a C module's exported functions; a Rust
+    module's function definitions (nearly all local) whose slice fits MAX_SLICE_LINES (about
+    half of them: the rest reach most of std)."""
+    from compiler.backend import irmodel
+    from fuzz import corpus
+
+    text = _text(name)
+    if corpus.BY_NAME[name].front_end == "rustc":
+        slicer = _slicer(name)
+        functions = [e.name for e in slicer.mod.by_kind("function") if e.is_definition]
+        fitting = tuple(n for n in functions if slicer.lines(slicer.reach(n)) <= MAX_SLICE_LINES)
+        return CorpusModule(name, text, fitting, exported_anchors=True)
     mod = irmodel.parse_module(text)
     anchors = tuple(e.name for e in mod.by_kind("function") if not e.is_local and e.linkage == "external")
     return CorpusModule(name, text, anchors)
@@ -74,13 +94,11 @@ def load(name: str) -> CorpusModule:
 
 @functools.lru_cache(maxsize=1)
 def available() -> tuple[str, ...]:
-    """Corpus programs whose module can be had here (sources present and clang-19 installed).
-    The C programs only: a Rust program's fat-LTO module exports just `main` and
-    `rust_eh_personality`, so any slice is nearly the whole 500-700k-line module (slicing
-    its internal functions is open work)."""
+    """Corpus programs whose module can be had here: the C programs (sources present and
+    clang-19 installed) and the Rust ones (cargo and their crates; `corpus.missing`), C first."""
     from fuzz import corpus
 
-    names = tuple(p.name for p in corpus.PROGRAMS if p.front_end == "clang" and corpus.missing(p) is None)
+    names = tuple(p.name for p in corpus.PROGRAMS if p.front_end in ("clang", "rustc") and corpus.missing(p) is None)
     if not names:
         raise CorpusUnavailable("the corpus strategy needs corpus sources and clang-19: bash ci/fetch_corpus.sh")
     return names
@@ -105,7 +123,8 @@ def sharers(name: str) -> dict[str, tuple[str, ...]]:
 
 
 #: slicers kept per process: every C program of the corpus, with and without debug info
-#: (12 programs, 1.2 GB with ten of each; parsing SQLite's `-g` module again costs 10-20 s)
+#: (14 programs, 1.2 GB with ten C programs of each; a Rust module adds about 0.5 GB, its -g one 1 GB;
+#: parsing SQLite's `-g` module again costs 10-20 s)
 SLICERS_KEPT = 24
 
 
@@ -113,7 +132,7 @@ SLICERS_KEPT = 24
 def _slicer(name: str, debug: bool = False) -> Slicer:
     from compiler.backend import irmodel
 
-    text = _module_text(name, True) if debug else load(name).text
+    text = _module_text(name, True) if debug else _text(name)
     return Slicer(irmodel.parse_module(text), text)
 
 
@@ -122,10 +141,12 @@ def slice_members(name: str, anchors: list[str], max_lines: int | None = MAX_SLI
     return _slicer(name, debug).members(anchors, max_lines)
 
 
-def render_slice(name: str, members: list[str], debug: bool = False) -> str:
+def render_slice(name: str, members: list[str], debug: bool = False, anchors: tuple[str, ...] = ()) -> str:
     """The slice as a module: members defined, everything they name declared (metadata too;
-    `debug`: cut from the `-g` module, with the debug info the members reach)."""
-    return _slicer(name, debug).render(members)
+    `debug`: cut from the `-g` module, with the debug info the members reach); the `anchors`
+    exported hidden where the program's anchors are its locals (`exported_anchors`)."""
+    exported = anchors if load(name).exported_anchors else ()
+    return _slicer(name, debug).render(members, exported=exported)
 
 
 _FILE = re.compile(r'^(![0-9]+) = !DIFile\(filename: "((?:[^"\\]|\\.)*)"', re.M)
@@ -153,8 +174,15 @@ def debug_features(module: str) -> tuple[str, ...]:
 def debug_slice(name: str, anchors: tuple[str, ...]) -> str:
     """The slice around `anchors` (those a drawn slice kept) cut from the program's `-g`
     module: the same functions with their debug info. Its members are found again in that
-    module (its size limit was met by the drawn slice)."""
-    return render_slice(name, slice_members(name, list(anchors), max_lines=None, debug=True), debug=True)
+    module (its size limit was met by the drawn slice). A Rust program's `-g` build names its
+    own crates' functions differently (the crate hash in each symbol changes with `-g`; std's,
+    prebuilt, do not): only the anchors that module has are kept, and where it has none the
+    slice is the one drawn, without debug info."""
+    values = _slicer(name, True).mod.values
+    kept = tuple(a for a in anchors if a in values and values[a].is_definition)
+    if not kept:
+        return render_slice(name, slice_members(name, list(anchors)), anchors=anchors)
+    return render_slice(name, slice_members(name, list(kept), max_lines=None, debug=True), debug=True, anchors=kept)
 
 
 #: the swarm feature a slice records when its anchors share a local
@@ -176,10 +204,10 @@ class DrawnSlice:
 
 
 @st.composite
-def corpus_slices(draw: st.DrawFn, max_anchors: int = 6) -> DrawnSlice:
-    """A slice of one of the corpus programs available here; with the `shared-local` swarm
-    feature on, the anchors share locals (`sharers`)."""
-    name = draw(st.sampled_from(available()), label="corpus program")
+def corpus_slices(draw: st.DrawFn, max_anchors: int = 6, programs: tuple[str, ...] | None = None) -> DrawnSlice:
+    """A slice of one of the corpus programs available here (or of `programs`); with the
+    `shared-local` swarm feature on, the anchors share locals (`sharers`)."""
+    name = draw(st.sampled_from(programs or available()), label="corpus program")
     anchors = load(name).anchors
     shared = draw(st.integers(0, 1), label="swarm: shared-local") == 1
     if shared:
@@ -192,4 +220,4 @@ def corpus_slices(draw: st.DrawFn, max_anchors: int = 6) -> DrawnSlice:
     members = slice_members(name, picked)
     kept = [a for a in picked if a in members]
     features = (SHARED_LOCAL,) if shared and len(kept) > 1 else ()
-    return DrawnSlice(name, tuple(kept), render_slice(name, members), features)
+    return DrawnSlice(name, tuple(kept), render_slice(name, members, anchors=tuple(kept)), features)
