@@ -13,7 +13,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from compiler.backend import engine, guard, llvm_stage, names, policy, split_mode
+from compiler.backend import engine, guard, inferred, llvm_stage, names, policy, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.diagnostics import EmberError, Location, UsageError
 from compiler.hooks import BuildHooks
@@ -339,7 +339,7 @@ def _build_module(
             # what the serial pipeline does before its inliner, on the whole module, once:
             # IPSCCP's and GlobalOpt's facts (dead branches, constant variables, deleted code)
             # are then the serial build's in every subgraph, which runs the rest
-            module, bitcode = _whole_module_prefix(module, pipeline.prefix, target, path, times)
+            module, bitcode, found = _whole_module_prefix(module, pipeline.prefix, target, path, times)
         else:
             # the plan reads the live module alone (compiler/backend/facts.py) and the workers
             # cut their subgraphs from its bitcode in memory (compiler/backend/cut.py; debug
@@ -348,7 +348,8 @@ def _build_module(
             with times.stage("module to bitcode"):
                 bitcode = split.whole_module_bitcode(module)  # without its asm (see there)
         # the plan reads its facts from the live module too; compile_split closes it once planned
-        return _build_split(module, options, times, spellings, path, bitcode, pipeline.rest if pipeline else None)
+        return _build_split(module, options, times, spellings, path, bitcode, pipeline.rest if pipeline else None,
+                            found if pipeline is not None else None)
     # LLVM ends the process on what it cannot lower for an object format the split back end
     # does not link (a COMDAT on MachO): codegen in a worker, errors in one line. A bad asm
     # line ends the guarded child below instead (`explain_asm`), with no second parse
@@ -386,28 +387,31 @@ def _build_module(
 
 def _whole_module_prefix(
     module: engine.Module, prefix: str, target: engine.Target, path: str, times: StageTimes,
-) -> tuple[engine.Module, tuple[bytes, str]]:
+) -> tuple[engine.Module, tuple[bytes, str], inferred.Inferred]:
     """The serial pipeline's prefix run on the whole module in a forked child (guard.py: a crash
     inside LLVM is one line with the module saved, and what LLVM prints on success is dropped,
     as in the serial build). Returns the prefixed module, parsed back from the child's bitcode
-    (`module` is closed), and that bitcode with its module asm: what the split's workers cut."""
+    (`module` is closed), that bitcode with its module asm (what the split's workers cut), and
+    what FunctionAttrs infers from its bodies (`inferred.infer`, on the child's copy once the
+    bitcode is written: for the pieces' declarations and imports)."""
     from compiler.backend import split
 
-    def run() -> tuple[tuple[bytes, str], float]:
+    def run() -> tuple[tuple[bytes, str], inferred.Inferred, float]:
         start = time.process_time()
         guard.progress("running the whole-module prefix")
         module.run_passes(prefix, target)
         names.name_unnamed(module)  # what the prefix made: the text and the bitcode name them alike
-        return split.whole_module_bitcode(module), time.process_time() - start
+        bitcode = split.whole_module_bitcode(module)
+        return bitcode, inferred.infer(module, target), time.process_time() - start
 
     with times.stage("module prefix"):
-        bitcode, child_cpu = guard.forked(
+        bitcode, found, child_cpu = guard.forked(
             run, doing="running the whole-module prefix", save=lambda what: _save_module(module, what))
         module.close()
         prefixed = engine.Module(bitcode[0], path)
         prefixed.set_module_asm(bitcode[1])
     times.add("module prefix", 0.0, child_cpu)  # the child's CPU is the driver's serial work too
-    return prefixed, bitcode
+    return prefixed, bitcode, found
 
 
 def _save_module(module: engine.Module, what: str) -> Path:
@@ -481,6 +485,7 @@ def _build_split(
     module: engine.Module, options: BuildOptions, times: StageTimes, spellings: dict[str, str], path: str,
     bitcode: tuple[bytes, str],
     pipeline: str | None = None,
+    found: inferred.Inferred | None = None,
 ) -> BuildResult:
     """The parallel back end: split, optimise + codegen in workers, the object link. A bad
     asm line would end a worker: the plan's asm (only the functions holding it) is generated
@@ -512,6 +517,7 @@ def _build_split(
         hooks=hooks,
         spellings=spellings,
         check_asm=lambda probe: _codegen_isolated(probe, triple, path, options, opt_level=0),
+        inferred=found,
     )
     for stage, secs in result.stage_seconds.items():
         times.add(stage, secs, result.stage_cpu.get(stage, 0.0))

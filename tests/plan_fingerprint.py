@@ -34,7 +34,11 @@ MODES: tuple[SplitMode, ...] = split_mode.SPLITTING
 #: (`test_plan_facts` fails when one appears or goes: decide whether it reaches the objects)
 PLAN_FIELDS = frozenset({"subgraphs", "local_names", "private_names", "order", "work", "dead_when_unused", "merge_facts", "asm_probe"})
 SUBGRAPH_FIELDS = frozenset({"index", "members", "cost", "cut", "_text", "_render"})
-CUT_FIELDS = frozenset({"keep", "cold", "constants", "declared", "asm", "keepers", "callers"})
+CUT_FIELDS = frozenset({"keep", "cold", "constants", "declared", "asm", "keepers", "callers", "inferred"})
+#: cut fields added after the recordings: hashed only where set, so a plan that does not use
+#: them keeps its recorded fingerprint (`inferred`: the attributes the whole-module prefix's
+#: child infers, which these plans, made without the prefix, never carry)
+CUT_FIELDS_WHEN_SET = frozenset({"inferred"})
 
 
 # ------------------------------------------------------------------ the fingerprint
@@ -63,6 +67,15 @@ def canonical(value: object) -> object:
     raise TypeError(f"plan_fingerprint.canonical: no canonical form for {type(value).__qualname__}")
 
 
+def _canonical_cut(spec: cut.CutSpec) -> dict[str, object]:
+    """Every field of the cut (`cut.CutSpec`), so a field added to it counts at once, but those
+    of `CUT_FIELDS_WHEN_SET` only where set."""
+    return {
+        f.name: canonical(getattr(spec, f.name)) for f in dataclasses.fields(cut.CutSpec)
+        if f.name not in CUT_FIELDS_WHEN_SET or getattr(spec, f.name)
+    }
+
+
 def _sort_key(value: object) -> str:
     return json.dumps(value, sort_keys=True)
 
@@ -85,7 +98,7 @@ def _plan_parts(plan: planner.SplitPlan) -> dict[str, object]:
                 "members": canonical(sg.members),
                 "cost": sg.cost,
                 # every field of the cut (`cut.CutSpec`), so a field added to it counts at once
-                "cut": None if spec is None else {f.name: canonical(getattr(spec, f.name)) for f in dataclasses.fields(cut.CutSpec)},
+                "cut": None if spec is None else _canonical_cut(spec),
             }
         )
     return {
@@ -97,7 +110,7 @@ def _plan_parts(plan: planner.SplitPlan) -> dict[str, object]:
         "dead_when_unused": canonical(plan.dead_when_unused),
         "merge_facts": canonical(plan.merge_facts),
         # the probe as its cut (`planner.AsmProbe.text` renders the same piece as text)
-        "asm_probe": None if plan.asm_probe is None else canonical(plan.asm_probe.cut),
+        "asm_probe": None if plan.asm_probe is None else _canonical_cut(plan.asm_probe.cut),
     }
 
 

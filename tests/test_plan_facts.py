@@ -24,7 +24,9 @@ Inputs:
   default; every level and mode (and `-g` where the module has debug info) with
   `EMBER_PLAN_FINGERPRINTS=full`.
 
-Plans get the live module as the build hands it (every fact read in memory). The recorded
+Plans get the live module as the build hands it (every fact read in memory), but without the
+whole-module prefix the default -O1/-O2 build runs first (docs/backend.md): its plans (locals
+imported, `CutSpec.inferred` set) have no recorded fingerprint yet. The recorded
 fingerprints of the always-here inputs were the text planner's (its readers agreed with
 memory's on every input until they were deleted, step 7): they stay the oracle.
 

@@ -5,7 +5,7 @@ A copy the inliner leaves out of line is a second body in the object (duktape: 9
 copies, +16% `.text` against the serial build); an import's body is dropped and its calls
 go to the owner's one definition. A local whose only call site lies outside its own
 call-graph cycle is still copied: the serial inliner takes that last call, and an import
-would take the bonus from its owner; so is a tiny one (`planner.TINY_COPY_COST`).
+would take the bonus from its owner.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from compiler import driver
 from compiler.backend import planner, split
 from oracle import runner, symtab
 
-#: `helper` (internal, `noinline`: left out of line at every level; more than `TINY_COPY_COST`
-#: instructions) is called from three
+#: `helper` (internal, `noinline`: left out of line at every level) is called from three
 #: exported functions that a split cost of 1 puts in three subgraphs
 SHARED_NOINLINE = """
 @.fmt = private unnamed_addr constant [5 x i8] c"%ld\\0A\\00"
@@ -124,19 +123,17 @@ def _how(p: planner.SplitPlan, name: str) -> list[str]:
 
 
 #: `small` (two call sites, in `a` and `b`), `once` (one call site, in the small `wrap`,
-#: which `a` and `b` both call), `rec` (one call site, in `loop`, which it calls back),
-#: `tiny` (two call sites, `TINY_COPY_COST` instructions)
-SIZE = planner.TINY_COPY_COST + 4
+#: which `a` and `b` both call), `rec` (one call site, in `loop`, which it calls back)
+SIZE = 14
 SHAPES = "\n".join([
     _fn("small", SIZE, linkage="internal "),
     _fn("once", SIZE, linkage="internal "),
     _fn("wrap", SIZE, ("once",), linkage="internal "),
-    _fn("tiny", planner.TINY_COPY_COST - 2, linkage="internal "),  # (with its `ret`: the cost)
     "define internal i64 @loop(i64 %x) {\n  %c = icmp ult i64 %x, 3\n  br i1 %c, label %done, label %more\n"
     "more:\n  %y = lshr i64 %x, 1\n  %r = call i64 @rec(i64 %y)\n  ret i64 %r\ndone:\n  ret i64 %x\n}",
     _fn("rec", SIZE, ("loop",), linkage="internal "),
-    _fn("a", 400, ("small", "wrap", "loop", "tiny")),
-    _fn("b", 400, ("small", "wrap", "loop", "tiny")),
+    _fn("a", 400, ("small", "wrap", "loop")),
+    _fn("b", 400, ("small", "wrap", "loop")),
 ])
 
 
@@ -149,13 +146,11 @@ def test_shared_locals_are_imported_and_last_calls_copied() -> None:
     assert sorted(_how(p, "once")) == ["copies", "defines"]
     # one call site, in `loop`, which it calls back: the serial inliner may take `loop` first
     assert sorted(_how(p, "rec")) == ["defines", "imports"]
-    # a tiny body is copied: a copy is an exact definition, whose attributes the subgraph infers
-    assert sorted(_how(p, "tiny")) == ["copies", "defines"]
     # the owner of an imported local exports it while compiling; the object has it local again
     assert {"small", "wrap", "rec"} <= set(p.local_names)
 
 
 def test_without_the_policy_every_shared_local_is_copied() -> None:
     p = _plan(SHAPES, import_locals=False)
-    for name in ("small", "wrap", "once", "rec", "tiny"):
+    for name in ("small", "wrap", "once", "rec"):
         assert sorted(_how(p, name)) == ["copies", "defines"], name

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from ctypes import byref, c_void_p
 from dataclasses import dataclass
 
-from compiler.backend import cutdebug, engine
+from compiler.backend import cutdebug, engine, inferred
 
 #: LLVMLinkage / LLVMVisibility values the cut sets
 _EXTERNAL, _APPENDING, _HIDDEN = 0, 7, 1
@@ -79,6 +79,9 @@ class CutSpec:
     #: `planner.serial_argument_callers`); the worker deletes them after optimisation
     keepers: tuple[Keeper, ...] = ()
     callers: tuple[ArgumentCaller, ...] = ()
+    #: what FunctionAttrs infers from the whole module's bodies of the functions seen here as
+    #: declarations or imports (compiler/backend/inferred.py)
+    inferred: tuple[tuple[str, tuple[tuple[int, str, int], ...]], ...] = ()
 
 
 class _CXX:
@@ -239,12 +242,14 @@ _FUNCTION_TYPE_KIND = 9
 
 
 def _apply_flags(lib: ctypes.CDLL, m: int, spec: CutSpec) -> None:
-    """`constant` on the variables GlobalOpt makes constant unsplit; `cold` on the
-    declarations and imports the serial pipeline infers it for."""
+    """`constant` on the variables GlobalOpt makes constant unsplit; what FunctionAttrs infers,
+    and `cold` where the serial pipeline infers it, on the declarations and imports."""
     for name in spec.constants:
         g = lib.LLVMGetNamedGlobal(m, name.encode())
         if g:
             lib.LLVMSetGlobalConstant(g, 1)
+    if spec.inferred:
+        inferred.apply(lib, m, dict(spec.inferred))
     if spec.cold:
         ctx = lib.LLVMGetModuleContext(m)
         kind = lib.LLVMGetEnumAttributeKindForName(b"cold", 4)

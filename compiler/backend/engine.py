@@ -234,6 +234,7 @@ def _load() -> ctypes.CDLL:
         ("LLVMRunPassesOnFunction", vp, (vp, cp, vp, vp)),
         ("LLVMGetEnumAttributeKindForName", ctypes.c_uint, (cp, c_size_t)),
         ("LLVMGetEnumAttributeAtIndex", vp, (vp, ctypes.c_uint, ctypes.c_uint)),
+        ("LLVMGetEnumAttributeValue", ctypes.c_uint64, (vp,)),
         ("LLVMGetCallSiteEnumAttribute", vp, (vp, ctypes.c_uint, ctypes.c_uint)),
         # the planner's facts in memory (compiler/backend/facts.py)
         ("LLVMGetComdat", vp, (vp,)),

@@ -64,12 +64,6 @@ WORK_FLOOR = 600
 CLOSURE_WORK = 0.4
 #: ...but never fewer than this many (two workers stay busy).
 MIN_SUBGRAPHS = 4
-#: With `PlanPolicy.import_locals`, locals up to this many instructions are still copied: a
-#: copy left out of line costs a few bytes, and only a copy is an exact definition, from which
-#: the subgraph infers `nounwind`, `memory(...)` and the like for its calls (an import is
-#: `available_externally`: a call to a tiny `noinline` helper stayed an `invoke` with its
-#: landing pad; tests/test_objlink.py::test_a_losing_comdat_members_locals_go_with_it)
-TINY_COPY_COST = 10
 #: Suffix of renamed duplicate copies.
 COPY_SUFFIX = ".ember."
 
@@ -370,6 +364,9 @@ class PlanState:
     inline: summary.ModuleSummary | None = None
     #: the live module the facts are read from
     module: engine.Module | None = None
+    #: what FunctionAttrs inferred on the whole module (`inferred.infer`): every piece's
+    #: declarations and imports get it
+    inferred: dict[str, tuple[tuple[int, str, int], ...]] | None = None
 
 
 def plan(
@@ -378,14 +375,17 @@ def plan(
     target_cost: int = TARGET_SUBGRAPH_COST,
     import_cost: int = 0,
     policy: PlanPolicy | None = None,
+    inferred: dict[str, tuple[tuple[int, str, int], ...]] | None = None,
 ) -> SplitPlan:
     """Cut the live `module` into level-1 subgraphs (the steps below, in order), every fact
     read in memory (`compiler/backend/facts.py`; names canonical, numbered values named, as
     `split.prepare_whole_module` leaves them). A subgraph is a cut of the module
     (`Subgraph.cut`); its text, where one is asked for, is that cut printed (the caller that
-    holds the module's bitcode says how: `Subgraph.render_by`)."""
+    holds the module's bitcode says how: `Subgraph.render_by`). `inferred`: what FunctionAttrs
+    inferred on the whole module, for the pieces' declarations and imports."""
     policy = policy or PlanPolicy(target_cost=target_cost, import_cost=import_cost)
     loaded = load_state(module, policy)
+    loaded.inferred = inferred
     state = _plan_level1(loaded, None)
     # every subgraph copies the callees the serial inliner takes; where that closure is large
     # (an interpreter's hundred helpers called from everywhere) fewer, bigger subgraphs do
@@ -405,7 +405,7 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
     state = PlanState(
         mod=loaded.mod, policy=loaded.policy, atoms=loaded.atoms, defs=loaded.defs, by_name=loaded.by_name,
         order=loaded.order, local_dup=loaded.local_dup, shared=loaded.shared, inline=loaded.inline, opaque=loaded.opaque,
-        module=loaded.module,
+        module=loaded.module, inferred=loaded.inferred,
     )
     form_atoms(state)
     if count is not None:
@@ -730,11 +730,11 @@ def copy_small_locals(state: PlanState) -> None:
 def _bring_local(state: PlanState, k: int, name: str) -> None:
     """Put the duplicable local `name` into subgraph `k`: with `PlanPolicy.import_locals`, as
     an import of its owner's body where the serial inliner may leave it out of line (a copy
-    left out of line is one more body in the object, an import's is dropped), else (a last
-    call, a tiny body: `TINY_COPY_COST`) as a renamed copy."""
+    left out of line is one more body in the object, an import's is dropped; what FunctionAttrs
+    infers from the body comes with it: `inferred.py`), else (a last call) as a renamed copy."""
     state.bucket_members[k][name] = None
     cost = state.by_name[name].cost
-    if state.policy.import_locals and cost > TINY_COPY_COST and not _last_call_inlined(state, name):
+    if state.policy.import_locals and not _last_call_inlined(state, name):
         state.imported[k].add(name)
         state.imported_cost += cost
     else:
@@ -968,6 +968,7 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
             keepers=variable_keepers(keep_local, k),
             callers=serial_argument_callers(sites, local_here, members, renames[k], k, state.module),
+            inferred=state.inferred,
         )
         cost = sum(by_name[n].cost for n in ordered)
         work += cost
@@ -1029,6 +1030,8 @@ class PieceLayout:
     #: stand-in functions (`variable_keepers`, `serial_argument_callers`), before the members
     keepers: list[cut.Keeper] | None = None
     callers: list[cut.ArgumentCaller] | None = None
+    #: what FunctionAttrs inferred on the whole module (`inferred.infer`), by function
+    inferred: dict[str, tuple[tuple[int, str, int], ...]] | None = None
 
 
 def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = frozenset()) -> cut.CutSpec:
@@ -1057,8 +1060,10 @@ def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = fro
             keep[r] = (cut.FOLD, rename.get(r, ""))
     declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r not in needed}
     cold = {rename.get(n, n) for n in (layout.cold or ()) if n in needed or n in imported}
+    found = layout.inferred or {}
+    inferred = tuple((n, found[n]) for n in [*needed, *sorted(imported)] if n in found and n not in rename)
     return cut.CutSpec(keep, frozenset(cold), constants, frozenset(declared), layout.include_asm,
-                       tuple(layout.keepers or ()), tuple(layout.callers or ()))
+                       tuple(layout.keepers or ()), tuple(layout.callers or ()), inferred)
 
 
 def _metadata_refs(mod: IRModule) -> list[str]:

@@ -593,6 +593,7 @@ def compile_split(
     hooks: BuildHooks | None = None,
     spellings: dict[str, str] | None = None,
     check_asm: Callable[[CutPiece], object] | None = None,
+    inferred: dict[str, tuple[tuple[int, str, int], ...]] | None = None,
 ) -> SplitResult:
     """Compile the live `module` (as `prepare_whole_module` leaves it) with the split back
     end: the plan reads its facts in memory (compiler/backend/facts.py), and it is closed
@@ -604,7 +605,8 @@ def compile_split(
     link (compiler/hooks.py); `spellings`: the synthetic names `names.canonicalise` gave the
     module, spelled back in the link; `check_asm`: generates code for the plan's
     `asm_probe`, cut from `bitcode` (a bad asm line raises there, as one line, before it can
-    end a worker)."""
+    end a worker); `inferred`: what FunctionAttrs inferred on the whole module
+    (compiler/backend/inferred.py), for every piece's declarations and imports."""
     if mode not in split_mode.SPLITTING:
         module.close()
         raise EmberError(f"unknown split mode '{mode}'")
@@ -615,7 +617,7 @@ def compile_split(
         Path(whole.bitcode_path).write_bytes(bitcode[0])
         return _compile_split(module, bitcode, mode, jobs, config, save_pieces=save_pieces, worker_timeout=worker_timeout,
                               subgraph_cost=subgraph_cost, hooks=hooks, spellings=spellings, check_asm=check_asm,
-                              whole=whole)
+                              whole=whole, inferred=inferred)
 
 
 def _compile_split(
@@ -632,6 +634,7 @@ def _compile_split(
     spellings: dict[str, str] | None,
     check_asm: Callable[[CutPiece], object] | None,
     whole: WholeModule,
+    inferred: dict[str, tuple[tuple[int, str, int], ...]] | None = None,
 ) -> SplitResult:
     """`compile_split`, the whole module's bitcode in a file (`whole`) and in memory
     (`bitcode`: what a printed piece is cut from, after the file is gone)."""
@@ -664,7 +667,7 @@ def _compile_split(
             policy, assignment={synthetic.get(n, n): k for n, k in hooks.plan_assignment.items()})
     # debug info reaching here is wanted (`-g`; the driver strips it otherwise): pieces keep it
     try:
-        the_plan = planner.plan(module, policy=policy)
+        the_plan = planner.plan(module, policy=policy, inferred=inferred)
     finally:
         module.close()  # the workers make their own pieces: free the whole module first
     print_cuts(the_plan, bitcode)
