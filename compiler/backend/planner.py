@@ -747,10 +747,8 @@ def _last_call_inlined(state: PlanState, name: str) -> bool:
     from its owner, which has to export it. Inside a cycle the caller may be inlined first,
     and the call sites multiply (duktape's `duk__handle_call_raw`: one site, 29 serially)."""
     inline = _inline_summary(state)
-    if inline.call_sites.get(name, 0) != 1:
-        return False
-    caller = next(c for c, facts in inline.functions.items() if name in facts.calls)
-    return inline.component.get(caller) != inline.component.get(name)
+    caller = inline.only_caller.get(name)
+    return caller is not None and inline.component.get(caller) != inline.component.get(name)
 
 
 def always_inline_functions(mod: IRModule) -> set[str]:

@@ -86,8 +86,8 @@ class ModuleSummary:
     #: may lack what the serial inliner put into it, and look cheaper than serially (Lua's
     #: `lua_geti`: 340 serially, 220 imported, inlined split only: -4.5% instructions)
     constant_border: set[str] = field(default_factory=set)
-    #: direct call sites per defined callee, over the whole module
-    call_sites: dict[str, int] = field(default_factory=dict)
+    #: the caller of each defined function with exactly one direct call site in the module
+    only_caller: dict[str, str] = field(default_factory=dict)
     #: each defined function's strongly connected component of the direct-call graph (an index)
     component: dict[str, int] = field(default_factory=dict)
 
@@ -161,7 +161,8 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
                     borderline.add(name)
                 elif effective[name] <= limit * CONSTANT_BORDER // 100 and all(c in inlined or c not in functions for c in facts.calls):
                     constant_border.add(name)
-    return ModuleSummary(functions, effective, inlined, cold, borderline, constant_border, call_sites, component)
+    only_caller = {callee: caller for caller, facts in functions.items() for callee in facts.calls if call_sites[callee] == 1}
+    return ModuleSummary(functions, effective, inlined, cold, borderline, constant_border, only_caller, component)
 
 
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
