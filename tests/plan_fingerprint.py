@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from compiler import driver
 from compiler.backend import cut, engine, llvm_stage, planner, split, split_mode
 from compiler.backend.split_mode import SplitMode
 from compiler.hooks import BuildHooks
@@ -169,23 +170,29 @@ class Config:
     mode: SplitMode
     cost: int | None = None
     debug: bool = False
+    #: the whole-module prefix first, as the default -O1/-O2 build runs it (`--split-prefix on`)
+    prefix: bool = False
 
     @property
     def key(self) -> str:
-        return f"O{self.level} {self.mode} cost={self.cost or 'default'} {'-g' if self.debug else 'stripped'}"
+        key = f"O{self.level} {self.mode} cost={self.cost or 'default'} {'-g' if self.debug else 'stripped'}"
+        return f"{key} prefix" if self.prefix else key
 
 
 def matrix(
-    *, costs: Iterable[int | None] = (None,), debug: bool = False, levels: Iterable[int] = LEVELS, modes: Iterable[SplitMode] = MODES
+    *, costs: Iterable[int | None] = (None,), debug: bool = False, levels: Iterable[int] = LEVELS, modes: Iterable[SplitMode] = MODES,
+    prefix: bool = False,
 ) -> list[Config]:
-    """Every level x mode x cost (x `-g` and not, with `debug`); `function` mode ignores the
-    cost (`compile_split` plans it as one subgraph), so it has only the default."""
+    """Every level x mode x cost (x `-g` and not, with `debug`; x with the whole-module prefix
+    and without, with `prefix`, at the levels it runs at); `function` mode ignores the cost
+    (`compile_split` plans it as one subgraph), so it has only the default."""
     out = []
     for level in levels:
         for mode in modes:
             for cost in costs if mode != SplitMode.FUNCTION else (None,):
                 for g in (False, True) if debug else (False,):
-                    out.append(Config(level, mode, cost, g))
+                    for first in (False, True) if prefix and level in llvm_stage.CUT_LEVELS else (False,):
+                        out.append(Config(level, mode, cost, g, first))
     return out
 
 
@@ -210,9 +217,12 @@ class DriverModule:
     bitcode: tuple[bytes, str]
     triple: str | None
     had_debug: bool
+    #: with the whole-module prefix: the pipeline the subgraphs run, and the attributes inferred
+    rest: str | None = None
+    inferred: dict[str, tuple[tuple[int, str, int], ...]] | None = None
 
 
-def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> DriverModule:
+def driver_module(data: bytes | str, name: str, level: int, *, debug: bool, prefix: bool = False) -> DriverModule:
     """The live module as the split driver hands it to the planner, its bitcode, the triple,
     and whether the module had debug info.
 
@@ -221,7 +231,9 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> D
     (`driver.load_llvm_module` calls `llvm_stage.native`), the module's triple or the
     host's, `prepare`, debug info stripped without `-g`, then the driver's own
     `split.prepare_whole_module` (unread table fields, plain names), written as bitcode
-    without its module asm (`split.whole_module_bitcode`)."""
+    without its module asm (`split.whole_module_bitcode`); with `prefix`, the whole-module
+    prefix run first (`driver._whole_module_prefix`: the module parsed back from its bitcode,
+    and what FunctionAttrs inferred), as `ember build -O1/-O2` does by default."""
     module = llvm_stage.native(data, name)
     try:
         target = llvm_stage.native_target(module.triple or None, level)
@@ -230,7 +242,11 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> D
         if not debug:
             module.strip_debug_info()
         split.prepare_whole_module(module, target, level)
-        return DriverModule(module, split.whole_module_bitcode(module), module.triple or None, had_debug)
+        pipeline = llvm_stage.split_pipeline(level, target) if prefix else None
+        if pipeline is None:
+            return DriverModule(module, split.whole_module_bitcode(module), module.triple or None, had_debug)
+        module, bitcode, found = driver._whole_module_prefix(module, pipeline.prefix, target, name, driver.StageTimes())
+        return DriverModule(module, bitcode, module.triple or None, had_debug, pipeline.rest, found)
     except BaseException:
         module.close()
         raise
@@ -239,11 +255,11 @@ def driver_module(data: bytes | str, name: str, level: int, *, debug: bool) -> D
 def plan_of(made: DriverModule, config: Config) -> planner.SplitPlan:
     """The plan `split.compile_split` makes of the live module `made` for `config` (it
     builds the policy), stopped before any worker starts (the plan closes the module)."""
-    backend = split.BackendConfig(opt_level=config.level, triple=made.triple, in_process=True)
+    backend = split.BackendConfig(opt_level=config.level, triple=made.triple, in_process=True, pipeline=made.rest)
     try:
         split.compile_split(
             made.module, made.bitcode, config.mode, 1, backend, subgraph_cost=config.cost,
-            hooks=BuildHooks(plan=(_stop,)))
+            hooks=BuildHooks(plan=(_stop,)), inferred=made.inferred)
     except _Planned as planned:
         return planned.plan
     raise AssertionError("compile_split returned without planning")
@@ -261,7 +277,7 @@ def plans_for(
         module = module.read_bytes() if module.suffix == ".bc" else module.read_text()
     data, name = module, name or "<module>"
     for config in matrix(debug=True) if configs is None else configs:
-        made = driver_module(data, name, config.level, debug=config.debug)
+        made = driver_module(data, name, config.level, debug=config.debug, prefix=config.prefix)
         if config.debug and not made.had_debug:
             made.module.close()
             continue
