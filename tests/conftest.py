@@ -49,3 +49,14 @@ def run_tool(*args: str | os.PathLike[str], check: bool = True) -> subprocess.Co
 def ember_subprocess(*args: str) -> subprocess.CompletedProcess[str]:
     """Run the real `ember` entry point in a child (to see exactly what a user sees)."""
     return subprocess.run([sys.executable, "-m", "compiler.cli", *args], capture_output=True, text=True)
+
+
+def build_object(path: Path, split: str, **options: object) -> bytes:
+    """`ember build PATH --split SPLIT` in this process (-O2, -j2 unless `options` say
+    otherwise): the object's bytes."""
+    from compiler import driver
+
+    built = driver.BuildOptions(**{"opt_level": 2, "split": split, "jobs": 2, **options})  # type: ignore[arg-type]
+    out = driver.build(str(path), built).output
+    assert isinstance(out, bytes)
+    return out

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler import driver
 from compiler.backend import inferred, llvm_stage
 from oracle import symtab
+from tests.conftest import build_object
 
 #: `pure` (exported: every other subgraph declares it) is arithmetic only, which FunctionAttrs
 #: infers `memory(none) nounwind willreturn` for; `user`'s call of it is unused, so the serial
@@ -47,9 +47,7 @@ define i32 @main() {
 
 
 def _build(path: Path, split: str) -> bytes:
-    out = driver.build(str(path), driver.BuildOptions(opt_level=2, split=split, jobs=2, subgraph_cost=1)).output
-    assert isinstance(out, bytes)
-    return out
+    return build_object(path, split, subgraph_cost=1)
 
 
 def test_infer_reads_what_function_attrs_finds_on_exact_definitions() -> None:

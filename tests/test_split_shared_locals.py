@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler import driver
 from compiler.backend import planner, split
 from oracle import runner, symtab
+from tests.conftest import build_object
 
 #: `helper` (internal, `noinline`: left out of line at every level) is called from three
 #: exported functions that a split cost of 1 puts in three subgraphs
@@ -67,11 +67,8 @@ define i32 @main(i32 %argc, ptr %argv) {
 """
 
 
-def _build(path: Path, split_mode: str) -> bytes:
-    options = driver.BuildOptions(opt_level=2, split=split_mode, jobs=2, subgraph_cost=1)
-    out = driver.build(str(path), options).output
-    assert isinstance(out, bytes)
-    return out
+def _build(path: Path, split: str) -> bytes:
+    return build_object(path, split, subgraph_cost=1)
 
 
 def test_a_local_left_out_of_line_has_one_body_in_the_split_object(tmp_path: Path) -> None:
