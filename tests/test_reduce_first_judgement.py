@@ -82,6 +82,47 @@ def test_the_first_candidate_is_built_beside_the_input_and_its_own_plan_kept(mon
     assert result.judge.checks["split"].runs >= 1  # the first candidate's builds count as its judgement
 
 
+def test_a_planted_fault_is_established_beside_the_first_candidate_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a planted fault (the benchmark's cases) the input's split build without it runs beside
+    the other four, and the first candidate's own plan is kept as for a real difference: before,
+    the three builds of the input ran first and the first candidate waited for them."""
+    first = regions.remove(regions.graph(MODULE), set())
+    builds: list[tuple[str, str, tuple[str, ...], bool]] = []  # (which, check, faults, with a fixed plan)
+    lock = threading.Lock()
+    running = [0, 0]  # builds running now, the most at once
+
+    def build(path: Path, check: str, diff: split_triage.Difference, _cache: Path | None,
+              plan: dict[str, int] | None = None) -> Sequence[Symbol]:
+        text = path.read_text()
+        which = "input" if text == MODULE else "first" if text == first else "other"
+        with lock:
+            if diff.cost is None:
+                builds.append((which, check, diff.faults, diff.assignment is not None))
+            running[0] += 1
+            running[1] = max(running)
+        time.sleep(0.2 if which != "other" else 0)
+        with lock:
+            running[0] -= 1
+        if plan is not None:
+            plan.update({"main": 0, "helper": 1, "flush": 1} if which == "first" else {"main": 0, "helper": 1, "dead": 1})
+        # only the faulty split build keeps `writev`
+        return [_sym("main", True)] + ([_sym("writev")] if check == "split" and diff.faults and "@writev" in text else [])
+
+    monkeypatch.setattr(split_triage, "build_symbols", build)
+    said: list[str] = []
+    result = split_triage.triage(MODULE, split="subgraph", split_jobs=2, opt=2, cost=None, jobs=2, time_budget=20,
+                                 task_cache=None, say=said.append, keep_plan=True, faults=("keep-dead-across-subgraphs",))
+    assert result is not None and "@writev" in result.text
+    assert set(result.difference.symbols) == {"writev"} and result.difference.faults == ("keep-dead-across-subgraphs",)
+    fault = ("keep-dead-across-subgraphs",)
+    assert sorted(b for b in builds if b[0] != "other") == sorted([
+        ("input", "serial", fault, False), ("input", "split", fault, False), ("input", "split", (), False),
+        ("first", "serial", fault, False), ("first", "split", fault, False)])
+    assert running[1] == 5  # all at once
+    assert any("first candidate's own plan" in line for line in said), said
+    assert all(fixed for which, check, _f, fixed in builds if which == "other" and check == "split")
+
+
 def test_where_the_first_candidate_loses_it_the_inputs_plan_is_checked_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     first = regions.remove(regions.graph(MODULE), set())
     builds: list[tuple[str, str, bool]] = []

@@ -694,7 +694,12 @@ def establish(text: str, split: str, jobs: int, opt: int, cost: int | None, work
     diff = difference_of(ref, cand, split, jobs, opt, cost)
     if diff is None or not faults:
         return diff
-    clean = build_symbols(path, "split", dataclasses.replace(proto, faults=()), task_cache)
+    return planted_part(diff, build_symbols(path, "split", dataclasses.replace(proto, faults=()), task_cache), faults)
+
+
+def planted_part(diff: Difference, clean: Sequence[Symbol] | None, faults: tuple[str, ...]) -> Difference | None:
+    """The part of `diff` that planting `faults` makes: its symbols that the split build without
+    them (`clean`) has as the serial build does; None when there are none or that build failed."""
     if clean is None:
         return None
     table = symbol_lines(clean)
@@ -716,14 +721,16 @@ class FirstBuilds:
 
 
 def establish_first(text: str, first: str, split: str, jobs: int, opt: int, cost: int | None, workdir: Path,
-                    task_cache: Path | None, parallel: bool) -> FirstBuilds:
+                    task_cache: Path | None, parallel: bool, faults: tuple[str, ...] = ()) -> FirstBuilds:
     """`establish` on `text` and, at the same time, a serial and a split build (its own plan, printed)
     of the regions' first candidate `first` (what no root reaches dropped): none of the four waits
     for another, where the triage used to build the input twice, check the failing build's plan
     on it and then build the first candidate twice, one build after the other (rust-regex: 171 s
     before the second region candidate). With `parallel` false the builds run one at a time and
-    the first candidate's only where the input shows a difference."""
-    proto = Difference("", {}, split, jobs, opt, cost)
+    the first candidate's only where the input shows a difference. With `faults` (planted in the
+    split builds) the input's split build without them runs beside the others too, and the
+    difference is what the faults add (`establish`)."""
+    proto = Difference("", {}, split, jobs, opt, cost, faults=faults)
     (workdir / "first").mkdir(exist_ok=True)
     a, b = workdir / "input.ll", workdir / "first" / "candidate.ll"
     a.write_text(text)
@@ -736,13 +743,19 @@ def establish_first(text: str, first: str, split: str, jobs: int, opt: int, cost
         symbols = build_symbols(path, check, proto, cache, into)
         return symbols, time.perf_counter() - start
 
-    with ThreadPoolExecutor(4 if parallel else 1) as ex:
+    def clean_split() -> Sequence[Symbol] | None:
+        return build_symbols(a, "split", dataclasses.replace(proto, faults=()), task_cache)
+
+    with ThreadPoolExecutor((5 if faults else 4) if parallel else 1) as ex:
         ref_f = ex.submit(timed, a, "serial", None, None)
         cand_f = ex.submit(timed, a, "split", task_cache, plan)
+        clean_f = ex.submit(clean_split) if faults else None
         firsts = {"split": ex.submit(timed, b, "split", task_cache, first_plan),
                   "serial": ex.submit(timed, b, "serial", None, None)}
         (ref, _), (cand, _) = ref_f.result(), cand_f.result()
         diff = None if ref is None or cand is None else difference_of(ref, cand, split, jobs, opt, cost)
+        if diff is not None and clean_f is not None:
+            diff = planted_part(diff, clean_f.result(), faults)
         if diff is None:
             for f in firsts.values():
                 f.cancel()
@@ -785,8 +798,9 @@ def triage(
         plan: dict[str, int] = {}
         given: dict[str, tuple[Sequence[Symbol] | None, float]] = {}
         first_plan: dict[str, int] = {}
-        if keep_plan and not faults and engine.lines_of(first) < engine.lines_of(stripped):
-            builds = establish_first(stripped, first, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1)
+        if keep_plan and engine.lines_of(first) < engine.lines_of(stripped):
+            builds = establish_first(stripped, first, split, split_jobs, opt, cost, work, task_cache,
+                                     parallel=jobs > 1, faults=faults)
             diff, plan, first_plan, given = builds.difference, builds.plan, builds.first_plan, builds.first
         else:
             diff = establish(stripped, split, split_jobs, opt, cost, work, task_cache, parallel=jobs > 1,
