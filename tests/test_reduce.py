@@ -502,3 +502,75 @@ def test_intrinsics_keep_their_parameters() -> None:
     text = ("declare double @llvm.floor.f64(double)\n"
             "define double @f(double %x) {\n  %r = call double @llvm.floor.f64(double 0.0)\n  ret double %r\n}\n")
     assert not any(chunk.startswith("llvm.") for chunk in _delta("arguments").chunks(text))
+
+
+VTABLE = """\
+@vtable = private unnamed_addr constant [2 x ptr] [ptr @write, ptr @flush], align 8
+@current = internal global ptr @vtable, align 8
+@EXTERN = external constant [2 x i8]
+
+define internal void @write() {
+  ret void
+}
+
+define internal void @flush() {
+  ret void
+}
+
+define void @use(ptr %p) personality ptr @rust_eh_personality {
+  call void @sink(ptr @EXTERN, ptr @vtable)
+  store ptr @write, ptr %p, align 8
+  ret void
+}
+
+declare void @sink(ptr, ptr)
+declare i32 @rust_eh_personality(...)
+
+!llvm.module.flags = !{!0, !1}
+!0 = !{i32 8, !"PIC Level", i32 2}
+!1 = !{i32 2, !"Debug Info Version", i32 3}
+"""
+
+
+def test_references_to_globals_become_null() -> None:
+    """A vtable's entries and a global passed as an argument become `ptr null`; callees, the
+    personality and the `define`/`declare` lines are not references it may touch."""
+    refs = _delta("references-null")
+    assert refs.chunks(VTABLE) == ["@write#1", "@flush#1", "@vtable#1", "@EXTERN#1", "@vtable#2", "@write#2"]
+    out = refs.apply(VTABLE, set())
+    assert engine.valid_ir(out)
+    assert "[ptr null, ptr null]" in out and "call void @sink(ptr null, ptr null)" in out
+    assert "store ptr null, ptr %p" in out and "personality ptr @rust_eh_personality" in out
+    one = refs.apply(VTABLE, {0, 1, 2, 3, 4})  # only the store's operand goes
+    assert engine.valid_ir(one) and "store ptr null" in one and "[ptr @write, ptr @flush]" in one
+    assert refs.apply(VTABLE, set(range(6))) == VTABLE
+
+
+def test_module_flags_go_one_by_one() -> None:
+    flags = _delta("module-flags")
+    assert flags.chunks(VTABLE) == ["PIC Level", "Debug Info Version"]
+    out = flags.apply(VTABLE, {0})
+    assert engine.valid_ir(out) and "!llvm.module.flags = !{!0}\n" in out
+    none = flags.apply(VTABLE, set())
+    assert engine.valid_ir(none) and "llvm.module.flags" not in none
+
+
+def test_local_functions_become_roots() -> None:
+    """An internal function becomes external: regions can then drop the callers that only kept it
+    alive. `main` and definitions already external are not chunks."""
+    roots = _delta("functions-to-roots")
+    text = VTABLE + "\ndefine internal fastcc i32 @main() {\n  ret i32 0\n}\n"
+    assert roots.chunks(text) == ["write", "flush"]
+    out = roots.apply(text, {1})
+    assert engine.valid_ir(out) and "define void @write()" in out and "define internal void @flush()" in out
+    assert "define internal fastcc i32 @main()" in out
+
+
+def test_a_personality_goes_where_no_landing_pad_needs_it() -> None:
+    attrs = _delta("attributes-metadata")
+    assert attrs.chunks(VTABLE) == [" personality ptr @rust_eh_personality"]
+    out = attrs.apply(VTABLE, set())
+    assert engine.valid_ir(out) and "define void @use(ptr %p) {" in out
+    pad = ("define void @f() personality ptr @p {\n  invoke void @g() to label %ok unwind label %lp\nok:\n  ret void\n"
+           "lp:\n  %l = landingpad { ptr, i32 } cleanup\n  ret void\n}\ndeclare void @g()\ndeclare i32 @p(...)\n")
+    assert attrs.chunks(pad) == [" personality ptr @p"] and not engine.valid_ir(attrs.apply(pad, set()))
