@@ -131,3 +131,53 @@ def test_skip_whole_module_prefix_brings_back_the_real_rust_difference(tmp_path:
     diff, clean = _with_and_without(module, faults.SKIP_WHOLE_MODULE_PREFIX, tmp_path)
     assert clean is None
     assert diff is not None and {"free", "perror"} <= diff.symbols.keys(), diff
+
+
+#: glibc's `atoi` as the C corpus's modules carry it (`available_externally`, a `strtol` call):
+#: inlined serially into @parse, a declaration in the faulty split build (`UND atoi`, no `strtol`);
+#: the fillers stand for the rest of a program (jq: 95,000 lines)
+ATOI_MODULE = "\n".join([
+    "define available_externally i32 @atoi(ptr %s) #0 {",
+    "  %r = call i64 @strtol(ptr %s, ptr null, i32 10)",
+    "  %t = trunc i64 %r to i32",
+    "  ret i32 %t",
+    "}",
+    "define internal i32 @parse(ptr %s) #0 {",
+    "  %v = call i32 @atoi(ptr %s)",
+    "  ret i32 %v",
+    "}",
+    *(_filler(f"fill{i}", 30).replace("define i64", "define internal i64") for i in range(6)),
+    "define i32 @main(i32 %argc, ptr %argv) #0 {",
+    "  %v = call i32 @parse(ptr %argv)",
+    *(f"  %f{i} = call i64 @fill{i}(i64 {i})" for i in range(6)),
+    "  ret i32 %v",
+    "}",
+    "declare i64 @strtol(ptr, ptr, i32)",
+    "attributes #0 = { nounwind }",
+    "",
+])
+
+
+def test_user_slices_root_each_function_that_names_the_symbols() -> None:
+    from fuzz.reduce import evidence
+
+    slices = evidence.user_slices(ATOI_MODULE, {"atoi", "strtol"})
+    assert [s.anchors for s in slices] == [("parse",)]  # atoi names strtol but is one of the symbols
+    text = slices[0].text
+    assert "define hidden i32 @parse(" in text and "@atoi(" in text and "@fill" not in text
+    assert evidence.user_slices(ATOI_MODULE, {"nothing_names_me"}) == []
+
+
+def test_the_triage_starts_from_the_slice_around_the_callers(tmp_path: Path) -> None:
+    """A difference in `atoi`, a definition no slice around itself shows (nothing there calls it):
+    the triage starts from the slice around its caller, not from the whole module."""
+    said: list[str] = []
+    try:
+        result = split_triage.triage(ATOI_MODULE, split="subgraph", split_jobs=1, opt=2, cost=1, jobs=1,
+                                     time_budget=120, task_cache=tmp_path, say=said.append,
+                                     faults=(faults.NO_INLINE_ACROSS_SUBGRAPHS,))
+    finally:
+        buildserver.stop_all()
+    assert result is not None and "atoi" in result.difference.symbols, said
+    assert result.started.startswith("the slice of parse") and "functions that name" in result.started, said
+    assert "@fill" not in result.text and result.regions.lines[0] < 20

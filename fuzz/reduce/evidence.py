@@ -99,6 +99,40 @@ def _anchor_for(mod: IRModule, slicer: Slicer, name: str) -> str:
     return name
 
 
+def user_slices(text: str, symbols: Iterable[str]) -> list[Slice]:
+    """Slices around the functions that name `symbols` (their users), smallest first, then all
+    of them; each user a root of its slice (`external hidden` where it is local). For a
+    difference in a symbol no slice around itself can show: an undefined one (`UND atoi`),
+    or a definition whose callers decide it (glibc's `available_externally` `atoi`, inlined
+    serially into the functions that call it: jq's planted libcall fault)."""
+    from compiler.backend import engine, irmodel
+    from fuzz.slicing import Slicer
+
+    mod = irmodel.parse_module(text)
+    wanted = set(symbols)
+    users = sorted(e.name for e in mod.entities if e.kind == "function" and e.is_definition and e.name != "main"
+                   and e.name not in wanted and wanted.intersection(e.refs))
+    if not users:
+        return []
+    slicer = Slicer(mod, text)
+    sized = sorted(users, key=lambda n: (slicer.lines(slicer.reach(n)), n))
+    groups = [[n] for n in sized[:SINGLE_TRIES]] + ([sized] if len(sized) > 1 else [])
+    # the symbols' own definitions come along (a slice declares every non-local it does not hold)
+    defined = [n for n in sorted(wanted) if (e := mod.values.get(n)) is not None and e.is_definition]
+    out: list[Slice] = []
+    for group in groups:
+        members = slicer.members(group + defined, MAX_LINES)
+        anchors = tuple(n for n in group if n in members)
+        if not anchors:
+            continue
+        try:
+            sliced = slicer.render(members, exported=anchors)
+        except engine.EngineError:  # LLVM cannot read the module: the reduction starts from all of it
+            return out
+        out.append(Slice(sliced, anchors, sliced.count("\n")))
+    return out
+
+
 def first_interesting(
     text: str,
     failure_texts: Iterable[str],
@@ -106,7 +140,17 @@ def first_interesting(
     on_try: Callable[[Slice, bool], None] = lambda _s, _ok: None,
 ) -> Slice | None:
     """The first candidate slice that keeps the failure (None: start from the whole module)."""
-    for s in candidate_slices(text, list(failure_texts)):
+    return first_of(candidate_slices(text, list(failure_texts)), text, interesting, on_try)
+
+
+def first_of(
+    slices: Iterable[Slice],
+    text: str,
+    interesting: Callable[[str], bool],
+    on_try: Callable[[Slice, bool], None] = lambda _s, _ok: None,
+) -> Slice | None:
+    """The first of `slices` smaller than `text` that keeps the failure, judged in order."""
+    for s in slices:
         ok = s.lines < text.count("\n") and interesting(s.text)
         on_try(s, ok)
         if ok:

@@ -847,8 +847,14 @@ def triage(
 
         started = f"the module without debug info ({engine.lines_of(stripped)} lines), whole"
         found = evidence.first_interesting(stripped, [" ".join(diff.symbols)], judge)
+        how = "from the symbols the difference names"
+        if found is None:
+            # a symbol no slice around itself shows (undefined, or decided by its callers): the
+            # slices around the functions that name it, each a root of its own
+            found = evidence.first_of(evidence.user_slices(stripped, diff.symbols), stripped, judge)
+            how = "around the functions that name the difference's symbols"
         if found is not None:
-            started = f"the slice of {', '.join(found.anchors[:8])} ({found.lines} lines), from the symbols the difference names"
+            started = f"the slice of {', '.join(found.anchors[:8])} ({found.lines} lines), {how}"
             say(f"started from the slice of {', '.join(found.anchors[:4])} ({found.lines} lines)")
             stripped = found.text
             on_success(stripped)
