@@ -44,6 +44,15 @@ class ReduceStats:
     seconds: float = 0.0
     per_pass: dict[str, int] = field(default_factory=dict)
 
+    def merge(self, later: ReduceStats) -> None:
+        """Add a later run's counts (the same reduction going on from where this one ended)."""
+        self.final_lines = later.final_lines
+        self.candidates += later.candidates
+        self.accepted += later.accepted
+        self.seconds += later.seconds
+        for name, n in later.per_pass.items():
+            self.per_pass[name] = self.per_pass.get(name, 0) + n
+
 
 def lines_of(text: str) -> int:
     """Size measure: non-blank, non-comment lines."""
