@@ -882,6 +882,10 @@ def triage(
         def left() -> float | None:
             return None if time_budget is None else max(0.0, time_budget - (time.monotonic() - start))
 
+        def time_left() -> bool:
+            remaining = left()
+            return remaining is None or remaining > 0
+
         def affordable(what: str) -> bool:
             """Whether the budget left pays for another check like the input's first; says so when not."""
             remaining = left()
@@ -937,7 +941,7 @@ def triage(
         # module, or plain cost 1, which re-plans as functions go) are what stops it: another
         # set, the result's own plan kept, often lets candidates through (rust-regex: 33 -> 18
         # lines in 3 s). Again while a round shrinks the module and the budget lasts.
-        while pstats.accepted and (left() is None or left() > 0):
+        while pstats.accepted and time_left():
             again = replanned(reduced, diff, work, task_cache, parallel=jobs > 1)
             if again is None:
                 break
