@@ -166,6 +166,9 @@ def test_user_slices_root_each_function_that_names_the_symbols() -> None:
     text = slices[0].text
     assert "define hidden i32 @parse(" in text and "@atoi(" in text and "@fill" not in text
     assert evidence.user_slices(ATOI_MODULE, {"nothing_names_me"}) == []
+    # `main` is a user like any other (jq: only `main` calls `atoi`)
+    direct = ATOI_MODULE.replace("%v = call i32 @parse(ptr %argv)", "%v = call i32 @atoi(ptr %argv)")
+    assert [s.anchors for s in evidence.user_slices(direct, {"atoi"})] == [("main",)]
 
 
 def test_the_triage_starts_from_the_slice_around_the_callers(tmp_path: Path) -> None:

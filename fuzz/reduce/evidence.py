@@ -110,7 +110,9 @@ def user_slices(text: str, symbols: Iterable[str]) -> list[Slice]:
 
     mod = irmodel.parse_module(text)
     wanted = set(symbols)
-    users = sorted(e.name for e in mod.entities if e.kind == "function" and e.is_definition and e.name != "main"
+    # `main` too: in jq only `main` calls `atoi` (its slice, `main` with the locals it reaches, is
+    # 3,932 of 94,696 lines)
+    users = sorted(e.name for e in mod.entities if e.kind == "function" and e.is_definition
                    and e.name not in wanted and wanted.intersection(e.refs))
     if not users:
         return []
