@@ -40,3 +40,16 @@ def test_replanned_keeps_only_the_differences_symbols(tmp_path: Path) -> None:
     finally:
         buildserver.stop_all()
     assert again is not None and set(again.symbols) == {"writev"} and again.assignment
+
+
+def test_a_small_module_is_replanned_at_split_cost_1(tmp_path: Path) -> None:
+    """At the default cost the 33-line result is one subgraph and shows nothing; at cost 1 it does
+    (the rust-regex run kept the first candidate's plan, at the default cost, to the end)."""
+    text = (Path(__file__).parents[1] / "fuzz" / "reduce" / "reproducers" / "rust_regex_writev.ll").read_text()
+    diff = split_triage.Difference("added", {"writev": (None, "GLOBAL NOTYPE DEFAULT UND")}, "subgraph", 2, 2, None,
+                                   assignment={"main": 0}, faults=(faults.SKIP_WHOLE_MODULE_PREFIX,))
+    try:
+        again = split_triage.replanned(text, diff, tmp_path, None, parallel=True)
+    finally:
+        buildserver.stop_all()
+    assert again is not None and again.cost == 1 and set(again.symbols) == {"writev"}

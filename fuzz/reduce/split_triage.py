@@ -644,23 +644,27 @@ def finest(text: str, diff: Difference, workdir: Path, task_cache: Path | None, 
 
 
 def replanned(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
-    """`diff` judged with other boundaries on `text`: its own split plan kept (where that is not
-    the plan `diff` has), else no fixed plan; None when neither shows some of its symbols as
-    they were, with the same kinds."""
-    plan: dict[str, int] = {}
-    fresh = establish(text, diff.split, diff.jobs, diff.opt, diff.cost, workdir, task_cache, parallel, plan=plan,
-                      faults=diff.faults)
-    if fresh is None or fresh.cause != diff.cause:
-        return None
-    kept = {n: v for n, v in fresh.symbols.items() if diff.symbols.get(n) == v}
-    if not kept:
-        return None
-    plain = dataclasses.replace(diff, symbols=kept, assignment=None)
-    if plan and plan != diff.assignment:
-        fixed = fixed_plan(text, plain, plan, workdir, task_cache)
-        if fixed is not None:
-            return fixed
-    return plain if diff.assignment is not None else None
+    """`diff` judged with other boundaries on `text`: at its split cost, else at cost 1 (a small
+    module at the default cost is one subgraph), with the build's own split plan kept (where
+    that is not the plan `diff` has), else no fixed plan; None when none of these is new and
+    shows some of its symbols as they were, with the same kinds."""
+    for cost in dict.fromkeys((diff.cost, 1)):
+        plan: dict[str, int] = {}
+        fresh = establish(text, diff.split, diff.jobs, diff.opt, cost, workdir, task_cache, parallel, plan=plan,
+                          faults=diff.faults)
+        if fresh is None or fresh.cause != diff.cause:
+            continue
+        kept = {n: v for n, v in fresh.symbols.items() if diff.symbols.get(n) == v}
+        if not kept:
+            continue
+        plain = dataclasses.replace(diff, symbols=kept, cost=cost, assignment=None)
+        if plan and plan != diff.assignment:
+            fixed = fixed_plan(text, plain, plan, workdir, task_cache)
+            if fixed is not None:
+                return fixed
+        if diff.assignment is not None or cost != diff.cost:
+            return plain
+    return None
 
 
 def without_plan(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
