@@ -1,6 +1,8 @@
 """Whole-module triage side by side: `ember reduce` (triage) against `llvm-reduce` and the
-generic `ember reduce --test`, given one interestingness script, on real split-vs-serial
-symbol differences (the Rust fat-LTO modules of the corpus).
+generic `ember reduce --test`, given one interestingness script, on whole-module split-vs-serial
+symbol differences: the Rust fat-LTO modules' real ones (kept by planting the back end as it
+was), and a planted libcall fault in the two ~100,000-line C programs, jq and Lua (the default
+cases).
 
     python -m bench.triage [--cases rust-regex+skip-whole-module-prefix,...] [--timeout 600] [--json FILE]
     python -m bench.triage --cases sqlite+no-inline-across-subgraphs --reducers ember-triage --timeout 600
@@ -189,7 +191,8 @@ def table(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = report.arguments("bench.triage", __doc__)
-    ap.add_argument("--cases", default="rust-regex+skip-whole-module-prefix,rust-markdown+skip-whole-module-prefix")
+    ap.add_argument("--cases", default="rust-regex+skip-whole-module-prefix,rust-markdown+skip-whole-module-prefix,"
+                                       "jq+no-inline-across-subgraphs,lua+no-inline-across-subgraphs")
     ap.add_argument("--reducers", default="ember-triage,llvm-reduce,ember-test")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds each reducer may take (default 600)")
     ap.add_argument("--work", metavar="DIR", help="keep inputs, scripts and outputs here (default: a temporary folder)")

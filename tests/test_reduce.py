@@ -109,6 +109,13 @@ def test_deleted_instructions_leave_zeros_at_their_uses() -> None:
     assert engine.valid_ir(out) and "icmp" not in out and "br i1 0, label %loop, label %done" in out
     out = delete.apply(LOOP, {2})  # %s2 and %i2 go: the phis and the return take zeros
     assert engine.valid_ir(out) and "[ 0, %loop ]" in out and "ret i64 0" in out
+    # a type the patterns do not read: `zeroinitializer` (jq's `jv` values, Rust's pairs)
+    pair = ("declare { i64, ptr } @jv_null()\ndeclare ptr @get()\ndefine i64 @f() {\n"
+            "  %j = call { i64, ptr } @jv_null()\n  %p = tail call align 8 ptr @get()\n"
+            "  %k = extractvalue { i64, ptr } %j, 0\n  store i64 %k, ptr %p, align 8\n  ret i64 %k\n}\n")
+    out = delete.apply(pair, {2, 3})
+    assert engine.valid_ir(out) and "@jv_null()\n  %" not in out and "extractvalue { i64, ptr } zeroinitializer, 0" in out
+    assert "store i64 %k, ptr zeroinitializer" in out
 
 
 def test_operands_become_zeros_of_their_type() -> None:

@@ -1,5 +1,6 @@
 """delete-instructions: an instruction goes and the uses of its value become zeros of its
-type (llvm-reduce's instruction deletion)."""
+type (llvm-reduce's instruction deletion; `zeroinitializer` where the type is not one the
+patterns read: a Rust call returning `{ i64, ptr }`)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ def _delete_instructions(text: str, keep: set[int]) -> str:
             m = VALUE_DEF.match(lines[j])
             if m:
                 ty = result_type(m.group(2))
-                if ty is None:
-                    continue  # type unknown: the instruction stays
-                zeros[m.group(1)] = zero_literal(ty)
+                # a type the patterns do not read (a call returning `{ i64, ptr }`, one with
+                # `align 8` before its type): `zeroinitializer`, a zero of every type
+                zeros[m.group(1)] = zero_literal(ty) if ty is not None else "zeroinitializer"
             lines[j] = "\0"  # dropped below
         if zeros:
             use = re.compile("(" + "|".join(re.escape(n) for n in zeros) + r")(?![-\w.$])")
