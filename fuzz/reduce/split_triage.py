@@ -485,6 +485,11 @@ def mentioned_symbols(text: str, diff: Difference) -> set[str]:
     return {n for n in diff.symbols if f"@{irmodel.quote(n)}" in text}
 
 
+#: the least a check after the regions is taken to cost: two builds of a small module (process
+#: round trips, linking, the symbol tables)
+MIN_CHECK_SECONDS = 5.0
+
+
 def work_folder() -> Path:
     """A scratch folder for the judge's candidates (removed by `cleanup`)."""
     return Path(tempfile.mkdtemp(prefix="ember-triage-"))
@@ -890,12 +895,17 @@ def triage(
             remaining = left()
             return remaining is None or remaining > 0
 
-        def affordable(what: str) -> bool:
-            """Whether the budget left pays for another check like the input's first; says so when not."""
+        input_lines = engine.lines_of(stripped)
+
+        def affordable(what: str, text: str) -> bool:
+            """Whether the budget left pays for a check of `text`: the input's first check scaled
+            to its size, at least `MIN_CHECK_SECONDS` (a 16-line result's check is a second or
+            two, not the 46 s of rust-regex's whole module); says so when not."""
             remaining = left()
-            if remaining is None or remaining >= check_seconds:
+            need = max(MIN_CHECK_SECONDS, check_seconds * engine.lines_of(text) / max(1, input_lines))
+            if remaining is None or remaining >= need:
                 return True
-            say(f"{what}: not checked, the time budget is spent ({remaining:.0f}s left, a check took {check_seconds:.0f}s)")
+            say(f"{what}: not checked, the time budget is spent ({remaining:.0f}s left, a check takes ~{need:.0f}s)")
             return False
 
         reduced, rstats = reduce_regions(
@@ -905,7 +915,7 @@ def triage(
             measure=engine.lines_of,
         )
         say(f"regions: {engine.lines_of(reduced)} lines after {rstats.candidates} candidates ({time.monotonic() - start:.0f}s)")
-        finer = finest(reduced, diff, work, task_cache, parallel=jobs > 1) if affordable("split cost 1") else None
+        finer = finest(reduced, diff, work, task_cache, parallel=jobs > 1) if affordable("split cost 1", reduced) else None
         if finer is not None:
             diff = finer
             counts = judge.stats
@@ -964,7 +974,7 @@ def triage(
             if engine.size_key(reduced, engine.lines_of) >= before:
                 break
         needs_plan = False
-        unchecked = diff.assignment is not None and not affordable("the result without the plan")
+        unchecked = diff.assignment is not None and not affordable("the result without the plan", reduced)
         if unchecked:
             needs_plan = True  # not checked without it: the reproducer keeps the plan
         elif diff.assignment is not None:
