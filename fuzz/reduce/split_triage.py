@@ -839,6 +839,7 @@ def triage(
         # what one check of the whole input cost: the checks after the regions (at split cost
         # 1, without the plan) run only while the budget has that much left
         check_seconds = time.monotonic() - start
+        input_lines = engine.lines_of(stripped)  # what that check built (before any slice)
         say(f"difference: {diff.render()} ({check_seconds:.0f}s)")
         external = external_names(stripped)
         mentioned = mentioned_symbols(stripped, diff)
@@ -894,8 +895,6 @@ def triage(
         def time_left() -> bool:
             remaining = left()
             return remaining is None or remaining > 0
-
-        input_lines = engine.lines_of(stripped)
 
         def affordable(what: str, text: str) -> bool:
             """Whether the budget left pays for a check of `text`: the input's first check scaled
