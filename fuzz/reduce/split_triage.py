@@ -881,7 +881,7 @@ def triage(
         if found is None:
             # a symbol no slice around itself shows (undefined, or decided by its callers): the
             # slices around the functions that name it, each a root of its own
-            found = evidence.first_of(evidence.user_slices(stripped, diff.symbols), stripped, judge)
+            found = evidence.first_of(evidence.user_slices(stripped, diff.symbols, g0.mod), stripped, judge)
             how = "around the functions that name the difference's symbols"
         if found is not None:
             started = f"the slice of {', '.join(found.anchors[:8])} ({found.lines} lines), {how}"
