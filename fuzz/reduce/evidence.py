@@ -14,7 +14,7 @@ builds of a few hundred lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -54,7 +54,7 @@ def named_values(texts: Iterable[str], defined: set[str]) -> list[str]:
 
 def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
     """The slices to try, smallest one-anchor slices first, then every named anchor's."""
-    from compiler.backend import engine, irmodel
+    from compiler.backend import irmodel
     from fuzz.slicing import Slicer
 
     mod = irmodel.parse_module(text)
@@ -65,17 +65,26 @@ def candidate_slices(text: str, failure_texts: Iterable[str]) -> list[Slice]:
     slicer = Slicer(mod, text)
     names = list(dict.fromkeys(_anchor_for(mod, slicer, n) for n in names))
     sized = sorted(names, key=lambda n: (slicer.lines(slicer.reach(n)), names.index(n)))
-    groups = [[n] for n in sized[:SINGLE_TRIES]]
-    if len(names) > 1:
-        groups.append(sized)
+    return _slices(slicer, sized)
+
+
+def _slices(slicer: Slicer, sized: list[str], with_each: Sequence[str] = (), export: bool = False) -> list[Slice]:
+    """The slices of the first `SINGLE_TRIES` anchors of `sized` one by one, then of all of them
+    (where there are several): each anchor with what it reaches, and `with_each`, while the
+    slice fits `MAX_LINES`; with `export` the anchors are its roots (`external hidden` where
+    local). Stops at a module LLVM cannot read: the reduction starts from all of it."""
+    from compiler.backend import engine
+
+    groups = [[n] for n in sized[:SINGLE_TRIES]] + ([sized] if len(sized) > 1 else [])
     out: list[Slice] = []
     for group in groups:
-        members = slicer.members(group, MAX_LINES)
+        members = slicer.members([*group, *with_each], MAX_LINES)
+        anchors = tuple(n for n in group if n in members)
         try:
-            sliced = slicer.render(members)
-        except engine.EngineError:  # LLVM cannot read the module: the reduction starts from all of it
+            sliced = slicer.render(members, exported=anchors if export else ())
+        except engine.EngineError:
             return out
-        out.append(Slice(sliced, tuple(n for n in group if n in members), sliced.count("\n")))
+        out.append(Slice(sliced, anchors, sliced.count("\n")))
     return out
 
 
@@ -108,7 +117,7 @@ def user_slices(text: str, symbols: Iterable[str], mod: IRModule | None = None) 
     or a definition whose callers decide it (glibc's `available_externally` `atoi`, inlined
     serially into the functions that call it: jq's planted libcall fault). `mod`: `text` parsed,
     where the caller has it."""
-    from compiler.backend import engine, irmodel
+    from compiler.backend import irmodel
     from fuzz.slicing import Slicer
 
     if mod is None:
@@ -125,21 +134,9 @@ def user_slices(text: str, symbols: Iterable[str], mod: IRModule | None = None) 
     users = sorted(users, key=lambda n: (len(mod.values[n].text), n))[:USERS_MEASURED]
     slicer = Slicer(mod, text)
     sized = sorted(users, key=lambda n: (slicer.lines(slicer.reach(n)), n))
-    groups = [[n] for n in sized[:SINGLE_TRIES]] + ([sized] if len(sized) > 1 else [])
     # the symbols' own definitions come along (a slice declares every non-local it does not hold)
     defined = [n for n in sorted(wanted) if (e := mod.values.get(n)) is not None and e.is_definition]
-    out: list[Slice] = []
-    for group in groups:
-        members = slicer.members(group + defined, MAX_LINES)
-        anchors = tuple(n for n in group if n in members)
-        if not anchors:
-            continue
-        try:
-            sliced = slicer.render(members, exported=anchors)
-        except engine.EngineError:  # LLVM cannot read the module: the reduction starts from all of it
-            return out
-        out.append(Slice(sliced, anchors, sliced.count("\n")))
-    return out
+    return _slices(slicer, sized, with_each=defined, export=True)
 
 
 def first_interesting(

@@ -631,6 +631,19 @@ def fixed_plan(text: str, diff: Difference, plan: dict[str, int], workdir: Path,
     return fixed if all(table.get(n) == c for n, (_r, c) in diff.symbols.items()) else None
 
 
+def reestablished(text: str, diff: Difference, cost: int | None, workdir: Path, task_cache: Path | None,
+                  parallel: bool, plan: dict[str, int] | None = None) -> Difference | None:
+    """`diff` as plain split builds of `text` at split `cost` show it: its symbols that are as they
+    were, the same kinds, no fixed plan; None when none are. `plan` is filled with the split
+    build's own plan (`establish`)."""
+    fresh = establish(text, diff.split, diff.jobs, diff.opt, cost, workdir, task_cache, parallel, plan=plan,
+                      faults=diff.faults)
+    if fresh is None or fresh.cause != diff.cause:
+        return None
+    kept = {n: v for n, v in fresh.symbols.items() if diff.symbols.get(n) == v}
+    return dataclasses.replace(diff, symbols=kept, cost=cost, assignment=None) if kept else None
+
+
 def finest(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
     """`diff` checked at split cost 1 (every function its own subgraph), when `text` shows some
     of its symbols the same way there; None otherwise. At the default cost the plan follows
@@ -639,13 +652,7 @@ def finest(text: str, diff: Difference, workdir: Path, task_cache: Path | None, 
     while the module shrinks, and the task cache finds every unchanged function's subgraph.
     After the regions it is cheaper than the failing build's fixed plan too (a few large
     subgraphs, one of them rebuilt for nearly every candidate), so it replaces it there."""
-    if diff.cost == 1:
-        return None
-    fine = establish(text, diff.split, diff.jobs, diff.opt, 1, workdir, task_cache, parallel, faults=diff.faults)
-    if fine is None or fine.cause != diff.cause:
-        return None
-    kept = {n: v for n, v in fine.symbols.items() if diff.symbols.get(n) == v}
-    return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, 1, faults=diff.faults) if kept else None
+    return None if diff.cost == 1 else reestablished(text, diff, 1, workdir, task_cache, parallel)
 
 
 def replanned(text: str, diff: Difference, workdir: Path, task_cache: Path | None, parallel: bool) -> Difference | None:
@@ -655,14 +662,9 @@ def replanned(text: str, diff: Difference, workdir: Path, task_cache: Path | Non
     shows some of its symbols as they were, with the same kinds."""
     for cost in dict.fromkeys((diff.cost, 1)):
         plan: dict[str, int] = {}
-        fresh = establish(text, diff.split, diff.jobs, diff.opt, cost, workdir, task_cache, parallel, plan=plan,
-                          faults=diff.faults)
-        if fresh is None or fresh.cause != diff.cause:
+        plain = reestablished(text, diff, cost, workdir, task_cache, parallel, plan=plan)
+        if plain is None:
             continue
-        kept = {n: v for n, v in fresh.symbols.items() if diff.symbols.get(n) == v}
-        if not kept:
-            continue
-        plain = dataclasses.replace(diff, symbols=kept, cost=cost, assignment=None)
         if plan and plan != diff.assignment:
             fixed = fixed_plan(text, plain, plan, workdir, task_cache)
             if fixed is not None:
@@ -677,11 +679,9 @@ def without_plan(text: str, diff: Difference, workdir: Path, task_cache: Path | 
     kinds), at its own split cost and else at cost 1, with no fixed plan: what a reproducer's
     `ember build` command can show; None when only the fixed plan shows it."""
     for cost in dict.fromkeys((diff.cost, 1)):
-        plain = establish(text, diff.split, diff.jobs, diff.opt, cost, workdir, task_cache, parallel, faults=diff.faults)
-        if plain is not None and plain.cause == diff.cause:
-            kept = {n: v for n, v in plain.symbols.items() if diff.symbols.get(n) == v}
-            if kept:
-                return Difference(diff.cause, kept, diff.split, diff.jobs, diff.opt, cost, faults=diff.faults)
+        plain = reestablished(text, diff, cost, workdir, task_cache, parallel)
+        if plain is not None:
+            return plain
     return None
 
 
@@ -914,13 +914,17 @@ def triage(
             measure=engine.lines_of,
         )
         say(f"regions: {engine.lines_of(reduced)} lines after {rstats.candidates} candidates ({time.monotonic() - start:.0f}s)")
+        def judged_by(new: Difference, text: str) -> SymbolJudge:
+            """A judge of `new` from here on, keeping the one record of every phase's judgements."""
+            fresh = SymbolJudge(new, mentioned_symbols(text, new), task_cache, work, external, slots=jobs)
+            fresh.stats = judge.stats
+            judges.append(fresh)
+            return fresh
+
         finer = finest(reduced, diff, work, task_cache, parallel=jobs > 1) if affordable("split cost 1", reduced) else None
         if finer is not None:
             diff = finer
-            counts = judge.stats
-            judge = SymbolJudge(diff, mentioned_symbols(reduced, diff), task_cache, work, external, slots=jobs)
-            judges.append(judge)
-            judge.stats = counts  # one record of both phases' judgements
+            judge = judged_by(diff, reduced)
             say(f"split cost 1 shows {diff.render()}: checked so from here")
         seen: dict[str, int] = {}
 
@@ -947,9 +951,12 @@ def triage(
                 say(f"regions again: {engine.lines_of(again)} lines ({time.monotonic() - start:.0f}s)")
             return again
 
-        reduced, pstats = reduce_adaptive(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
-                                          on_success=on_success, on_progress=progress, measure=engine.lines_of,
-                                          after_pass=regions_again)
+        def polish(current: str) -> tuple[str, ReduceStats]:
+            return reduce_adaptive(current, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
+                                   on_success=on_success, on_progress=progress, measure=engine.lines_of,
+                                   after_pass=regions_again)
+
+        reduced, pstats = polish(reduced)
         # at the polish's fixpoint, the boundaries it was judged with (a plan fixed on a larger
         # module, or plain cost 1, which re-plans as functions go) are what stops it: another
         # set, the result's own plan kept, often lets candidates through (rust-regex: 33 -> 18
@@ -959,16 +966,11 @@ def triage(
             if again is None:
                 break
             diff = again
-            counts = judge.stats
-            judge = SymbolJudge(diff, mentioned_symbols(reduced, diff), task_cache, work, external, slots=jobs)
-            judges.append(judge)
-            judge.stats = counts
+            judge = judged_by(diff, reduced)
             plan_words = f"its own plan ({len(set(diff.assignment.values()))} subgraphs)" if diff.assignment else "no fixed plan"
             say(f"re-planned at {engine.lines_of(reduced)} lines: {plan_words}, split cost {diff.cost or 'default'}")
             before = engine.size_key(reduced, engine.lines_of)
-            reduced, more = reduce_adaptive(reduced, judge, polish_order(IR_DELTAS), jobs=jobs, time_budget=left(),
-                                            on_success=on_success, on_progress=progress, measure=engine.lines_of,
-                                            after_pass=regions_again)
+            reduced, more = polish(reduced)
             pstats.merge(more)
             if engine.size_key(reduced, engine.lines_of) >= before:
                 break
