@@ -276,8 +276,10 @@ def _corpus_inputs() -> Iterator[Input]:
     # the recorded bytes' entries)
     configs = tuple(pf.matrix(debug=True)) if FULL else (pf.Config(2, SplitMode.SUBGRAPH),)
     for path in _corpus_files():
-        # the program's name, not its recipe's digest: other bytes skip, they do not fail
-        name = re.sub(r"-[0-9a-f]{16}$", "", path.stem if path.parent.name == "bc" else path.parent.name)
+        # the program's name, not its recipe's digest: other bytes skip, they do not fail (a
+        # Rust program's `-g` build is a module of its own: "rust-regex -g")
+        name = re.sub(r"-[0-9a-f]{16}(-g)?$", lambda m: " -g" if m.group(1) else "",
+                      path.stem if path.parent.name == "bc" else path.parent.name)
         yield Input(name, path.read_bytes, configs, corpus=True)
 
 

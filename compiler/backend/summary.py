@@ -48,6 +48,14 @@ BORDER = 5
 #: at such a site drops as branches on the constant fold (gawk's `research`: 275 without, 75-200
 #: with its constant flags, threshold 225), which a size estimate of the body cannot see
 CONSTANT_BORDER = 200
+#: Percent over the limit up to which a callee outside every call-graph cycle comes into a caller
+#: outside every cycle, where the subgraph's inliner takes it or not as the serial one does: there
+#: the callee is optimised before its callers in both builds, so LLVM judges the same body at the
+#: same site. The estimate over-counts some bodies (jq's `stack_pop`: 73 against LLVM's 31 at 5
+#: per instruction). Inside a cycle the order the inliner visits call sites in decides, and it is
+#: not the serial one once the cycle is cut: a band of 50% for every caller moved Lua's executed
+#: instructions from +0.6% to +2.4% (docs/backend.md, "Following the serial inliner")
+ACYCLIC_BORDER = 100
 #: a printed argument that is a constant LLVM's inline cost model can fold on (the text rule
 #: the memory walk reproduces for constant expressions, aggregates and vectors)
 _CONSTANT_ARG = re.compile(r"[(,] ?(?:i\d+|ptr)(?: [a-z]+)* (?:-?\d+|null|true|false)[,)]")
@@ -90,19 +98,26 @@ class ModuleSummary:
     only_caller: dict[str, str] = field(default_factory=dict)
     #: each defined function's strongly connected component of the direct-call graph (an index)
     component: dict[str, int] = field(default_factory=dict)
+    #: callees outside every call-graph cycle within ACYCLIC_BORDER of the limit: brought only
+    #: into callers outside every cycle, where the subgraph's inliner decides as the serial one
+    acyclic_border: set[str] = field(default_factory=set)
+    #: defined functions in a call-graph cycle (a component of two or more, or calling themselves)
+    cyclic: set[str] = field(default_factory=set)
 
     def inline_closure(self, roots: Iterable[str]) -> set[str]:
         """Every function the serial build would inline into `roots`, transitively (roots excluded)."""
         out: set[str] = set()
         stack = list(roots)
         while stack:
-            facts = self.functions.get(stack.pop())
+            caller = stack.pop()
+            facts = self.functions.get(caller)
             if facts is None:
                 continue
             for callee in facts.calls:
                 if callee not in out and (
                     callee in self.inlined
                     or callee in self.borderline
+                    or (callee in self.acyclic_border and caller not in self.cyclic)
                     or (callee in self.constant_border and callee in facts.constant_calls)
                 ):
                     out.add(callee)
@@ -135,10 +150,14 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
     inlined: set[str] = set()
     borderline: set[str] = set()
     constant_border: set[str] = set()
+    acyclic_border: set[str] = set()
+    cyclic: set[str] = set()
     component: dict[str, int] = {}
     for number, scc in enumerate(_sccs_bottom_up(functions)):
         component.update(dict.fromkeys(scc, number))
         members = set(scc)
+        if len(scc) > 1 or scc[0] in functions[scc[0]].calls:
+            cyclic.update(scc)
         for name in scc:
             facts = functions[name]
             size = facts.simplified
@@ -161,8 +180,10 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
                     borderline.add(name)
                 elif effective[name] <= limit * CONSTANT_BORDER // 100 and all(c in inlined or c not in functions for c in facts.calls):
                     constant_border.add(name)
+                if name not in borderline and name not in cyclic and effective[name] <= limit * (100 + ACYCLIC_BORDER) // 100:
+                    acyclic_border.add(name)
     only_caller = {callee: caller for caller, facts in functions.items() for callee in facts.calls if call_sites[callee] == 1}
-    return ModuleSummary(functions, effective, inlined, cold, borderline, constant_border, only_caller, component)
+    return ModuleSummary(functions, effective, inlined, cold, borderline, constant_border, only_caller, component, acyclic_border, cyclic)
 
 
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
