@@ -188,3 +188,11 @@ def test_the_o3_dead_branch_recogniser_is_narrow() -> None:
     assert known_bug(report(capture, 3)) == "ipsccp-dead-branch-across-subgraphs-O3"
     assert known_bug(report(capture, 2)) is None
     assert known_bug(report(capture.replace("k0_try_set", "k0_gate"), 3)) is None
+    # the fragment as a campaign renames it (found by the README's main job: `@ld2d`, and with
+    # `-g` `@v17.2h` with attachments), and a function of another shape under such a name
+    shaped = ("declare i64 @sysconf(i32)\ndefine internal i64 @ld2d(i64 %v) !dbg !7 {\nentry:\n"
+              "  %isz = icmp eq i64 %v, 0, !dbg !8\n  br i1 %isz, label %check, label %set\n}\n")
+    assert known_bug(report(shaped, 3)) == "ipsccp-dead-branch-across-subgraphs-O3"
+    assert known_bug(report(shaped.replace("@ld2d", '@"v17.2h"'), 3)) == "ipsccp-dead-branch-across-subgraphs-O3"
+    assert known_bug(report(shaped, 2)) is None
+    assert known_bug(report(shaped.replace("icmp eq i64 %v, 0", "icmp ne i64 %v, 0"), 3)) is None

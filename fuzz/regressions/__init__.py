@@ -98,15 +98,23 @@ def _only_extra_subprograms(report: properties.Report, failure: properties.Failu
     return bool(changes) and all(ln.startswith("+ ") for ln in changes)
 
 
+#: the `dead-capture` fragment's `try_set` under any name (campaigns give functions hostile legal
+#: names: `@ld2d`, `@v17.2h`), `-g` attachments allowed: an internal `(i64 %v)` function opening
+#: with the fragment's test of `%v`
+_CAPTURE_SHAPE = re.compile(
+    r'^define internal i64 @(?:"[^"\n]*"|[^\s(]+)\(i64 %v\)[^{\n]*\{\nentry:\n  %isz = icmp eq i64 %v, 0\b', re.M)
+
+
 def _dead_branch_at_o3(report: properties.Report, failure: properties.Failure) -> bool:
     """At -O3 only, extra undefined symbols the program names, in a module with the output
-    capture's `try_set` (the reproducer, the `dead-capture` fragment): -O3 split builds run no
-    whole-module prefix (its inliner threshold is not in the printed pipeline, docs/backend.md),
-    so code only the whole module's IPSCCP proves dead keeps what it calls there. Narrow on
-    purpose: every extra undefined symbol at -O3 would hide the planted
+    capture's `try_set` (the reproducer, the `dead-capture` fragment, by name or by shape):
+    -O3 split builds run no whole-module prefix (its inliner threshold is not in the printed
+    pipeline, docs/backend.md), so code only the whole module's IPSCCP proves dead keeps what it
+    calls there. Narrow on purpose: every extra undefined symbol at -O3 would hide the planted
     `keep-dead-exported-locals` and any other such bug from the campaigns there."""
-    return (" -O3 " in f" {failure.candidate} " and re.search(r"^define internal [^\n]*try_set", report.case.module, re.M) is not None
-            and _only_extra_undefined(report, failure))
+    module = report.case.module
+    capture = re.search(r"^define internal [^\n]*try_set", module, re.M) is not None or _CAPTURE_SHAPE.search(module) is not None
+    return " -O3 " in f" {failure.candidate} " and capture and _only_extra_undefined(report, failure)
 
 
 KNOWN_BUGS: tuple[KnownBug, ...] = (
