@@ -151,3 +151,51 @@ def test_without_the_policy_every_shared_local_is_copied() -> None:
     p = _plan(SHAPES, import_locals=False)
     for name in ("small", "wrap", "once", "rec"):
         assert sorted(_how(p, name)) == ["copies", "defines"], name
+
+
+#: `next` and `peek` (exported, small: inlined serially into `a` and `b`) both call `lex`
+#: (internal, far too large to copy, two call sites: never inlined), like Lua's `luaX_next`
+#: and `luaX_lookahead` around its lexer's `llex`
+LEXER = "\n".join([
+    _fn("lex", 200, linkage="internal "),
+    _fn("next", SIZE, ("lex",)),
+    _fn("peek", SIZE, ("lex",)),
+    _fn("a", 400, ("next", "next")),
+    _fn("b", 400, ("next", "peek")),
+])
+
+
+def test_an_import_names_a_large_local_function_as_a_declaration() -> None:
+    """The serial inliner takes `next` into both callers. Split, the subgraphs of `a` and `b`
+    import it, and `lex` stays a declaration there, exported hidden by its owner while compiling
+    (after the prefix: `import_locals`); before, the import was refused and `next` stayed a call."""
+
+    def heads(p: planner.SplitPlan) -> list[set[str]]:
+        return [{line.split(" {")[0] for line in sg.text.splitlines() if line.startswith(("define ", "declare "))}
+                for sg in p.subgraphs]
+
+    ours = heads(_plan(LEXER, import_locals=True))
+    assert {"define hidden i64 @lex(i64 %x)", "define i64 @next(i64 %x)"} in [h & {
+        "define hidden i64 @lex(i64 %x)", "define i64 @next(i64 %x)"} for h in ours]
+    callers = [h for h in ours if "define i64 @a(i64 %x)" in h or "define i64 @b(i64 %x)" in h]
+    assert len(callers) == 2
+    for h in callers:
+        assert {"define available_externally i64 @next(i64 %x)", "declare hidden i64 @lex(i64)"} <= h, h
+    assert "lex" in _plan(LEXER, import_locals=True).local_names
+    # without the prefix's facts a local stays where it is, and the import is refused
+    for h in heads(_plan(LEXER, import_locals=False)):
+        assert "define available_externally i64 @next(i64 %x)" not in h and "declare hidden i64 @lex(i64)" not in h
+
+
+def test_the_declared_local_is_one_local_body_in_the_object(tmp_path: Path) -> None:
+    src = tmp_path / "lexer.ll"
+    main = ("define i32 @main(i32 %argc, ptr %argv) {\n  %n = sext i32 %argc to i64\n"
+            "  %r = call i64 @a(i64 %n)\n  %s = call i64 @b(i64 %r)\n  %t = trunc i64 %s to i32\n  ret i32 %t\n}")
+    src.write_text(LEXER + "\n" + main + "\n")
+    serial = build_object(src, "none")
+    for mode in ("subgraph", "two-level"):
+        ours = build_object(src, mode, subgraph_cost=400)
+        diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(ours))
+        assert diff.clean, diff.render("--split none", mode)
+        want, got = runner.run_object(serial), runner.run_object(ours)
+        assert (got.stdout, got.outcome) == (want.stdout, want.outcome)

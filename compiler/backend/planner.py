@@ -812,15 +812,34 @@ def _locals_to_copy_along(
 ) -> list[str] | None:
     """The small duplicable locals an imported `callee` needs copied beside it, or None when it
     names a local that cannot come along (its owner would have to export it, and lose what
-    IPSCCP and GlobalOpt know about it). Names in `also` are coming anyway."""
+    IPSCCP and GlobalOpt know about it). Names in `also` are coming anyway. After the
+    whole-module prefix (`PlanPolicy.import_locals`) a local *function* too large to copy stays
+    a declaration, exported hidden by its owner as for an imported local: the prefix already gave
+    it its serial calling convention and argument facts (Lua's `luaX_next`, which names the
+    lexer's 483-instruction `llex`, was never imported, and the parser's `statement` called it
+    at 40 sites the serial build inlines)."""
     present = also or set()
-    missing = [r for r in _plain_local_refs(state, callee) if r not in members and r not in present and r not in state.opaque]
+    missing = [
+        r for r in _plain_local_refs(state, callee)
+        if r not in members and r not in present and r not in state.opaque and not _declared_in_place(state, r)
+    ]
     for r in missing:
         if r not in state.local_dup or state.by_name[r].cost > state.policy.copy_cost:
             return None
         if any(rr not in members and rr not in missing and rr not in present for rr in _plain_local_refs(state, r)):
             return None  # the copy would name yet another missing local: not transitive
     return missing
+
+
+def _declared_in_place(state: PlanState, name: str) -> bool:
+    """An import may name the local function `name` as a declaration (its owner exports it while
+    compiling): with `PlanPolicy.import_locals`, when it is too large to come along as a copy."""
+    e = state.by_name[name]
+    return (
+        state.policy.import_locals
+        and e.kind == "function"
+        and (name not in state.local_dup or e.cost > state.policy.copy_cost)
+    )
 
 
 def import_small_callees(state: PlanState) -> None:
