@@ -199,3 +199,24 @@ def test_the_declared_local_is_one_local_body_in_the_object(tmp_path: Path) -> N
         assert diff.clean, diff.render("--split none", mode)
         want, got = runner.run_object(serial), runner.run_object(ours)
         assert (got.stdout, got.outcome) == (want.stdout, want.outcome)
+
+
+def test_a_local_copied_along_may_name_a_declared_local_function() -> None:
+    """`next` calls the small `noinline` local `step` (not in the inline closure: it comes along
+    beside the import), which calls the large local `lex`: `lex` is declared (before, the copy naming a
+    missing local refused the whole import)."""
+    module = "\n".join([
+        _fn("lex", 200, linkage="internal "),
+        "define internal i64 @step(i64 %x) noinline {\n  %c = call i64 @lex(i64 %x)\n  ret i64 %c\n}",
+        _fn("next", SIZE, ("step",)),
+        _fn("peek", SIZE, ("lex",)),
+        _fn("a", 400, ("next", "next")),
+        _fn("b", 400, ("next", "peek")),
+    ])
+    for sg in _plan(module, import_locals=True).subgraphs:
+        text = sg.text
+        if "define i64 @a(" in text or "define i64 @b(" in text:
+            assert "define available_externally i64 @next(" in text, text
+            assert "declare hidden i64 @lex(i64)" in text
+            # `noinline`: imported, not copied (a copy would stay out of line, a second body)
+            assert "define available_externally hidden i64 @step(" in text, text

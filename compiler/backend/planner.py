@@ -748,7 +748,8 @@ def _last_call_inlined(state: PlanState, name: str) -> bool:
     and the call sites multiply (duktape's `duk__handle_call_raw`: one site, 29 serially)."""
     inline = _inline_summary(state)
     caller = inline.only_caller.get(name)
-    return caller is not None and inline.component.get(caller) != inline.component.get(name)
+    # (a `noinline` local is never inlined: a copy of it would be one more body in the object)
+    return caller is not None and name in inline.inlined and inline.component.get(caller) != inline.component.get(name)
 
 
 def always_inline_functions(mod: IRModule) -> set[str]:
@@ -817,7 +818,7 @@ def _locals_to_copy_along(
     a declaration, exported hidden by its owner as for an imported local: the prefix already gave
     it its serial calling convention and argument facts (Lua's `luaX_next`, which names the
     lexer's 483-instruction `llex`, was never imported, and the parser's `statement` called it
-    at 40 sites the serial build inlines)."""
+    at 40 sites the serial build inlines). A local copied along may name such a function too."""
     present = also or set()
     missing = [
         r for r in _plain_local_refs(state, callee)
@@ -826,7 +827,8 @@ def _locals_to_copy_along(
     for r in missing:
         if r not in state.local_dup or state.by_name[r].cost > state.policy.copy_cost:
             return None
-        if any(rr not in members and rr not in missing and rr not in present for rr in _plain_local_refs(state, r)):
+        if any(rr not in members and rr not in missing and rr not in present and rr not in state.opaque
+               and not _declared_in_place(state, rr) for rr in _plain_local_refs(state, r)):
             return None  # the copy would name yet another missing local: not transitive
     return missing
 
