@@ -598,6 +598,16 @@ def _recipe_key(program: Program, files: Sequence[Path], flags: Sequence[str] = 
     return digest.hexdigest()[:16]
 
 
+def cached_module(program: Program) -> Path | None:
+    """The C program's default module (`module_path` without `debug` or `target`) where it is
+    already built for the current recipe, else None: nothing is built. The cache also holds
+    `-g` builds and older recipes under the same program name."""
+    if program.front_end == "rustc" or missing(program):
+        return None
+    out = CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, source_files(program))}.bc"
+    return out if out.exists() else None
+
+
 def module_path(program: Program, *, debug: bool = False, target: str | None = None) -> Path:
     """The program as one bitcode module, built once and cached by a hash of its recipe
     (`debug`: compiled with `-g`, one compile unit per source file; `target`: for that

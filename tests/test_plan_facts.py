@@ -266,14 +266,19 @@ def _inputs() -> Iterator[Input]:
 
 
 def _corpus_files() -> list[Path]:
-    cache = ROOT / ".cache/corpus"
-    return sorted((cache / "bc").glob("*.bc")) + sorted((cache / "rust").glob("*/module.bc"))
+    """The C programs' default builds for their current recipes (the cache also holds their
+    `-g` builds and older recipes under the same names: recording those replaced the entry
+    of the build CI makes), and the Rust programs' builds, `-g` ones included."""
+    from fuzz import corpus
+
+    c_builds = [path for program in corpus.PROGRAMS if (path := corpus.cached_module(program)) is not None]
+    return sorted(c_builds) + sorted((ROOT / ".cache/corpus/rust").glob("*/module.bc"))
 
 
 def _corpus_inputs() -> Iterator[Input]:
-    # (the corpus's plans after the whole-module prefix are not recorded yet: the cache holds
-    # several builds of some programs under one name, and recording them here would replace
-    # the recorded bytes' entries)
+    # (the corpus's plans after the whole-module prefix are not recorded yet: the prefix runs
+    # in a child process, seconds per program and config; `_corpus_files` now takes only the
+    # current recipe's build of each C program, so recording them would not clash)
     configs = tuple(pf.matrix(debug=True)) if FULL else (pf.Config(2, SplitMode.SUBGRAPH),)
     for path in _corpus_files():
         # the program's name, not its recipe's digest: other bytes skip, they do not fail (a
