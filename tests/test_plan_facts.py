@@ -276,9 +276,9 @@ def _corpus_files() -> list[Path]:
 
 
 def _corpus_inputs() -> Iterator[Input]:
-    # (the corpus's plans after the whole-module prefix are not recorded yet: the prefix runs
-    # in a child process, seconds per program and config; `_corpus_files` now takes only the
-    # current recipe's build of each C program, so recording them would not clash)
+    # (the corpus's plans after the whole-module prefix are not recorded yet; `_corpus_files`
+    # takes only the current recipe's build of each C program, so recording them would no
+    # longer clash with the `-g` and older builds the cache holds under the same names)
     configs = tuple(pf.matrix(debug=True)) if FULL else (pf.Config(2, SplitMode.SUBGRAPH),)
     for path in _corpus_files():
         # the program's name, not its recipe's digest: other bytes skip, they do not fail (a
