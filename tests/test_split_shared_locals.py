@@ -223,3 +223,38 @@ def test_a_local_copied_along_may_name_a_declared_local_function() -> None:
         assert "declare hidden i64 @lex(i64)" in text
         # `noinline`: imported, not copied (a copy would stay out of line, a second body)
         assert "define available_externally hidden i64 @step(" in text, text
+
+
+#: `bump` (exported, small: inlined serially into `a` and `b`) updates the local array `ring`,
+#: which no rule could copy: like gawk's `gawk_srandom` and its generator state
+RING = "\n".join([
+    "@ring = internal global [4 x i64] zeroinitializer",
+    "define i64 @bump(i64 %x) {\n  %i = and i64 %x, 3\n  %p = getelementptr [4 x i64], ptr @ring, i64 0, i64 %i\n"
+    "  %v = load i64, ptr %p\n  %w = add i64 %v, %x\n  store i64 %w, ptr %p\n  ret i64 %w\n}",
+    _fn("a", 400, ("bump", "bump")),
+    _fn("b", 400, ("bump",)),
+    "define i32 @main(i32 %argc, ptr %argv) {\n  %n = sext i32 %argc to i64\n  %r = call i64 @a(i64 %n)\n"
+    "  %s = call i64 @b(i64 %r)\n  %t = trunc i64 %s to i32\n  ret i32 %t\n}",
+])
+
+
+def test_an_import_names_a_local_variable_as_a_declaration(tmp_path: Path) -> None:
+    """After the prefix `bump` is imported beside `a` and `b` and `ring` declared there (its owner
+    exports it while compiling); without the prefix's facts the import is refused. Built, the
+    object's symbols are the serial object's (`ring` local) and the program behaves alike."""
+    importers = [sg.text for sg in _plan(RING, import_locals=True).subgraphs if "define i64 @bump(" not in sg.text]
+    assert importers
+    for text in importers:
+        assert "define available_externally i64 @bump(" in text, text
+        assert "@ring = external hidden global [4 x i64]" in text, text
+    for sg in _plan(RING, import_locals=False).subgraphs:
+        assert "define available_externally i64 @bump(" not in sg.text
+    src = tmp_path / "ring.ll"
+    src.write_text(RING + "\n")
+    serial = build_object(src, "none")
+    for mode in ("subgraph", "two-level"):
+        ours = build_object(src, mode, subgraph_cost=400)
+        diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(ours))
+        assert diff.clean, diff.render("--split none", mode)
+        want, got = runner.run_object(serial), runner.run_object(ours)
+        assert (got.stdout, got.outcome) == (want.stdout, want.outcome)

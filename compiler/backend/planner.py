@@ -812,13 +812,10 @@ def _locals_to_copy_along(
     state: PlanState, callee: str, members: dict[str, None], also: set[str] | None = None
 ) -> list[str] | None:
     """The small duplicable locals an imported `callee` needs copied beside it, or None when it
-    names a local that cannot come along (its owner would have to export it, and lose what
-    IPSCCP and GlobalOpt know about it). Names in `also` are coming anyway. After the
-    whole-module prefix (`PlanPolicy.import_locals`) a local *function* too large to copy stays
-    a declaration, exported hidden by its owner as for an imported local: the prefix already gave
-    it its serial calling convention and argument facts (Lua's `luaX_next`, which names the
-    lexer's 483-instruction `llex`, was never imported, and the parser's `statement` called it
-    at 40 sites the serial build inlines). A local copied along may name such a function too."""
+    names a local that cannot come along (without the whole-module prefix its owner would have
+    to export it, and lose what IPSCCP and GlobalOpt know about it). Names in `also` are coming
+    anyway. With the prefix most locals stay declarations instead (`_declared_in_place`), in
+    `callee` and in a local copied along beside it."""
     present = also or set()
     missing = [
         r for r in _plain_local_refs(state, callee)
@@ -834,14 +831,25 @@ def _locals_to_copy_along(
 
 
 def _declared_in_place(state: PlanState, name: str) -> bool:
-    """An import may name the local function `name` as a declaration (its owner exports it while
-    compiling): with `PlanPolicy.import_locals`, when it is too large to come along as a copy."""
+    """An import may name the local `name` as a declaration, its owner exporting it hidden while
+    compiling (local again in the object), with `PlanPolicy.import_locals`: a function too large
+    to come along as a copy, or a variable outside comdats, sections and thread-local storage.
+
+    After the whole-module prefix what IPSCCP and GlobalOpt prove about a local is already in
+    the module (a function's calling convention and argument facts, a never-written variable's
+    folded loads), and a variable whose address does not escape keeps its alias facts in its
+    owner (`variable_keepers`). Refusing instead left the serial build's inlining undone: Lua's
+    `luaX_next` names the lexer's `llex` (40 calls in the parser's `statement`), gawk's
+    `gawk_srandom` the generator's state, `indent` the debugger's `indent_char`."""
+    if not state.policy.import_locals:
+        return False
     e = state.by_name[name]
-    return (
-        state.policy.import_locals
-        and e.kind == "function"
-        and (name not in state.local_dup or e.cost > state.policy.copy_cost)
-    )
+    if e.kind == "function":
+        return name not in state.local_dup or e.cost > state.policy.copy_cost
+    if e.kind == "global":
+        head = e.variable
+        return e.comdat is None and not head.section and not head.thread_local
+    return False
 
 
 def import_small_callees(state: PlanState) -> None:
