@@ -911,9 +911,8 @@ def bring_inline_closure(state: PlanState) -> None:
     The summary predicts them (transitively: a callee's own inlined callees shape its
     body); a duplicable local comes as a renamed copy, an exported function as an
     available_externally import with the small locals it names copied along. A callee that
-    can be neither (address-taken local, comdat member, one naming a local `_declared_in_place`
-    does not allow) is called
-    across subgraphs as before.
+    can be neither (address-taken local, comdat member, one naming a local that
+    `_declared_in_place` does not allow) is called across subgraphs as before.
     """
     inline = _inline_summary(state)
     importable = _importable(state, any_size=True)
