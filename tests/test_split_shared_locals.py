@@ -187,13 +187,14 @@ def test_an_import_names_a_large_local_function_as_a_declaration() -> None:
         assert "define available_externally i64 @next(i64 %x)" not in h and "declare hidden i64 @lex(i64)" not in h
 
 
-def test_the_declared_local_is_one_local_body_in_the_object(tmp_path: Path) -> None:
-    """Built (-O2, with the prefix), the declared `lex` is exported only while compiling: the
-    object's symbols are the serial object's (`lex` local, once) and the program behaves alike."""
-    src = tmp_path / "lexer.ll"
-    main = ("define i32 @main(i32 %argc, ptr %argv) {\n  %n = sext i32 %argc to i64\n"
-            "  %r = call i64 @a(i64 %n)\n  %s = call i64 @b(i64 %r)\n  %t = trunc i64 %s to i32\n  ret i32 %t\n}")
-    src.write_text(LEXER + "\n" + main + "\n")
+#: a `main` calling `a`, then `b` with its result (exit status: the low byte)
+MAIN_AB = ("define i32 @main(i32 %argc, ptr %argv) {\n  %n = sext i32 %argc to i64\n  %r = call i64 @a(i64 %n)\n"
+           "  %s = call i64 @b(i64 %r)\n  %t = trunc i64 %s to i32\n  ret i32 %t\n}")
+
+
+def _assert_split_agrees_with_serial(src: Path) -> None:
+    """Built -O2 (with the prefix) in subgraph and two-level mode at split cost 400: the object's
+    symbols are `--split none`'s and the program behaves alike."""
     serial = build_object(src, "none")
     for mode in ("subgraph", "two-level"):
         ours = build_object(src, mode, subgraph_cost=400)
@@ -201,6 +202,14 @@ def test_the_declared_local_is_one_local_body_in_the_object(tmp_path: Path) -> N
         assert diff.clean, diff.render("--split none", mode)
         want, got = runner.run_object(serial), runner.run_object(ours)
         assert (got.stdout, got.outcome) == (want.stdout, want.outcome)
+
+
+def test_the_declared_local_is_one_local_body_in_the_object(tmp_path: Path) -> None:
+    """Built (-O2, with the prefix), the declared `lex` is exported only while compiling: the
+    object's symbols are the serial object's (`lex` local, once) and the program behaves alike."""
+    src = tmp_path / "lexer.ll"
+    src.write_text(LEXER + "\n" + MAIN_AB + "\n")
+    _assert_split_agrees_with_serial(src)
 
 
 def test_a_local_copied_along_may_name_a_declared_local_function() -> None:
@@ -233,8 +242,7 @@ RING = "\n".join([
     "  %v = load i64, ptr %p\n  %w = add i64 %v, %x\n  store i64 %w, ptr %p\n  ret i64 %w\n}",
     _fn("a", 400, ("bump", "bump")),
     _fn("b", 400, ("bump",)),
-    "define i32 @main(i32 %argc, ptr %argv) {\n  %n = sext i32 %argc to i64\n  %r = call i64 @a(i64 %n)\n"
-    "  %s = call i64 @b(i64 %r)\n  %t = trunc i64 %s to i32\n  ret i32 %t\n}",
+    MAIN_AB,
 ])
 
 
@@ -251,10 +259,4 @@ def test_an_import_names_a_local_variable_as_a_declaration(tmp_path: Path) -> No
         assert "define available_externally i64 @bump(" not in sg.text
     src = tmp_path / "ring.ll"
     src.write_text(RING + "\n")
-    serial = build_object(src, "none")
-    for mode in ("subgraph", "two-level"):
-        ours = build_object(src, mode, subgraph_cost=400)
-        diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(ours))
-        assert diff.clean, diff.render("--split none", mode)
-        want, got = runner.run_object(serial), runner.run_object(ours)
-        assert (got.stdout, got.outcome) == (want.stdout, want.outcome)
+    _assert_split_agrees_with_serial(src)
