@@ -598,13 +598,18 @@ def _recipe_key(program: Program, files: Sequence[Path], flags: Sequence[str] = 
     return digest.hexdigest()[:16]
 
 
+def _bitcode_file(program: Program, files: Sequence[Path], flags: Sequence[str] = FRONT_END_FLAGS) -> Path:
+    """Where the C program's module for this recipe is cached (built or not)."""
+    return CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, files, flags)}.bc"
+
+
 def cached_module(program: Program) -> Path | None:
     """The C program's default module (`module_path` without `debug` or `target`) where it is
     already built for the current recipe, else None: nothing is built. The cache also holds
     `-g` builds and older recipes under the same program name."""
     if program.front_end == "rustc" or missing(program):
         return None
-    out = CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, source_files(program))}.bc"
+    out = _bitcode_file(program, source_files(program))
     return out if out.exists() else None
 
 
@@ -621,7 +626,7 @@ def module_path(program: Program, *, debug: bool = False, target: str | None = N
         return rust_build(program, debug=debug).module
     files = source_files(program)
     flags = (*(DEBUG_FRONT_END_FLAGS if debug else FRONT_END_FLAGS), *([f"--target={target}"] if target else []))
-    out = CACHE / "corpus" / "bc" / f"{program.name}-{_recipe_key(program, files, flags)}.bc"
+    out = _bitcode_file(program, files, flags)
     if out.exists():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
