@@ -31,7 +31,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,13 +58,40 @@ RUST_FLAGS = ("-C", "save-temps", "--print", "link-args")
 
 
 @dataclass(frozen=True)
+class Generated:
+    """A workload input made on first use, then kept: `make(*args)`.
+
+    The texts run to megabytes; making them all when the module is imported cost seconds
+    in every process that imports it (each test file, each worker)."""
+
+    make: Callable[..., str | bytes]
+    args: tuple[object, ...] = ()
+
+    def data(self) -> bytes:
+        return _generate(self)
+
+
+@functools.cache
+def _generate(generated: Generated) -> bytes:
+    made = generated.make(*generated.args)
+    return made.encode() if isinstance(made, str) else made
+
+
+def _content(value: bytes | str | Generated) -> bytes:
+    """The bytes of a workload input or file, made now if it is generated."""
+    if isinstance(value, Generated):
+        return value.data()
+    return value.encode() if isinstance(value, str) else value
+
+
+@dataclass(frozen=True)
 class Invocation:
     """One run of a corpus program: arguments, stdin, and whether stdin is the previous run's stdout.
 
     `{src}` in an argument is the program's source folder (a test suite's input files)."""
 
     args: tuple[str, ...] = ()
-    stdin: bytes = b""
+    stdin: bytes | Generated = b""
     stdin_from_previous: bool = False
 
 
@@ -78,7 +105,7 @@ class Program:
     sources: tuple[str, ...]
     cflags: tuple[str, ...] = ()
     fetch: str = "bash ci/fetch_corpus.sh"
-    files: dict[str, str] = field(default_factory=dict)  # written next to the executable
+    files: dict[str, str | Generated] = field(default_factory=dict)  # written next to the executable
     #: files or folders of the sources linked into the workload's folder (a test suite's data)
     data: tuple[str, ...] = ()
     workload: tuple[Invocation, ...] = ()
@@ -91,9 +118,12 @@ class Program:
     crates: tuple[str, ...] = ()
 
 
-@functools.cache
-def _text_input(size: int, seed: int = 7) -> bytes:
-    """Deterministic compressible text (words drawn from a small vocabulary); made once per size and seed."""
+def _text_input(size: int, seed: int = 7) -> Generated:
+    """Deterministic compressible text (words drawn from a small vocabulary), made on first use."""
+    return Generated(_make_text, (size, seed))
+
+
+def _make_text(size: int, seed: int) -> bytes:
     rng = random.Random(seed)
     words = ["ember", "split", "module", "object", "symbol", "worker", "link", "0x7f", "é", "\t", "lorem", "ipsum"]
     out: list[str] = []
@@ -502,7 +532,7 @@ PROGRAMS: tuple[Program, ...] = (
          "-DHAVE_GMTIME_R", "-DHAVE_LOCALTIME_R", "-DHAVE_STRFTIME", "-DHAVE_STRPTIME", "-DHAVE_TIMEGM",
          "-DHAVE_TM_TM_GMT_OFF", "-DHAVE_GETTIMEOFDAY", "-DHAVE_ISATTY", "-DHAVE_ATEXIT",
          *(f"-DHAVE_{f.upper()}" for f in _JQ_LIBM)),
-        files={"records.json": _jq_data(2_000), "heavy-records.json": _jq_data(60_000)},
+        files={"records.json": Generated(_jq_data, (2_000,)), "heavy-records.json": Generated(_jq_data, (60_000,))},
         workload=(Invocation(("-L", "{src}/tests/modules", "--run-tests", "{src}/tests/jq.test")),
                   Invocation(("-c", JQ_SCRIPT, "records.json"))),
         heavy=(Invocation(("-c", JQ_SCRIPT, "heavy-records.json")),),
@@ -535,7 +565,8 @@ PROGRAMS: tuple[Program, ...] = (
         "corpus/src/libxml2",
         (*(f"{s}.c" for s in _LIBXML2), "xmllint.c"),
         ("-DHAVE_CONFIG_H", "-D_REENTRANT", "-I.", "-Iinclude"),
-        files={"doc.xml": _xml_doc(300), "doc.xsd": XML_SCHEMA, "page.html": XML_HTML, "heavy.xml": _xml_doc(40_000)},
+        files={"doc.xml": Generated(_xml_doc, (300,)), "doc.xsd": XML_SCHEMA, "page.html": XML_HTML,
+               "heavy.xml": Generated(_xml_doc, (40_000,))},
         workload=tuple(Invocation(a) for a in _XMLLINT_RUNS),
         heavy=tuple(Invocation(tuple("heavy.xml" if x == "doc.xml" else x for x in a)) for a in _XMLLINT_RUNS[:4]),
     ),
@@ -555,10 +586,10 @@ PROGRAMS: tuple[Program, ...] = (
         "rust-markdown", "Rust: a CommonMark to HTML driver over the pulldown-cmark crate (bitflags, memchr, "
         "unicase) and std, one fat-LTO module from rustc", str(RUST_REGISTRY), (),
         fetch="bash ci/fetch_rust_corpus.sh",
-        files={"doc.md": _markdown_doc(120), "heavy.md": _markdown_doc(3_000, 5)},
+        files={"doc.md": Generated(_markdown_doc, (120,)), "heavy.md": Generated(_markdown_doc, (3_000, 5))},
         workload=(Invocation(("html", "doc.md")), Invocation(("events", "doc.md")),
                   Invocation(("html", *(f"{{src}}/{f}" for f in _MARKDOWN_FILES))),
-                  Invocation(("events", "-"), _markdown_doc(40, 3).encode())),
+                  Invocation(("events", "-"), Generated(_markdown_doc, (40, 3)))),
         heavy=(Invocation(("html", "heavy.md")), Invocation(("events", "heavy.md"))),
         front_end="rustc",
         crates=("pulldown-cmark-0.9.2", "bitflags-1.3.2", "memchr-2.5.0", "unicase-2.6.0", "version_check-0.9.4"),
@@ -906,7 +937,7 @@ def run_workload(
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory(prefix=f"ember-workload-{program.name}-") as tmp:
         for name, text in program.files.items():
-            (Path(tmp) / name).write_text(text)
+            (Path(tmp) / name).write_bytes(_content(text))
         for rel in program.data:
             (Path(tmp) / Path(rel).name).symlink_to(CACHE / program.source_dir / rel)
         previous = b""
@@ -914,7 +945,7 @@ def run_workload(
             src = str(CACHE / program.source_dir)
             cmd = [*wrapper, str(exe.resolve()), *(a.replace("{src}", src) for a in inv.args)]
             start = time.perf_counter()
-            stdin = previous if inv.stdin_from_previous else inv.stdin
+            stdin = previous if inv.stdin_from_previous else _content(inv.stdin)
             result = runner.run_command(cmd, stdin=stdin, limits=limits, cwd=tmp)
             seconds += time.perf_counter() - start
             outputs.append((result.stdout, result.stderr, result.outcome))
