@@ -35,11 +35,12 @@ MODES: tuple[SplitMode, ...] = split_mode.SPLITTING
 #: (`test_plan_facts` fails when one appears or goes: decide whether it reaches the objects)
 PLAN_FIELDS = frozenset({"subgraphs", "local_names", "private_names", "order", "work", "dead_when_unused", "merge_facts", "asm_probe"})
 SUBGRAPH_FIELDS = frozenset({"index", "members", "cost", "cut", "_text", "_render"})
-CUT_FIELDS = frozenset({"keep", "cold", "constants", "declared", "asm", "keepers", "callers", "inferred"})
+CUT_FIELDS = frozenset({"keep", "cold", "constants", "declared", "asm", "keepers", "callers", "inferred", "renamed"})
 #: cut fields added after the recordings: hashed only where set, so a plan that does not use
 #: them keeps its recorded fingerprint (`inferred`: the attributes the whole-module prefix's
-#: child infers, which these plans, made without the prefix, never carry)
-CUT_FIELDS_WHEN_SET = frozenset({"inferred"})
+#: child infers, which these plans, made without the prefix, never carry; `renamed`: clones
+#: named by their clone's name, made only after the prefix)
+CUT_FIELDS_WHEN_SET = frozenset({"inferred", "renamed"})
 
 
 # ------------------------------------------------------------------ the fingerprint

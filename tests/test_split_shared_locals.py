@@ -136,15 +136,31 @@ SHAPES = "\n".join([
 
 def test_shared_locals_are_imported_and_last_calls_copied() -> None:
     p = _plan(SHAPES, import_locals=True)
-    assert len(p.subgraphs) == 2
-    assert sorted(_how(p, "small")) == ["defines", "imports"]
-    assert sorted(_how(p, "wrap")) == ["defines", "imports"]
+    assert len(p.subgraphs) == 3  # the two of `a` and `b`, and the one of the clones
+    assert _how(p, "small")[:2] in (["defines", "imports"], ["imports", "defines"])
+    assert _how(p, "wrap")[:2] in (["defines", "imports"], ["imports", "defines"])
     # one call site, in `wrap`, outside its cycle: a copy beside the imported `wrap`
-    assert sorted(_how(p, "once")) == ["copies", "defines"]
-    # one call site, in `loop`, which it calls back: the serial inliner may take `loop` first
-    assert sorted(_how(p, "rec")) == ["defines", "imports"]
+    assert sorted(_how(p, "once")[:2]) == ["copies", "defines"]
     # the owner of an imported local exports it while compiling; the object has it local again
-    assert {"small", "wrap", "rec"} <= set(p.local_names)
+    assert {"small", "wrap"} <= set(p.local_names)
+
+
+def test_a_local_called_only_in_its_owner_stays_local_there_and_the_others_name_a_clone() -> None:
+    """`rec` has one call site, in `loop`, which it calls back (the serial inliner may take
+    `loop` first: no copy, `_last_call_inlined`). Its owner keeps it internal, with the serial
+    inliner's last-call bonus; the other subgraph imports `loop` and names `rec`'s clone,
+    which one more subgraph defines, exported hidden while compiling (before, the owner
+    exported `rec` itself, and never inlined it: duktape's `duk__create_arguments_object`)."""
+    p = _plan(SHAPES, import_locals=True)
+    clone = f"rec{planner.COPY_SUFFIX}2"
+    owner, other, clones = (sg.text for sg in p.subgraphs) if "define internal i64 @rec(" in p.subgraphs[0].text \
+        else (p.subgraphs[1].text, p.subgraphs[0].text, p.subgraphs[2].text)
+    assert "define internal i64 @rec(" in owner and clone not in owner
+    assert f"define available_externally hidden i64 @{clone}(" in other and "@rec(" not in other
+    assert f"define hidden i64 @{clone}(" in clones and p.subgraphs[2].members == [clone]
+    assert clone in p.local_names  # local in the object, where anything still calls it
+    # without the prefix (-O3) there is no clone: `rec` is copied, as every shared local is
+    assert sorted(_how(_plan(SHAPES, import_locals=False), "rec")) == ["copies", "defines"]
 
 
 def test_without_the_policy_every_shared_local_is_copied() -> None:
@@ -232,6 +248,28 @@ def test_a_local_copied_along_may_name_a_declared_local_function() -> None:
         assert "declare hidden i64 @lex(i64)" in text
         # `noinline`: imported, not copied (a copy would stay out of line, a second body)
         assert "define available_externally hidden i64 @step(" in text, text
+
+
+#: `rec` (internal, large: inlined serially by the last-call bonus alone) and `loop` call each
+#: other; `a` and `b` both call `loop` (a terminating recursion: `rec` halves its argument)
+RECURSION = "\n".join([
+    "define internal i64 @loop(i64 %x) {\n  %c = icmp ult i64 %x, 3\n  br i1 %c, label %done, label %more\n"
+    "more:\n  %y = lshr i64 %x, 1\n  %r = call i64 @rec(i64 %y)\n  ret i64 %r\ndone:\n  ret i64 %x\n}",
+    "\n".join(_fn("rec", 300, linkage="internal ").splitlines()[:-2] + [
+        "  %h = lshr i64 %x, 1", "  %l = call i64 @loop(i64 %h)", "  %s = add i64 %l, %v299", "  ret i64 %s", "}"]),
+    _fn("a", 400, ("loop",)),
+    _fn("b", 400, ("loop",)),
+    MAIN_AB,
+])
+
+
+def test_the_cloned_local_builds_like_the_serial_one(tmp_path: Path) -> None:
+    """Built, the plan holds a clone of `rec`; the object's symbols are the serial object's
+    and the program behaves alike (the clone nothing calls is dropped before codegen)."""
+    assert any(sg.members == [f"rec{planner.COPY_SUFFIX}3"] for sg in _plan(RECURSION, import_locals=True).subgraphs)
+    src = tmp_path / "recursion.ll"
+    src.write_text(RECURSION + "\n")
+    _assert_split_agrees_with_serial(src)
 
 
 #: `bump` (exported, small: inlined serially into `a` and `b`) updates the local array `ring`,

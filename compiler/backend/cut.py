@@ -82,6 +82,9 @@ class CutSpec:
     #: what FunctionAttrs infers from the whole module's bodies of the functions seen here as
     #: declarations or imports (compiler/backend/inferred.py)
     inferred: tuple[tuple[str, tuple[tuple[int, str, int], ...]], ...] = ()
+    #: declarations named otherwise in the piece: (module name, piece name) (a local whose
+    #: owner keeps it, named here by its exported clone's name: `planner.clone_exported_last_calls`)
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 class _CXX:
@@ -206,6 +209,9 @@ def _cut_definitions(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None
                 lib.LLVMSetVisibility(value, _HIDDEN)
         if new_name:
             engine.Value(value).rename(new_name)
+    renamed = dict(spec.renamed)
+    for value, name in _by_name(lib, m, renamed).items():
+        engine.Value(value).rename(renamed[name])
 
 
 def _declare_aliases(lib: ctypes.CDLL, cxx: _CXX, m: int, spec: CutSpec) -> None:

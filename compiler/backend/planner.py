@@ -367,6 +367,10 @@ class PlanState:
     #: what FunctionAttrs inferred on the whole module (`inferred.infer`): every piece's
     #: declarations and imports get it
     inferred: dict[str, tuple[tuple[int, str, int], ...]] | None = None
+    #: locals their owner keeps local while the other subgraphs name an exported clone
+    #: (`clone_exported_last_calls`), and the subgraph holding the clones (-1: none)
+    clones: set[str] = field(default_factory=set)
+    clone_bucket: int = -1
 
 
 def plan(
@@ -423,6 +427,8 @@ def _plan_level1(loaded: PlanState, count: int | None) -> PlanState:
         copy_small_locals(state)
         import_small_callees(state)
     copy_shared_closure(state)
+    if state.policy.inline_level > 0 and state.policy.import_locals:
+        clone_exported_last_calls(state)
     return state
 
 
@@ -952,6 +958,94 @@ def copy_shared_closure(state: PlanState) -> None:
                     stack.append(r)
 
 
+def _exported_by_reference(state: PlanState) -> set[str]:
+    """The locals some subgraph other than their owner names (imports one, or declares it):
+    exported hidden by their owner while compiling."""
+    by_name = state.by_name
+    exported: set[str] = set()
+    for k, members in enumerate(state.bucket_members):
+        for name in members:
+            for r in by_name[name].refs:
+                if r in by_name and by_name[r].is_local and (r not in members or r in state.imported[k]):
+                    exported.add(r)
+    return exported
+
+
+def _clonable(state: PlanState, name: str, inline: summary.ModuleSummary, callers: dict[str, set[str]]) -> bool:
+    """A local the serial inliner takes at its direct call sites, all of them in its owner:
+    its owner keeps it local (the last call's bonus) when the others name a clone."""
+    e = state.by_name[name]
+    k = state.owner.get(name)
+    return (
+        e.kind == "function" and name in state.local_dup and name in inline.inlined and e.linkage != "private"
+        and bool(callers.get(name)) and all(state.owner.get(c) == k for c in callers[name])
+        and e.comdat is None and not e.blockaddress_of and not _touches_local_tls(state, e)
+    )
+
+
+def clone_exported_last_calls(state: PlanState) -> None:
+    """Locals called only from their owner's functions, which the serial inliner takes there,
+    that other subgraphs name only through the imports they hold (a caller in the same
+    call-graph cycle, so not copied, `_last_call_inlined`) or declare (too large to copy): the
+    owner keeps each local, and the serial inliner's last-call bonus with it, while the others
+    name a clone, `name.ember.<c>`, exported by one more subgraph `c` (with the small locals
+    the clones call, copied); a clone nothing calls after optimisation is dropped before
+    codegen (`split.dead_definitions`). Exported instead, duktape's
+    `duk__create_arguments_object` (one call, 2,491 bytes) stayed out of line beside its
+    caller, which the serial build inlines it into."""
+    inline = _inline_summary(state)
+    by_name = state.by_name
+    exported = _exported_by_reference(state)
+    callers: dict[str, set[str]] = {}
+    for caller, function in inline.functions.items():
+        for callee in function.calls:
+            callers.setdefault(callee, set()).add(caller)
+    clones = {n for n in exported if _clonable(state, n, inline, callers)}
+    copies: dict[str, None] = {}
+    changed = True
+    while changed:  # a clone names what its subgraph holds, copies or can declare
+        changed = False
+        copies = {}
+        for name in sorted(clones, key=state.order.__getitem__):
+            needs: list[str] = []
+            fine = True
+            for r in _plain_local_refs(state, name):
+                if r in clones or r in exported or r in copies:
+                    continue
+                if _clonable(state, r, inline, callers):
+                    clones.add(r)
+                    changed = True
+                elif r in state.local_dup and by_name[r].cost <= state.policy.copy_cost:
+                    needs.append(r)
+                elif not _declared_in_place(state, r):
+                    fine = False
+                    break
+            if not fine:
+                clones.discard(name)
+                changed = True
+                break
+            copies.update(dict.fromkeys(needs))
+    if not clones:
+        return
+    c = len(state.bucket_members)
+    members = dict.fromkeys(sorted(clones, key=state.order.__getitem__))
+    stack = list(copies)
+    while stack:  # the small copies' own small duplicable callees come too, as in any subgraph
+        name = stack.pop()
+        if name in members:
+            continue
+        members[name] = None
+        stack.extend(r for r in by_name[name].refs if r in state.local_dup and r not in members
+                     and by_name[r].cost <= state.policy.copy_cost)
+    named = {r for n in members for r in _plain_local_refs(state, n)} - set(members) - exported
+    if not all(_declared_in_place(state, r) for r in named):
+        return  # a copy names a local no other subgraph may declare (thread-local, in a section)
+    state.bucket_members.append(members)
+    state.imported.append(set())
+    state.clones, state.clone_bucket = clones, c
+    state.copied_cost += sum(by_name[n].cost for n in members)
+
+
 def emit_subgraphs(state: PlanState) -> SplitPlan:
     """A cut per subgraph: copies renamed, locals used across subgraphs exported hidden."""
     by_name, local_dup, owner = state.by_name, state.local_dup, state.owner
@@ -962,13 +1056,10 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
             n: f"{n}{COPY_SUFFIX}{k}" for n in members if n in local_dup and owner[n] != k and n not in state.imported[k]}
         renames.append(mapping)
         local_names |= set(mapping.values())
-    # a local used from a subgraph that does not define it is exported while compiling
-    exported: set[str] = set()
-    for k, members in enumerate(state.bucket_members):
-        for name in members:
-            for r in by_name[name].refs:
-                if r in by_name and by_name[r].is_local and (r not in members or r in state.imported[k]):
-                    exported.add(r)
+    # a local used from a subgraph that does not define it is exported while compiling, except
+    # a cloned one: its owner keeps it, the others name the clone (`clone_exported_last_calls`)
+    exported = _exported_by_reference(state) - state.clones
+    clone_of = {n: f"{n}{COPY_SUFFIX}{state.clone_bucket}" for n in state.clones}
     private_names = {n for n in exported if by_name[n].linkage == "private"}
     subgraphs = []
     work = 0
@@ -987,11 +1078,12 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         unescaped &= written
     for k, members in enumerate(state.bucket_members):
         ordered = sorted(members, key=state.order.__getitem__)
-        here = {n for n in exported if owner.get(n) == k}
+        here = state.clones if k == state.clone_bucket else {n for n in exported if owner.get(n) == k}
         local_here = [n for n in ordered if n in sites and n not in here and n not in state.imported[k]]
         keep_local = [n for n in ordered if n in here and n in unescaped]
         layout = PieceLayout(
             ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
+            clones={n: c for n, c in clone_of.items() if owner[n] != k and k != state.clone_bucket},
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
             keepers=variable_keepers(keep_local, k),
             callers=serial_argument_callers(sites, local_here, members, renames[k], k, state.module),
@@ -1051,6 +1143,8 @@ class PieceLayout:
     exported: set[str]
     include_asm: bool
     rename: dict[str, str] | None = None
+    #: locals named here by their clone's name (imported or declared: `clone_exported_last_calls`)
+    clones: dict[str, str] | None = None
     constants_visible: bool = False
     imported: set[str] | None = None
     cold: set[str] | None = None
@@ -1070,7 +1164,8 @@ def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = fro
     constants owned elsewhere as `available_externally` copies, so the optimiser folds loads
     from them (and libcalls on constant strings) as the unsplit compile does."""
     by_name = mod.values
-    rename = layout.rename or {}
+    copies = layout.rename or {}
+    rename = {**copies, **(layout.clones or {})}
     imported = layout.imported or set()
     member_set = set(layout.members)
     keep: dict[str, tuple[str, str]] = {}
@@ -1085,12 +1180,15 @@ def cut_spec(mod: IRModule, layout: PieceLayout, constants: frozenset[str] = fro
         target = by_name.get(r)
         if layout.constants_visible and target is not None and _foldable_constant(target):
             keep[r] = (cut.FOLD, rename.get(r, ""))
-    declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r not in needed}
+    named = [r for r in _metadata_refs(mod) if r not in member_set and r not in needed]
+    declared = {rename.get(r, r) for r in named}
     cold = {rename.get(n, n) for n in (layout.cold or ()) if n in needed or n in imported}
     found = layout.inferred or {}
-    inferred = tuple((n, found[n]) for n in [*needed, *sorted(imported)] if n in found and n not in rename)
+    inferred = tuple(
+        (rename.get(n, n), found[n]) for n in [*needed, *sorted(imported)] if n in found and n not in copies)
+    renamed = tuple((r, rename[r]) for r in [*needed, *named] if r in rename and r not in keep)
     return cut.CutSpec(keep, frozenset(cold), constants, frozenset(declared), layout.include_asm,
-                       tuple(layout.keepers or ()), tuple(layout.callers or ()), inferred)
+                       tuple(layout.keepers or ()), tuple(layout.callers or ()), inferred, renamed)
 
 
 def _metadata_refs(mod: IRModule) -> list[str]:
