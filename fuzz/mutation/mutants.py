@@ -94,8 +94,8 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "planner-metadata-refs-undeclared", "compiler/backend/planner.py",
-        "declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r not in needed}",
-        "declared = {rename.get(r, r) for r in _metadata_refs(mod) if r not in member_set and r in needed}",
+        "named = [r for r in _metadata_refs(mod) if r not in member_set and r not in needed]",
+        "named = [r for r in _metadata_refs(mod) if r not in member_set and r in needed]",
         "functions that only metadata names (`!callees`) are not declared in the piece",
         "callgraph",
     ),
