@@ -136,37 +136,74 @@ SHAPES = "\n".join([
 
 def test_shared_locals_are_imported_and_last_calls_copied() -> None:
     p = _plan(SHAPES, import_locals=True)
-    assert len(p.subgraphs) == 3  # the two of `a` and `b`, and the one of the clones
-    assert _how(p, "small")[:2] in (["defines", "imports"], ["imports", "defines"])
-    assert _how(p, "wrap")[:2] in (["defines", "imports"], ["imports", "defines"])
+    assert len(p.subgraphs) == 2
+    assert sorted(_how(p, "small")) == ["defines", "imports"]
+    assert sorted(_how(p, "wrap")) == ["defines", "imports"]
     # one call site, in `wrap`, outside its cycle: a copy beside the imported `wrap`
-    assert sorted(_how(p, "once")[:2]) == ["copies", "defines"]
+    assert sorted(_how(p, "once")) == ["copies", "defines"]
+    # one call site, in `loop`, which it calls back: the serial inliner may take `loop` first
+    assert sorted(_how(p, "rec")) == ["defines", "imports"]
     # the owner of an imported local exports it while compiling; the object has it local again
-    assert {"small", "wrap"} <= set(p.local_names)
+    assert {"small", "wrap", "rec"} <= set(p.local_names)
+
+
+#: `deep` (internal, large: inlined serially by the last-call bonus alone) has one call site, in
+#: `entry` (exported, small), which only `b` calls; `deep` calls `b` back (a cycle across the
+#: subgraphs: duktape's call path). `deep` and `entry` are placed beside `a`, `b` in a subgraph
+#: of its own. The recursion ends: each round halves the argument.
+def _mixing(name: str, body: int, linkage: str = "") -> list[str]:
+    """The head and `body` instructions of a function mixing its argument in at every step (no
+    pass folds it shorter, as a chain of constant multiplies is: the prefix runs before the plan)."""
+    lines = [f"define {linkage}i64 @{name}(i64 %x) {{", "  %v0 = add i64 %x, 1"]
+    for i in range(1, body):
+        op = "mul" if i % 2 else "xor"
+        lines.append(f"  %v{i} = {op} i64 %v{i - 1}, " + (f"{2 * i + 1}" if i % 2 else "%x"))
+    return lines
+
+
+CYCLE = "\n".join([
+    *_mixing("deep", 300, "internal "),
+    "  %c = icmp ult i64 %x, 3\n  br i1 %c, label %done, label %more\nmore:\n  %h = lshr i64 %x, 1",
+    "  %l = call i64 @b(i64 %h)\n  ret i64 %l\ndone:\n  ret i64 %v299\n}",
+    "define i64 @entry(i64 %x) {\n  %r = call i64 @deep(i64 %x)\n  %s = add i64 %r, 1\n  ret i64 %s\n}",
+    *_mixing("a", 400), "  ret i64 %v399\n}",
+    *_mixing("b", 400),
+    "  %h = lshr i64 %x, 1\n  %r = call i64 @entry(i64 %h)\n  %s = add i64 %r, %v399\n  ret i64 %s\n}",
+])
+CYCLE_PLACES = {"deep": 0, "entry": 0, "a": 0, "b": 1, "main": 0}
+
+
+def _placed_plan(text: str, import_locals: bool = True) -> planner.SplitPlan:
+    policy = planner.PlanPolicy(target_cost=400, inline_level=2, import_locals=import_locals, assignment=CYCLE_PLACES)
+    return split.plan_module(text, policy)
 
 
 def test_a_local_called_only_in_its_owner_stays_local_there_and_the_others_name_a_clone() -> None:
-    """`rec` has one call site, in `loop`, which it calls back (the serial inliner may take
-    `loop` first: no copy, `_last_call_inlined`). Its owner keeps it internal, with the serial
-    inliner's last-call bonus; the other subgraph imports `loop` and names `rec`'s clone,
-    which one more subgraph defines, exported hidden while compiling (before, the owner
-    exported `rec` itself, and never inlined it: duktape's `duk__create_arguments_object`)."""
-    p = _plan(SHAPES, import_locals=True)
-    clone = f"rec{planner.COPY_SUFFIX}2"
-    owner, other, clones = (sg.text for sg in p.subgraphs) if "define internal i64 @rec(" in p.subgraphs[0].text \
-        else (p.subgraphs[1].text, p.subgraphs[0].text, p.subgraphs[2].text)
-    assert "define internal i64 @rec(" in owner and clone not in owner
-    assert f"define available_externally hidden i64 @{clone}(" in other and "@rec(" not in other
+    """`b`'s subgraph imports `entry` and `deep` (in one cycle, so not copied: `_last_call_inlined`).
+    The owner keeps `deep` internal, with the serial inliner's last-call bonus; `b`'s subgraph
+    names `deep`'s clone, which one more subgraph defines, exported hidden while compiling
+    (before, the owner exported `deep` itself, and never inlined it: duktape's
+    `duk__create_arguments_object`, 2,491 bytes beside its caller)."""
+    p = _placed_plan(CYCLE)
+    clone = f"deep{planner.COPY_SUFFIX}2"
+    owner, other, clones = (sg.text for sg in p.subgraphs)
+    assert "define internal i64 @deep(" in owner and clone not in owner
+    assert f"define available_externally hidden i64 @{clone}(" in other and "@deep(" not in other
     assert f"define hidden i64 @{clone}(" in clones and p.subgraphs[2].members == [clone]
     assert clone in p.local_names  # local in the object, where anything still calls it
-    # without the prefix (-O3) there is no clone: `rec` is copied, as every shared local is
-    assert sorted(_how(_plan(SHAPES, import_locals=False), "rec")) == ["copies", "defines"]
+    # without the prefix (-O3) there is no clone: `deep` is copied, as every shared local is
+    assert _how(_placed_plan(CYCLE, import_locals=False), "deep") == ["defines", "copies"]
 
 
-def test_without_the_policy_every_shared_local_is_copied() -> None:
-    p = _plan(SHAPES, import_locals=False)
-    for name in ("small", "wrap", "once", "rec"):
-        assert sorted(_how(p, name)) == ["copies", "defines"], name
+def test_no_clone_where_the_callers_body_is_copied_first() -> None:
+    """`rec`'s one caller `loop` is small and called from `a` and `b`: the serial inliner
+    copies `loop` into both before it comes to `rec`, whose call is then no longer the last
+    one (mujs's `jsY_lexx` under `jsY_lex`, Lua's `moveresults` under `luaD_poscall`). The
+    owner exports `rec` and the other subgraph imports it, as without clones."""
+    p = _plan(SHAPES, import_locals=True)
+    assert len(p.subgraphs) == 2
+    assert sorted(_how(p, "rec")) == ["defines", "imports"]
+    assert not any(planner.COPY_SUFFIX in m for sg in p.subgraphs for m in sg.members if m.startswith("rec"))
 
 
 #: `next` and `peek` (exported, small: inlined serially into `a` and `b`) both call `lex`
@@ -250,26 +287,27 @@ def test_a_local_copied_along_may_name_a_declared_local_function() -> None:
         assert "define available_externally hidden i64 @step(" in text, text
 
 
-#: `rec` (internal, large: inlined serially by the last-call bonus alone) and `loop` call each
-#: other; `a` and `b` both call `loop` (a terminating recursion: `rec` halves its argument)
-RECURSION = "\n".join([
-    "define internal i64 @loop(i64 %x) {\n  %c = icmp ult i64 %x, 3\n  br i1 %c, label %done, label %more\n"
-    "more:\n  %y = lshr i64 %x, 1\n  %r = call i64 @rec(i64 %y)\n  ret i64 %r\ndone:\n  ret i64 %x\n}",
-    "\n".join(_fn("rec", 300, linkage="internal ").splitlines()[:-2] + [
-        "  %h = lshr i64 %x, 1", "  %l = call i64 @loop(i64 %h)", "  %s = add i64 %l, %v299", "  ret i64 %s", "}"]),
-    _fn("a", 400, ("loop",)),
-    _fn("b", 400, ("loop",)),
-    MAIN_AB,
-])
-
-
 def test_the_cloned_local_builds_like_the_serial_one(tmp_path: Path) -> None:
-    """Built, the plan holds a clone of `rec`; the object's symbols are the serial object's
-    and the program behaves alike (the clone nothing calls is dropped before codegen)."""
-    assert any(sg.members == [f"rec{planner.COPY_SUFFIX}3"] for sg in _plan(RECURSION, import_locals=True).subgraphs)
-    src = tmp_path / "recursion.ll"
-    src.write_text(RECURSION + "\n")
-    _assert_split_agrees_with_serial(src)
+    """Built with `CYCLE`'s placement, the plan holds `deep`'s clone; the object's symbols are
+    the serial object's and the program behaves alike, in subgraph and two-level mode."""
+    from compiler import driver
+    from compiler.hooks import BuildHooks
+
+    src = tmp_path / "cycle.ll"
+    src.write_text(CYCLE + "\n" + MAIN_AB + "\n")
+    serial = build_object(src, "none")
+    want = runner.run_object(serial)
+    for mode in ("subgraph", "two-level"):
+        built = driver.build(str(src), driver.BuildOptions(
+            opt_level=2, split=mode, jobs=2, subgraph_cost=400, print_split_plan=True,
+            hooks=BuildHooks(plan_assignment=CYCLE_PLACES)))
+        printed = next(n for n in built.times.notes if "\nsubgraph 0 (cost " in n)
+        assert f"deep{planner.COPY_SUFFIX}" in printed, printed
+        assert isinstance(built.output, bytes)
+        diff = symtab.diff_symbols(symtab.read_symbols(serial), symtab.read_symbols(built.output))
+        assert diff.clean, diff.render("--split none", mode)
+        got = runner.run_object(built.output)
+        assert (got.stdout, got.outcome) == (want.stdout, want.outcome)
 
 
 #: `bump` (exported, small: inlined serially into `a` and `b`) updates the local array `ring`,

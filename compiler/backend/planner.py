@@ -971,14 +971,31 @@ def _exported_by_reference(state: PlanState) -> set[str]:
     return exported
 
 
+def _multiplied(name: str, inline: summary.ModuleSummary, callers: dict[str, set[str]], seen: set[str]) -> bool:
+    """The serial inliner copies `name`'s body, and the calls in it, into several places: it is
+    predicted inlined for its size at more than one call site, or into a caller copied so
+    itself. A last-call prediction copies a body once, into its one caller, and only where that
+    caller is not copied first (then the call is no longer the last one): never multiplied."""
+    if name in seen or name not in inline.inlined or name in inline.last_call_only:
+        return False
+    seen.add(name)
+    up = callers.get(name, set())
+    sites = sum(inline.functions[c].calls.get(name, 0) for c in up)
+    return sites > 1 or any(_multiplied(c, inline, callers, seen) for c in up)
+
+
 def _clonable(state: PlanState, name: str, inline: summary.ModuleSummary, callers: dict[str, set[str]]) -> bool:
-    """A local the serial inliner takes at its direct call sites, all of them in its owner:
-    its owner keeps it local (the last call's bonus) when the others name a clone."""
+    """A local the serial inliner takes at its direct call sites, all of them in its owner's
+    functions, none of which the serial inliner copies into several places first (mujs's
+    `jsY_lexx`: its one caller `jsY_lex` goes into `jsP_next`, inlined at 151 sites, before
+    `jsY_lexx` goes into it, so it stays out of line): its owner keeps it local, with the
+    last call's bonus, when the others name a clone."""
     e = state.by_name[name]
     k = state.owner.get(name)
     return (
         e.kind == "function" and name in state.local_dup and name in inline.inlined and e.linkage != "private"
         and bool(callers.get(name)) and all(state.owner.get(c) == k for c in callers[name])
+        and not any(_multiplied(c, inline, callers, set()) for c in callers[name])
         and e.comdat is None and not e.blockaddress_of and not _touches_local_tls(state, e)
     )
 

@@ -103,6 +103,10 @@ class ModuleSummary:
     acyclic_border: set[str] = field(default_factory=set)
     #: defined functions in a call-graph cycle (a component of two or more, or calling themselves)
     cyclic: set[str] = field(default_factory=set)
+    #: of `inlined`, those predicted inlined only by the last-call rule (a local's one call site,
+    #: too large otherwise): the serial inliner takes them only if their caller is not itself
+    #: copied into several places first
+    last_call_only: set[str] = field(default_factory=set)
 
     def inline_closure(self, roots: Iterable[str]) -> set[str]:
         """Every function the serial build would inline into `roots`, transitively (roots excluded)."""
@@ -152,6 +156,7 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
     constant_border: set[str] = set()
     acyclic_border: set[str] = set()
     cyclic: set[str] = set()
+    last_call_only: set[str] = set()
     component: dict[str, int] = {}
     for number, scc in enumerate(_sccs_bottom_up(functions)):
         component.update(dict.fromkeys(scc, number))
@@ -174,6 +179,8 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
             )
             if not facts.never_inline and (facts.always_inline or effective[name] <= limits[facts.hint] or last_local_call):
                 inlined.add(name)
+                if not facts.always_inline and effective[name] > limits[facts.hint]:
+                    last_call_only.add(name)
             elif not facts.never_inline and facts.hint != "cold":
                 limit = limits[facts.hint]
                 if effective[name] <= limit * (100 + BORDER) // 100:
@@ -183,7 +190,9 @@ def _decide(mod: IRModule, functions: dict[str, FunctionFacts], cold: set[str], 
                 if name not in borderline and name not in cyclic and effective[name] <= limit * (100 + ACYCLIC_BORDER) // 100:
                     acyclic_border.add(name)
     only_caller = {callee: caller for caller, facts in functions.items() for callee in facts.calls if call_sites[callee] == 1}
-    return ModuleSummary(functions, effective, inlined, cold, borderline, constant_border, only_caller, component, acyclic_border, cyclic)
+    return ModuleSummary(
+        functions, effective, inlined, cold, borderline, constant_border, only_caller, component, acyclic_border, cyclic,
+        last_call_only)
 
 
 #: libc calls LLVM's libcall simplifier marks `cold` as error reporting (the stream argument's
