@@ -61,6 +61,9 @@ class Column:
     failed: str = ""  # why there are no figures
     llvm_cpu: float | None = None  # Ember: CPU s in LLVM's optimise and codegen (split: all workers; serial: its stages)
     projected: dict[int, float] = field(default_factory=dict)  # Ember split: workers -> projected wall s
+    #: Ember split: its function bytes against the serial object's, in total and by function
+    #: (oracle/codesize.py; "" where not compared)
+    code: str = ""
 
 
 @dataclass
@@ -161,6 +164,13 @@ def symdiff_summary(a: Path, b: Path) -> str:
     return "clean" if d.clean else ", ".join(f"{n} {what}" for n, what in counts if n)
 
 
+def code_parity_summary(serial: Path, split: Path) -> str:
+    """The split object's function bytes against the serial one's (oracle/codesize.py)."""
+    from oracle import codesize, symtab
+
+    return codesize.code_parity(symtab.read_symbols(str(serial)), symtab.read_symbols(str(split))).render()
+
+
 def _report_number(time_report: str, pattern: str) -> float:
     m = re.search(pattern, time_report, re.M)
     return float(m.group(1)) if m else 0.0
@@ -211,6 +221,8 @@ def bench_program(
             except (OSError, subprocess.CalledProcessError) as exc:  # no ld to join llvm-lto's partitions
                 diff = f"not compared ({exc})"
             col.symdiff = f"{diff} vs {'serial' if base.ember else row.baseline}"
+            if base.ember:
+                col.code = code_parity_summary(base.objects[0], c.objects[0])
     _workload(program, row, configs, tmp, runs, max(jobs))
     _plan_figures(row, results[f"ember two-level -j{max(jobs)}"])
     return row
@@ -303,7 +315,7 @@ def render(rows: list[ProgramRow]) -> str:
     """One markdown table: a line per program and configuration, ratios against `opt -O2 + llc -O2`."""
     head = ["program", "configuration", "wall s", f"wall vs {rows[0].baseline if rows else BASELINE}", "Ember's LLVM stages s",
             "LLVM work / serial's", "CPU s", "CPU / baseline's", "peak MiB", "workload: run CPU, instructions", "symbols (symdiff)",
-            "projected wall vs baseline, " + "/".join(map(str, PROJECTED_WORKERS)) + " workers"]
+            "projected wall vs baseline, " + "/".join(map(str, PROJECTED_WORKERS)) + " workers", "code vs serial"]
     body: list[list[str]] = []
     for r in rows:
         base = next((c for c in r.columns if c.label == r.baseline), None)
@@ -311,7 +323,7 @@ def render(rows: list[ProgramRow]) -> str:
         for i, c in enumerate(r.columns):
             name = f"{r.name} ({r.functions:,} fn)" if i == 0 else ""
             if c.failed:
-                cells = [name, c.label, f"failed: {_clean(c.failed)}", "", "", "", "", "", "", "", "", ""]
+                cells = [name, c.label, f"failed: {_clean(c.failed)}", "", "", "", "", "", "", "", "", "", ""]
             else:
                 assert c.wall is not None and c.cpu is not None and c.peak_mb is not None
                 ok = base is not None and not base.failed
@@ -322,9 +334,9 @@ def render(rows: list[ProgramRow]) -> str:
                          f"{c.cpu:.2f}", f"{c.cpu / base.cpu:.2f}x" if ok and base and base.cpu else "?",
                          f"{c.peak_mb:.0f}", _workload_cell(c, serial), c.symdiff,
                          " / ".join(versus(c.projected[n], base.wall) for n in PROJECTED_WORKERS if n in c.projected)
-                         if ok and base else ""]
+                         if ok and base else "", c.code]
             body.append(cells)
-    return report.table(head, body, numeric=[False, False, *[True] * 7, False, False, True])
+    return report.table(head, body, numeric=[False, False, *[True] * 7, False, False, True, False])
 
 
 def main(

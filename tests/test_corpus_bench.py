@@ -90,7 +90,8 @@ def test_versus_says_faster_or_slower() -> None:
 def test_render_one_line_per_column_failures_with_their_reason() -> None:
     row = cb.ProgramRow("tiny", 3, [
         cb.Column("ember --split none", 2.0, 1.9, 100, 1.5, run_cpu=0.5, instructions=1000, llvm_cpu=1.6),
-        cb.Column("ember two-level -j2", 1.0, 1.9, 120, 0.7, "clean vs serial", run_cpu=0.51, instructions=1010, llvm_cpu=1.76),
+        cb.Column("ember two-level -j2", 1.0, 1.9, 120, 0.7, "clean vs serial", run_cpu=0.51, instructions=1010, llvm_cpu=1.76,
+                  code="-0.21% .text, 3.10% moved"),
         cb.Column(cb.BASELINE, 1.52, 1.5, 90),
         cb.Column("llvm-lto -O2 -j2", failed="llvm-lto exited 1: error | no\nsymbol"),
     ])
@@ -98,6 +99,7 @@ def test_render_one_line_per_column_failures_with_their_reason() -> None:
     assert len(lines) == 2 + 4 and len({ln.count("|") for ln in lines}) == 1  # every line has every cell
     assert "1.32x slower" in lines[2] and "1.52x faster" in lines[3] and "baseline" in lines[4]
     assert "+1.00% instr" in lines[3] and "clean vs serial" in lines[3] and "1,000 instr" in lines[2]
+    assert lines[3].rstrip(" |").endswith("-0.21% .text, 3.10% moved")  # the code column, last
     assert "failed: llvm-lto exited 1: error / no symbol" in lines[5]
     assert "| 1.00x |" in lines[2] and "| 1.10x |" in lines[3]  # LLVM work against the serial build's
 
@@ -143,6 +145,7 @@ def test_bench_program_on_cjson_fills_every_column(tmp_path: Path) -> None:
     assert serial.llvm_cpu and split.llvm_cpu  # the LLVM work column: both sides measured
     assert serial.run_cpu is not None and split.run_cpu is not None
     assert row.columns[2].symdiff == "clean vs serial"  # the default build
+    assert split.code.endswith("% moved") and not serial.code  # a split build's code against serial's
     assert sorted(split.projected) == [4, 8, 16] and 0 < split.projected[16] <= split.projected[4] <= split.wall * 1.01
     assert row.columns[4].symdiff or row.columns[4].failed  # llvm-lto: compared with opt + llc, or why not
     assert row.functions > 100 and row.work_ratio > 0
