@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.backend import planner, split
+import pytest
+
+from compiler.backend import cut, planner, split
+from compiler.backend.split_mode import SplitMode
 from oracle import runner, symtab
 from tests.conftest import build_object
 
@@ -336,3 +339,36 @@ def test_an_import_names_a_local_variable_as_a_declaration(tmp_path: Path) -> No
     src = tmp_path / "ring.ll"
     src.write_text(RING + "\n")
     _assert_split_agrees_with_serial(src)
+
+
+def _copies_and_clones_defined_once(p: planner.SplitPlan) -> int:
+    """Every renamed copy or clone `NAME.ember.K` is defined by subgraph K alone (the link and
+    `dead_definitions` take a local's name for one definition); how many there are."""
+    where: dict[str, list[int]] = {}
+    for sg in p.subgraphs:
+        assert sg.cut is not None
+        for name, (how, shown) in sg.cut.keep.items():
+            if how in (cut.AS_IS, cut.EXPORT) and planner.COPY_SUFFIX in (shown or name):
+                where.setdefault(shown or name, []).append(sg.index)
+    for name, subgraphs in where.items():
+        assert subgraphs == [int(name.rsplit(".", 1)[1])], (name, subgraphs)
+    return len(where)
+
+
+@pytest.mark.parametrize("name", ["duktape", "lua", "mujs"])
+def test_copies_and_clones_are_defined_once_in_the_corpus_plans(name: str) -> None:
+    """The default -O2 plan (after the prefix) of corpus programs with clones: each copy and
+    clone has one definition, in the subgraph its name says."""
+    from fuzz import corpus
+    from tests import plan_fingerprint as pf
+
+    path = corpus.cached_module(corpus.BY_NAME[name])
+    if path is None:
+        pytest.skip("the corpus is not built (ci/corpus.sh builds it)")
+    [(_config, p)] = pf.plans_for(path, [pf.Config(2, SplitMode.SUBGRAPH, prefix=True)], name)
+    assert _copies_and_clones_defined_once(p) > 0
+    assert any(sg.members and all(planner.COPY_SUFFIX in m for m in sg.members) for sg in p.subgraphs)  # the clones'
+
+
+def test_the_cycle_plans_define_each_clone_once() -> None:
+    assert _copies_and_clones_defined_once(_placed_plan(CYCLE)) == 1

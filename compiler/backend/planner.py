@@ -1063,6 +1063,12 @@ def clone_exported_last_calls(state: PlanState) -> None:
     state.copied_cost += sum(by_name[n].cost for n in members)
 
 
+def _clone_names(clone_of: dict[str, str], members: dict[str, None], imported: set[str]) -> dict[str, str]:
+    """The clone names a subgraph other than the clones' own uses: for the locals it imports or
+    declares (its owner's are not among them; a renamed copy of its own keeps its copy's name)."""
+    return {n: c for n, c in clone_of.items() if n not in members or n in imported}
+
+
 def emit_subgraphs(state: PlanState) -> SplitPlan:
     """A cut per subgraph: copies renamed, locals used across subgraphs exported hidden."""
     by_name, local_dup, owner = state.by_name, state.local_dup, state.owner
@@ -1100,7 +1106,7 @@ def emit_subgraphs(state: PlanState) -> SplitPlan:
         keep_local = [n for n in ordered if n in here and n in unescaped]
         layout = PieceLayout(
             ordered, here - set(keep_local), include_asm=(k == 0), rename=renames[k],
-            clones={n: c for n, c in clone_of.items() if owner[n] != k and k != state.clone_bucket},
+            clones=_clone_names(clone_of, members, state.imported[k]) if k != state.clone_bucket else None,
             constants_visible=True, imported=state.imported[k], cold=state.inline.cold if state.inline else None,
             keepers=variable_keepers(keep_local, k),
             callers=serial_argument_callers(sites, local_here, members, renames[k], k, state.module),
