@@ -150,10 +150,12 @@ def test_shared_locals_are_imported_and_last_calls_copied() -> None:
     assert {"small", "wrap", "rec"} <= set(p.local_names)
 
 
-#: `deep` (internal, large: inlined serially by the last-call bonus alone) has one call site, in
-#: `entry` (exported, small), which only `b` calls; `deep` calls `b` back (a cycle across the
-#: subgraphs: duktape's call path). `deep` and `entry` are placed beside `a`, `b` in a subgraph
-#: of its own. The recursion ends: each round halves the argument.
+def test_without_the_policy_every_shared_local_is_copied() -> None:
+    p = _plan(SHAPES, import_locals=False)
+    for name in ("small", "wrap", "once", "rec"):
+        assert sorted(_how(p, name)) == ["copies", "defines"], name
+
+
 def _mixing(name: str, body: int, linkage: str = "") -> list[str]:
     """The head and `body` instructions of a function mixing its argument in at every step (no
     pass folds it shorter, as a chain of constant multiplies is: the prefix runs before the plan)."""
@@ -164,6 +166,10 @@ def _mixing(name: str, body: int, linkage: str = "") -> list[str]:
     return lines
 
 
+#: `deep` (internal, large: inlined serially by the last-call bonus alone) has one call site, in
+#: `entry` (exported, small), which only `b` calls; `deep` calls `b` back (a cycle across the
+#: subgraphs: duktape's call path). `deep` and `entry` are placed beside `a`, `b` in a subgraph
+#: of its own. The recursion ends: each round halves the argument.
 CYCLE = "\n".join([
     *_mixing("deep", 300, "internal "),
     "  %c = icmp ult i64 %x, 3\n  br i1 %c, label %done, label %more\nmore:\n  %h = lshr i64 %x, 1",
