@@ -200,6 +200,9 @@ def test_a_local_called_only_in_its_owner_stays_local_there_and_the_others_name_
     assert f"define available_externally hidden i64 @{clone}(" in other and "@deep(" not in other
     assert f"define hidden i64 @{clone}(" in clones and p.subgraphs[2].members == [clone]
     assert clone in p.local_names  # local in the object, where anything still calls it
+    printed = p.describe()  # `--print-split-plan`
+    assert f"  deep: available_externally hidden (import of the clone {clone})" in printed
+    assert f"  {clone}: external hidden (clone of deep, exported while compiling) -> internal in the object" in printed
     # without the prefix (-O3) there is no clone: `deep` is copied, as every shared local is
     assert _how(_placed_plan(CYCLE, import_locals=False), "deep") == ["defines", "copies"]
 

@@ -149,6 +149,11 @@ class SplitPlan:
             lines.append(f"subgraph {sg.index} (cost {sg.cost}): " + ", ".join(sg.members))
             linkages = _linkages(sg.text, f"<subgraph {sg.index}>")
             for name in sg.members:
+                # a local imported under its clone's name (`clone_exported_last_calls`)
+                clone = None if name in linkages else next((n for n in linkages if n.startswith(name + COPY_SUFFIX)), None)
+                if clone is not None:
+                    lines.append(f"  {name}: {linkages[clone]} (import of the clone {clone})")
+                    continue
                 linkage = linkages.get(name, "?")
                 lines.append(f"  {name}: {linkage}{self._role(name, linkage)}")
             for j, members in enumerate((pieces or {}).get(sg.index, [])):
@@ -156,6 +161,8 @@ class SplitPlan:
         return "\n".join(lines)
 
     def _role(self, name: str, linkage: str) -> str:
+        if COPY_SUFFIX in name and linkage.split()[0] not in irmodel.LOCAL_LINKAGES:
+            return f" (clone of {name.split(COPY_SUFFIX, 1)[0]}, exported while compiling) -> internal in the object"
         if COPY_SUFFIX in name:
             return f" (copy of {name.split(COPY_SUFFIX, 1)[0]})"
         if linkage.startswith("available_externally"):
