@@ -67,9 +67,6 @@ class Generated:
     make: Callable[..., str | bytes]
     args: tuple[object, ...] = ()
 
-    def data(self) -> bytes:
-        return _generate(self)
-
 
 @functools.cache
 def _generate(generated: Generated) -> bytes:
@@ -78,9 +75,9 @@ def _generate(generated: Generated) -> bytes:
 
 
 def _content(value: bytes | str | Generated) -> bytes:
-    """The bytes of a workload input or file, made now if it is generated."""
+    """The bytes of a workload input or file, made now (once per process) if it is generated."""
     if isinstance(value, Generated):
-        return value.data()
+        return _generate(value)
     return value.encode() if isinstance(value, str) else value
 
 
